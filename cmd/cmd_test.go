@@ -1,0 +1,292 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// fakePrompter answers prompts by message; an unexpected prompt fails.
+type fakePrompter struct {
+	t       *testing.T
+	answers map[string]string
+	asked   []string
+}
+
+func (f *fakePrompter) answer(message string) (string, error) {
+	f.asked = append(f.asked, message)
+	a, ok := f.answers[message]
+	if !ok {
+		f.t.Errorf("unexpected prompt %q", message)
+		return "", fmt.Errorf("unexpected prompt %q", message)
+	}
+	return a, nil
+}
+
+func (f *fakePrompter) Select(message, _ string, _ []string, _ string) (string, error) {
+	return f.answer(message)
+}
+
+func (f *fakePrompter) Input(message, _, _ string) (string, error) { return f.answer(message) }
+
+func (f *fakePrompter) Confirm(message string, _ bool) (bool, error) {
+	a, err := f.answer(message)
+	return a == "yes", err
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func run(t *testing.T, dir string, pr Prompter, interactive bool, args ...string) result {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if pr == nil {
+		pr = &fakePrompter{t: t}
+	}
+	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Interactive: interactive}, Prompter: pr, Dir: dir}
+	code := Run(args, env)
+	return result{code, out.String(), errOut.String()}
+}
+
+var seedInit = []string{"init", "--style", "go", "--domain", "example.com", "--name", "db-operator", "--repo", "example.com/db-operator", "--yes"}
+
+var seedCreate = []string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Database",
+	"--field", "engine:string:enum=mysql,postgres:required", "--field", "version:string",
+	"--field", "storage:quantity", "--field", "replicas:int32:min=1:max=5:default=1", "--owns", "ConfigMap"}
+
+// snapshot reads every file under dir, to prove a command changed nothing.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		files[path] = string(b)
+		return err
+	}))
+	return files
+}
+
+func initSeed(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	r := run(t, dir, nil, false, seedInit...)
+	require.Equal(t, 0, r.code, r.stderr)
+	return dir
+}
+
+func TestSeedExample(t *testing.T) {
+	dir := initSeed(t)
+	r := run(t, dir, nil, false, seedCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "create    config/crd/bases/myapp.example.com_databases.yaml")
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	require.Len(t, p.APIs, 1)
+	assert.Equal(t, "databases", p.APIs[0].Plural)
+	assert.FileExists(t, filepath.Join(dir, "internal/controller/database_controller.go"))
+	assert.FileExists(t, filepath.Join(dir, "api/v1/zz_generated.deepcopy.go"))
+}
+
+func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"kind not UpperCamelCase", []string{"--kind", "database"}, `opctl: --kind "database": must be UpperCamelCase (e.g. Database), at most 63 characters`},
+		{"bad version", []string{"--version", "version1"}, `opctl: --version "version1": must look like v1, v1alpha1 or v2beta3`},
+		{"group with underscore", []string{"--group", "my_app"}, `opctl: --group "my_app": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
+		{"group upper case", []string{"--group", "MyApp"}, `opctl: --group "MyApp": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
+		{"unknown type", []string{"--field", "size:float"}, `opctl: --field "size:float": unknown type "float" (types: string, bool, int32, int64, quantity, duration, datetime, []string, map[string]string)`},
+		{"unknown modifier", []string{"--field", "size:int32:positive"}, `opctl: --field "size:int32:positive": unknown modifier "positive" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column)`},
+		{"min greater than max", []string{"--field", "size:int32:min=5:max=1"}, `opctl: --field "size": min 5 is greater than max 1`},
+		{"default outside enum", []string{"--field", "mode:string:enum=a,b:default=c"}, `opctl: --field "mode": default "c" is not in enum a,b`},
+		{"default outside range", []string{"--field", "size:int32:max=3:default=4"}, `opctl: --field "size": default 4 is outside min/max`},
+		{"duplicate field", []string{"--field", "size:int32", "--field", "size:string"}, `opctl: --field "size": defined twice`},
+		{"reserved apiVersion", []string{"--field", "apiVersion:string"}, `opctl: --field "apiVersion": name "apiVersion" is reserved`},
+		{"reserved kind", []string{"--field", "kind:string"}, `opctl: --field "kind": name "kind" is reserved`},
+		{"reserved metadata", []string{"--field", "metadata:string"}, `opctl: --field "metadata": name "metadata" is reserved`},
+		{"reserved status", []string{"--field", "status:string"}, `opctl: --field "status": name "status" is reserved`},
+		{"go keyword", []string{"--field", "func:string"}, `opctl: --field "func": name "func" is a Go keyword`},
+		{"not lowerCamelCase", []string{"--field", "Size:int32"}, `opctl: --field "Size": name "Size" must be lowerCamelCase (e.g. storageClass)`},
+		{"unknown owned kind", []string{"--owns", "Pod"}, `opctl: --owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job)`},
+		{"missing kind", []string{"--kind", ""}, `opctl: --kind is required`},
+		{"unknown flag", []string{"--colour"}, `opctl: unknown flag: --colour`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := initSeed(t)
+			before := snapshot(t, dir)
+			args := append([]string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Database"}, tt.args...)
+			r := run(t, dir, nil, false, args...)
+			assert.Equal(t, 2, r.code)
+			assert.Equal(t, tt.want+"\n", r.stderr, "one line naming the flag, the value and the rule")
+			assert.Equal(t, before, snapshot(t, dir), "the directory must be unchanged")
+		})
+	}
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	dir := initSeed(t)
+	before := snapshot(t, dir)
+	r := run(t, dir, nil, false, append(seedCreate, "--dry-run", "-v")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "create    api/v1/database_types.go")
+	assert.Contains(t, r.stdout, "    // Code generated by opctl. DO NOT EDIT.", "-v prints contents")
+	assert.Contains(t, r.stdout, "dry run: nothing written")
+	assert.Equal(t, before, snapshot(t, dir))
+
+	empty := t.TempDir()
+	r = run(t, empty, nil, false, append(seedInit, "--dry-run")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "create    opctl.yaml")
+	assert.Empty(t, snapshot(t, empty))
+}
+
+func TestSecondKindKeepsUserFiles(t *testing.T) {
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	controller := filepath.Join(dir, "internal/controller/database_controller.go")
+	require.NoError(t, os.WriteFile(controller, []byte("package controller // mine\n"), 0o644))
+
+	r := run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache", "--owns", "Deployment")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "keep      internal/controller/database_controller.go (yours; --force overwrites)")
+	assert.Contains(t, r.stdout, "update    cmd/apis.go")
+	assert.Contains(t, r.stdout, "create    api/cache/v1alpha1/cache_types.go")
+	mine, err := os.ReadFile(controller)
+	require.NoError(t, err)
+	assert.Equal(t, "package controller // mine\n", string(mine))
+
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	assert.Len(t, p.APIs, 2)
+
+	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --kind \"Cache\": the project already has this kind (cache.example.com/v1alpha1); kind names are unique in a project\n", r.stderr)
+}
+
+func TestForceOverwritesUserFiles(t *testing.T) {
+	dir := initSeed(t)
+	makefile := filepath.Join(dir, "Makefile")
+	require.NoError(t, os.WriteFile(makefile, []byte("mine:\n"), 0o644))
+	r := run(t, dir, nil, false, append(seedCreate, "--force")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	b, err := os.ReadFile(makefile)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "docker-build")
+}
+
+func TestCreateAPIFromFile(t *testing.T) {
+	dir := initSeed(t)
+	spec := `group: myapp
+version: v1
+kind: Database
+fields:
+- name: engine
+  type: string
+  required: true
+  enum: [mysql, postgres]
+- name: replicas
+  type: int32
+  min: 1
+  max: 5
+  default: "1"
+owns: [ConfigMap]
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "db.yaml"), []byte(spec), 0o644))
+	r := run(t, dir, nil, false, "create", "api", "--from", "db.yaml")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	assert.True(t, p.APIs[0].Namespaced, "namespaced defaults to true")
+	assert.Equal(t, "databases", p.APIs[0].Plural)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("group: myapp\nversion: v1\nkind: cache\n"), 0o644))
+	r = run(t, dir, nil, false, "create", "api", "--from", "bad.yaml")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: bad.yaml: kind \"cache\": must be UpperCamelCase (e.g. Database), at most 63 characters\n", r.stderr)
+
+	r = run(t, dir, nil, false, "create", "api", "--from", "db.yaml", "--kind", "Other")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --from db.yaml cannot be combined with --kind: put it in the file\n", r.stderr)
+}
+
+func TestInitNeedsFlagsWhenNotPrompting(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"init", "--domain", "example.com"}, "opctl: --style is required when not prompting (styles: go)\n"},
+		{[]string{"init", "--style", "go"}, "opctl: --domain is required when not prompting (e.g. --domain example.com)\n"},
+		{[]string{"init", "--style", "rust", "--domain", "example.com"}, "opctl: --style \"rust\": unknown style (styles: go)\n"},
+		{[]string{"init", "--style", "go", "--domain", "Example.com"}, "opctl: --domain \"Example.com\": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')\n"},
+		{[]string{"init", "--style", "go", "--domain", "example.com", "--name", "DB"}, "opctl: --name \"DB\": must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)\n"},
+	}
+	for _, tt := range tests {
+		dir := t.TempDir()
+		r := run(t, dir, nil, false, tt.args...)
+		assert.Equal(t, 2, r.code, tt.args)
+		assert.Equal(t, tt.want, r.stderr)
+		assert.Empty(t, snapshot(t, dir))
+	}
+}
+
+func TestInitRefusesExistingProject(t *testing.T) {
+	dir := initSeed(t)
+	r := run(t, dir, nil, false, seedInit...)
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "already has opctl.yaml: add kinds with opctl create api")
+}
+
+func TestInitPromptsOnTerminal(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "shop")
+	pr := &fakePrompter{t: t, answers: map[string]string{
+		"Operator style":            "go",
+		"Domain of your API groups": "example.org",
+		"Project name":              "shop-operator",
+		"Go module path":            "example.org/shop",
+	}}
+	r := run(t, dir, pr, true, "init")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	assert.Equal(t, scaffold.Project{Name: "shop-operator", Domain: "example.org", Repo: "example.org/shop", Style: "go", Versions: scaffold.DefaultVersions()}, p)
+
+	// --yes never prompts, even on a terminal.
+	r = run(t, t.TempDir(), &fakePrompter{t: t}, true, "init", "--style", "go", "--domain", "example.com", "--yes")
+	assert.Equal(t, 0, r.code, r.stderr)
+}
+
+func TestCreateAPIOutsideProject(t *testing.T) {
+	dir := t.TempDir()
+	r := run(t, dir, nil, false, seedCreate...)
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: "+filepath.Join(dir, "opctl.yaml")+" not found: run opctl init first, or run this command in the project directory\n", r.stderr)
+}
+
+func TestStylesAndVersion(t *testing.T) {
+	r := run(t, t.TempDir(), nil, false, "styles")
+	require.Equal(t, 0, r.code)
+	assert.Contains(t, r.stdout, "go  ")
+	r = run(t, t.TempDir(), nil, false, "version")
+	require.Equal(t, 0, r.code)
+	assert.True(t, strings.HasPrefix(r.stdout, "opctl "), r.stdout)
+	r = run(t, t.TempDir(), nil, false, "version", "extra")
+	assert.Equal(t, 2, r.code)
+}

@@ -1,0 +1,132 @@
+package cmd
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/gobuffalo/flect"
+	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+func newCreateCmd(env Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "create",
+		Short: "Add something to the project in the current directory",
+	}
+	cmd.AddCommand(newCreateAPICmd(env))
+	return cmd
+}
+
+type createAPIOptions struct {
+	group, version, kind, plural, from string
+	namespaced                         bool
+	fields, owns                       []string
+	write                              writeFlags
+}
+
+// modelFlags are the flags that describe the API; --from replaces them all.
+var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "owns"}
+
+func newCreateAPICmd(env Env) *cobra.Command {
+	var o createAPIOptions
+	cmd := &cobra.Command{
+		Use:   "api",
+		Short: "Add a kind (CRD, RBAC, starter code) to the project; never prompts",
+		Long: `Add a kind to the project in the current directory. Generated files are
+re-rendered; your files already there are left alone.
+
+--field NAME:TYPE[:MODIFIER...] (repeatable)
+  types:     ` + strings.Join(typeNames(), ", ") + `
+             nested objects through dotted names: backup.schedule:string
+  modifiers: required, default=V, enum=a,b,c, min=N, max=N, minLength=N,
+             maxLength=N, pattern=REGEX (last: takes the rest), column`,
+		Example: `  opctl create api --group myapp --version v1 --kind Database \
+    --field engine:string:enum=mysql,postgres:required --field version:string \
+    --field storage:quantity --field replicas:int32:min=1:max=5:default=1 --owns ConfigMap
+  opctl create api --from database.yaml`,
+		Args: maxArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.from != "" {
+				for _, name := range modelFlags {
+					if cmd.Flags().Changed(name) {
+						return usageErrorf("--from %s cannot be combined with --%s: put it in the file", o.from, name)
+					}
+				}
+			}
+			return runCreateAPI(env, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.group, "group", "", "API group, without the domain (e.g. myapp)")
+	f.StringVar(&o.version, "version", "", "API version (e.g. v1, v1alpha1)")
+	f.StringVar(&o.kind, "kind", "", "kind, UpperCamelCase (e.g. Database)")
+	f.StringVar(&o.plural, "plural", "", "resource name (default: the inflected plural of the kind)")
+	f.BoolVar(&o.namespaced, "namespaced", true, "namespaced kind; --namespaced=false for cluster-scoped")
+	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
+	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
+	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
+	o.write.register(cmd)
+	return cmd
+}
+
+func runCreateAPI(env Env, o createAPIOptions) error {
+	p, err := scaffold.LoadProject(env.Dir)
+	if err != nil {
+		return err
+	}
+	api, src, err := o.api(env.Dir)
+	if err != nil {
+		return err
+	}
+	if p, err = p.AddAPI(src, api); err != nil {
+		return err
+	}
+	return renderAndWrite(env.IO.Out, env.Dir, p, o.write)
+}
+
+// api builds the model from --from or from the flags, and says where its
+// values came from so errors name the flag or the file.
+func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error) {
+	if o.from != "" {
+		path := o.from
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		a, err := scaffold.LoadAPIFile(path)
+		if err == nil && a.Plural == "" {
+			a.Plural = pluralize(a.Kind)
+		}
+		return a, scaffold.FileSource(o.from), err
+	}
+	for _, name := range []string{"group", "version", "kind"} {
+		if map[string]string{"group": o.group, "version": o.version, "kind": o.kind}[name] == "" {
+			return scaffold.API{}, nil, usageErrorf("--%s is required", name)
+		}
+	}
+	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns}
+	if a.Plural == "" {
+		a.Plural = pluralize(a.Kind)
+	}
+	for _, spec := range o.fields {
+		f, err := scaffold.ParseField(spec)
+		if err != nil {
+			return scaffold.API{}, nil, err
+		}
+		a.Fields = append(a.Fields, f)
+	}
+	return a, scaffold.FlagSource, nil
+}
+
+// pluralize lower-cases and inflects a kind: Database → databases,
+// Policy → policies.
+func pluralize(kind string) string { return strings.ToLower(flect.Pluralize(kind)) }
+
+func typeNames() []string {
+	var out []string
+	for _, t := range scaffold.FieldTypes() {
+		out = append(out, string(t))
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+// Package cmd holds opctl's commands. Every command gets its streams and
+// prompter injected; nothing here keeps state between runs.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// Exit codes of opctl.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2 // bad flags or input, or cancelled by the user
+)
+
+// Env is what commands need from the outside world.
+type Env struct {
+	IO       IOStreams
+	Prompter Prompter
+	// Dir is the working directory commands resolve paths against.
+	Dir string
+}
+
+// Main runs opctl as a process and returns its exit code.
+func Main() int {
+	io := SystemIO()
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintln(io.ErrOut, "opctl:", err)
+		return exitFailure
+	}
+	return Run(os.Args[1:], Env{IO: io, Prompter: NewSurveyPrompter(os.Stdin, os.Stdout, os.Stderr), Dir: dir})
+}
+
+// Run executes one command line and returns the exit code.
+func Run(args []string, env Env) int {
+	root := newRootCmd(env)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintln(env.IO.ErrOut, "opctl:", err)
+	var inputErr *scaffold.InputError
+	var usage usageError
+	switch {
+	case errors.As(err, &inputErr), errors.As(err, &usage), errors.Is(err, errCancelled):
+		return exitUsage
+	}
+	return exitFailure
+}
+
+// usageError is a bad command line; it exits 2.
+type usageError struct{ error }
+
+func usageErrorf(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+func newRootCmd(env Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "opctl",
+		Short: "Scaffold Kubernetes operators in any style",
+		Long: `opctl scaffolds Kubernetes operators in the style that fits your team:
+a CRD with a real OpenAPI schema, least-privilege RBAC, a hardened
+Deployment and starter code that reconciles, with its own tests.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetIn(env.IO.In)
+	root.SetOut(env.IO.Out)
+	root.SetErr(env.IO.ErrOut)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newInitCmd(env),
+		newCreateCmd(env),
+		newStylesCmd(env),
+		newVersionCmd(env),
+	)
+	return root
+}
+
+// maxArgs is cobra.MaximumNArgs with a usage exit code.
+func maxArgs(n int) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > n {
+			return usageErrorf("%s takes at most %d argument(s), got %q", cmd.CommandPath(), n, args)
+		}
+		return nil
+	}
+}

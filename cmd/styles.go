@@ -1,0 +1,25 @@
+package cmd
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+func newStylesCmd(env Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "styles",
+		Short: "List the operator styles opctl can scaffold",
+		Args:  maxArgs(0),
+		RunE: func(*cobra.Command, []string) error {
+			w := tabwriter.NewWriter(env.IO.Out, 0, 4, 2, ' ', 0)
+			for _, s := range scaffold.Styles() {
+				fmt.Fprintf(w, "%s\t%s\n", s.Name, s.Summary)
+			}
+			return w.Flush()
+		},
+	}
+}

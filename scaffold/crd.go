@@ -1,0 +1,274 @@
+package scaffold
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// quantityPattern is the pattern Kubernetes (and controller-gen) use for
+// resource.Quantity.
+const quantityPattern = `^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`
+
+// ReadyConditionJSONPath selects the status of the Ready condition.
+const readyConditionJSONPath = `.status.conditions[?(@.type=="Ready")].status`
+
+// BuildCRD derives the CustomResourceDefinition of one API. It is the
+// contract every style shares, so it depends on nothing but the model.
+func BuildCRD(domain string, a API) *apiextensionsv1.CustomResourceDefinition {
+	crd := &apiextensionsv1.CustomResourceDefinition{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition"},
+		ObjectMeta: metav1.ObjectMeta{Name: a.CRDName(domain)},
+		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
+			Group: a.FullGroup(domain),
+			Names: apiextensionsv1.CustomResourceDefinitionNames{
+				Kind:     a.Kind,
+				ListKind: a.Kind + "List",
+				Plural:   a.Plural,
+				Singular: a.Singular(),
+			},
+			Scope: apiextensionsv1.ResourceScope(a.Scope()),
+			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
+				Name:    a.Version,
+				Served:  true,
+				Storage: true,
+				Schema: &apiextensionsv1.CustomResourceValidation{
+					OpenAPIV3Schema: rootSchema(a),
+				},
+				Subresources: &apiextensionsv1.CustomResourceSubresources{
+					Status: &apiextensionsv1.CustomResourceSubresourceStatus{},
+				},
+				AdditionalPrinterColumns: printerColumns(a),
+			}},
+		},
+	}
+	return crd
+}
+
+// ValidateCRD runs the API server's own CRD validation.
+func ValidateCRD(crd *apiextensionsv1.CustomResourceDefinition) error {
+	defaulted := crd.DeepCopy()
+	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(defaulted)
+	var internal apiextensions.CustomResourceDefinition
+	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(defaulted, &internal, nil); err != nil {
+		return fmt.Errorf("CRD %s: %w", crd.Name, err)
+	}
+	if errs := validation.ValidateCustomResourceDefinition(context.Background(), &internal); len(errs) > 0 {
+		return fmt.Errorf("CRD %s is invalid: %v", crd.Name, errs.ToAggregate())
+	}
+	return nil
+}
+
+func rootSchema(a API) *apiextensionsv1.JSONSchemaProps {
+	return &apiextensionsv1.JSONSchemaProps{
+		Description: fmt.Sprintf("%s is the Schema for the %s API.", a.Kind, a.Plural),
+		Type:        "object",
+		Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"apiVersion": {Type: "string", Description: "APIVersion defines the versioned schema of this representation of an object."},
+			"kind":       {Type: "string", Description: "Kind is a string value representing the REST resource this object represents."},
+			"metadata":   {Type: "object"},
+			"spec":       withDescription(objectSchema(a.Fields), fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind)),
+			"status":     statusSchema(a.Kind),
+		},
+		Required: []string{"spec"},
+	}
+}
+
+func withDescription(s apiextensionsv1.JSONSchemaProps, d string) apiextensionsv1.JSONSchemaProps {
+	s.Description = d
+	return s
+}
+
+// objectSchema builds an object from fields whose dotted names are relative
+// to it; a prefix shared by several fields becomes a nested object.
+func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
+	s := apiextensionsv1.JSONSchemaProps{Type: "object"}
+	for _, node := range groupFields(fields) {
+		if s.Properties == nil {
+			s.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
+		}
+		if node.Field != nil {
+			s.Properties[node.Name] = fieldSchema(*node.Field)
+			if node.Field.Required {
+				s.Required = append(s.Required, node.Name)
+			}
+			continue
+		}
+		s.Properties[node.Name] = objectSchema(node.Children)
+	}
+	return s
+}
+
+// fieldNode is one property of an object: a field, or a nested object
+// holding the fields below it (with names relative to it).
+type fieldNode struct {
+	Name     string
+	Field    *Field
+	Children []Field
+}
+
+// groupFields splits fields into the direct properties of one object, in
+// the order of first appearance.
+func groupFields(fields []Field) []fieldNode {
+	var nodes []fieldNode
+	index := map[string]int{}
+	for _, f := range fields {
+		head, rest, nested := strings.Cut(f.Name, ".")
+		i, ok := index[head]
+		if !ok {
+			i = len(nodes)
+			index[head] = i
+			nodes = append(nodes, fieldNode{Name: head})
+		}
+		if !nested {
+			f := f
+			nodes[i].Field = &f
+			continue
+		}
+		child := f
+		child.Name = rest
+		nodes[i].Children = append(nodes[i].Children, child)
+	}
+	return nodes
+}
+
+func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
+	s := apiextensionsv1.JSONSchemaProps{Description: f.Description}
+	switch f.Type {
+	case TypeString:
+		s.Type = "string"
+		for _, e := range f.Enum {
+			s.Enum = append(s.Enum, jsonValue(strconv.Quote(e)))
+		}
+		s.MinLength, s.MaxLength, s.Pattern = f.MinLength, f.MaxLength, f.Pattern
+	case TypeBool:
+		s.Type = "boolean"
+	case TypeInt32, TypeInt64:
+		s.Type, s.Format = "integer", string(f.Type)
+		s.Minimum, s.Maximum = toFloat(f.Min), toFloat(f.Max)
+	case TypeQuantity:
+		s.AnyOf = []apiextensionsv1.JSONSchemaProps{{Type: "integer"}, {Type: "string"}}
+		s.Pattern = quantityPattern
+		s.XIntOrString = true
+	case TypeDuration:
+		s.Type = "string"
+	case TypeDatetime:
+		s.Type, s.Format = "string", "date-time"
+	case TypeStringArr:
+		s.Type = "array"
+		s.Items = &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}
+	case TypeStringMap:
+		s.Type = "object"
+		s.AdditionalProperties = &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}
+	}
+	if f.Default != nil {
+		d := jsonValue(strconv.Quote(*f.Default))
+		if f.Type == TypeBool || f.Type.isInt() {
+			d = jsonValue(*f.Default)
+		}
+		s.Default = &d
+	}
+	return s
+}
+
+func jsonValue(raw string) apiextensionsv1.JSON { return apiextensionsv1.JSON{Raw: []byte(raw)} }
+
+func toFloat(n *int64) *float64 {
+	if n == nil {
+		return nil
+	}
+	f := float64(*n)
+	return &f
+}
+
+// statusSchema is the status contract shared by every style: the
+// generation last reconciled and metav1.Condition entries keyed by type.
+func statusSchema(kind string) apiextensionsv1.JSONSchemaProps {
+	str := func(extra apiextensionsv1.JSONSchemaProps) apiextensionsv1.JSONSchemaProps {
+		extra.Type = "string"
+		return extra
+	}
+	i64 := func(n int64) *int64 { return &n }
+	zero := 0.0
+	condition := apiextensionsv1.JSONSchemaProps{
+		Type: "object",
+		Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"lastTransitionTime": str(apiextensionsv1.JSONSchemaProps{Format: "date-time"}),
+			"message":            str(apiextensionsv1.JSONSchemaProps{MaxLength: i64(32768)}),
+			"observedGeneration": {Type: "integer", Format: "int64", Minimum: &zero},
+			"reason": str(apiextensionsv1.JSONSchemaProps{
+				MaxLength: i64(1024), MinLength: i64(1),
+				Pattern: `^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`,
+			}),
+			"status": str(apiextensionsv1.JSONSchemaProps{
+				Enum: []apiextensionsv1.JSON{jsonValue(`"True"`), jsonValue(`"False"`), jsonValue(`"Unknown"`)},
+			}),
+			"type": str(apiextensionsv1.JSONSchemaProps{
+				MaxLength: i64(316),
+				Pattern:   `^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])$`,
+			}),
+		},
+		Required: []string{"lastTransitionTime", "message", "reason", "status", "type"},
+	}
+	mapKeys := []string{"type"}
+	listType := "map"
+	return apiextensionsv1.JSONSchemaProps{
+		Description: fmt.Sprintf("%sStatus defines the observed state of %s.", kind, kind),
+		Type:        "object",
+		Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"observedGeneration": {Type: "integer", Format: "int64", Description: "ObservedGeneration is the metadata.generation last reconciled."},
+			"conditions": {
+				Type:         "array",
+				Description:  "Conditions hold the Ready condition.",
+				Items:        &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &condition},
+				XListType:    &listType,
+				XListMapKeys: mapKeys,
+			},
+		},
+	}
+}
+
+// printerColumns are the columns flagged with the column modifier, then
+// Ready and Age.
+func printerColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
+	var cols []apiextensionsv1.CustomResourceColumnDefinition
+	for _, f := range a.Fields {
+		if f.Column {
+			cols = append(cols, apiextensionsv1.CustomResourceColumnDefinition{
+				Name: ColumnName(f), Type: columnType(f.Type), JSONPath: ".spec." + f.Name,
+			})
+		}
+	}
+	return append(cols,
+		apiextensionsv1.CustomResourceColumnDefinition{Name: "Ready", Type: "string", JSONPath: readyConditionJSONPath},
+		apiextensionsv1.CustomResourceColumnDefinition{Name: "Age", Type: "date", JSONPath: ".metadata.creationTimestamp"},
+	)
+}
+
+// ColumnName titles the field's last segment: "storageClass" → "StorageClass".
+func ColumnName(f Field) string { return upperFirst(f.Leaf()) }
+
+func columnType(t FieldType) string {
+	switch t {
+	case TypeBool:
+		return "boolean"
+	case TypeInt32, TypeInt64:
+		return "integer"
+	case TypeDatetime:
+		return "date"
+	}
+	return "string"
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

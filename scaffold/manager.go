@@ -1,0 +1,134 @@
+package scaffold
+
+import (
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+)
+
+// Runtime is how a style's operator process runs in the cluster; the
+// hardened Deployment around it is the same for every style.
+type Runtime struct {
+	Command []string
+	Args    []string
+	Env     []corev1.EnvVar
+	Ports   []corev1.ContainerPort
+	// HealthPort serves GET /healthz (liveness) and /readyz (readiness).
+	HealthPort int32
+	// WritableDirs are emptyDir mounts; the root filesystem is read-only.
+	WritableDirs []string
+}
+
+// nonRootUID is the user of distroless "nonroot" and of opctl's images.
+const nonRootUID = 65532
+
+// Namespace is where the operator runs.
+func (p Project) Namespace() string { return p.Name + "-system" }
+
+// Image is the operator image reference used by the Deployment and Makefile.
+func (p Project) Image() string { return p.Name + ":v0.1.0" }
+
+func commonLabels(p Project) map[string]string {
+	return map[string]string{
+		"app.kubernetes.io/name":       p.Name,
+		"app.kubernetes.io/managed-by": "opctl",
+	}
+}
+
+func managerLabels(p Project) map[string]string {
+	return map[string]string{
+		"app.kubernetes.io/name":      p.Name,
+		"app.kubernetes.io/component": "controller-manager",
+	}
+}
+
+func namespaceObject(p Project) *corev1.Namespace {
+	return &corev1.Namespace{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"},
+		ObjectMeta: metav1.ObjectMeta{Name: p.Namespace(), Labels: map[string]string{
+			"app.kubernetes.io/name":             p.Name,
+			"pod-security.kubernetes.io/enforce": "restricted",
+		}},
+	}
+}
+
+func serviceAccount(p Project) *corev1.ServiceAccount {
+	return &corev1.ServiceAccount{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
+		ObjectMeta: metav1.ObjectMeta{Name: serviceAccountName, Labels: commonLabels(p)},
+	}
+}
+
+// managerDeployment runs one replica of the operator under the restricted
+// Pod Security Standard.
+func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
+	selector := managerLabels(p)
+	probe := func(path string, delay int32) *corev1.Probe {
+		return &corev1.Probe{
+			ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+				Path: path, Port: intstr.FromInt32(rt.HealthPort),
+			}},
+			InitialDelaySeconds: delay,
+			PeriodSeconds:       10,
+		}
+	}
+	var mounts []corev1.VolumeMount
+	var volumes []corev1.Volume
+	for i, dir := range rt.WritableDirs {
+		name := "scratch-" + string(rune('a'+i))
+		mounts = append(mounts, corev1.VolumeMount{Name: name, MountPath: dir})
+		volumes = append(volumes, corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
+	}
+	return &appsv1.Deployment{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+		ObjectMeta: metav1.ObjectMeta{Name: "controller-manager", Labels: selector},
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](1),
+			Selector: &metav1.LabelSelector{MatchLabels: selector},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
+			Template: corev1.PodTemplateSpec{
+				ObjectMeta: metav1.ObjectMeta{Labels: selector},
+				Spec: corev1.PodSpec{
+					ServiceAccountName:            serviceAccountName,
+					TerminationGracePeriodSeconds: ptr.To[int64](10),
+					SecurityContext: &corev1.PodSecurityContext{
+						RunAsNonRoot:   ptr.To(true),
+						RunAsUser:      ptr.To[int64](nonRootUID),
+						SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
+					},
+					Containers: []corev1.Container{{
+						Name:            "manager",
+						Image:           p.Image(),
+						ImagePullPolicy: corev1.PullIfNotPresent,
+						Command:         rt.Command,
+						Args:            rt.Args,
+						Env:             rt.Env,
+						Ports:           rt.Ports,
+						LivenessProbe:   probe("/healthz", 15),
+						ReadinessProbe:  probe("/readyz", 5),
+						Resources: corev1.ResourceRequirements{
+							Requests: corev1.ResourceList{
+								corev1.ResourceCPU:    resource.MustParse("10m"),
+								corev1.ResourceMemory: resource.MustParse("64Mi"),
+							},
+							Limits: corev1.ResourceList{
+								corev1.ResourceCPU:    resource.MustParse("500m"),
+								corev1.ResourceMemory: resource.MustParse("256Mi"),
+							},
+						},
+						SecurityContext: &corev1.SecurityContext{
+							AllowPrivilegeEscalation: ptr.To(false),
+							ReadOnlyRootFilesystem:   ptr.To(true),
+							Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
+						},
+						VolumeMounts: mounts,
+					}},
+					Volumes: volumes,
+				},
+			},
+		},
+	}
+}

@@ -1,0 +1,185 @@
+package scaffold
+
+import (
+	"sort"
+	"strings"
+)
+
+// FieldType is the type of one spec field, as written on the command line.
+type FieldType string
+
+// The field types a spec field can have.
+const (
+	TypeString    FieldType = "string"
+	TypeBool      FieldType = "bool"
+	TypeInt32     FieldType = "int32"
+	TypeInt64     FieldType = "int64"
+	TypeQuantity  FieldType = "quantity"
+	TypeDuration  FieldType = "duration"
+	TypeDatetime  FieldType = "datetime"
+	TypeStringArr FieldType = "[]string"
+	TypeStringMap FieldType = "map[string]string"
+)
+
+// fieldTypes is read-only; FieldTypes hands out copies.
+var fieldTypes = []FieldType{TypeString, TypeBool, TypeInt32, TypeInt64, TypeQuantity, TypeDuration, TypeDatetime, TypeStringArr, TypeStringMap}
+
+// FieldTypes returns every field type in the order help text shows them.
+func FieldTypes() []FieldType { return append([]FieldType(nil), fieldTypes...) }
+
+func (t FieldType) known() bool {
+	for _, k := range fieldTypes {
+		if k == t {
+			return true
+		}
+	}
+	return false
+}
+
+func (t FieldType) isInt() bool { return t == TypeInt32 || t == TypeInt64 }
+
+// Field is one spec field. Name is a dotted path: "backup.schedule" is the
+// field schedule of the object backup.
+type Field struct {
+	Name        string    `json:"name"`
+	Type        FieldType `json:"type"`
+	Description string    `json:"description,omitempty"`
+	Required    bool      `json:"required,omitempty"`
+	Default     *string   `json:"default,omitempty"`
+	Enum        []string  `json:"enum,omitempty"`
+	Min         *int64    `json:"min,omitempty"`
+	Max         *int64    `json:"max,omitempty"`
+	MinLength   *int64    `json:"minLength,omitempty"`
+	MaxLength   *int64    `json:"maxLength,omitempty"`
+	Pattern     string    `json:"pattern,omitempty"`
+	Column      bool      `json:"column,omitempty"`
+}
+
+// Path returns the segments of the dotted field name.
+func (f Field) Path() []string { return strings.Split(f.Name, ".") }
+
+// Leaf returns the last segment of the field name.
+func (f Field) Leaf() string {
+	p := f.Path()
+	return p[len(p)-1]
+}
+
+// API is one kind: the single source of truth every file is derived from.
+type API struct {
+	Group      string   `json:"group"`
+	Version    string   `json:"version"`
+	Kind       string   `json:"kind"`
+	Plural     string   `json:"plural"`
+	Namespaced bool     `json:"namespaced"`
+	Fields     []Field  `json:"fields,omitempty"`
+	Owns       []string `json:"owns,omitempty"`
+}
+
+// FullGroup is the API group with the project domain appended.
+func (a API) FullGroup(domain string) string { return a.Group + "." + domain }
+
+// Singular is the lower-case kind, as Kubernetes names it.
+func (a API) Singular() string { return strings.ToLower(a.Kind) }
+
+// CRDName is the metadata.name of the CustomResourceDefinition.
+func (a API) CRDName(domain string) string { return a.Plural + "." + a.FullGroup(domain) }
+
+// Scope returns "Namespaced" or "Cluster".
+func (a API) Scope() string {
+	if a.Namespaced {
+		return "Namespaced"
+	}
+	return "Cluster"
+}
+
+// OwnedKinds returns the owned kinds in the canonical order of ChildKinds.
+func (a API) OwnedKinds() []ChildKind {
+	var out []ChildKind
+	for _, c := range childKinds {
+		for _, o := range a.Owns {
+			if o == c.Kind {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// Project is everything opctl knows about a project; it is what the
+// project file stores.
+type Project struct {
+	Name     string   `json:"name"`
+	Domain   string   `json:"domain"`
+	Repo     string   `json:"repo,omitempty"`
+	Style    string   `json:"style"`
+	Versions Versions `json:"versions"`
+	APIs     []API    `json:"apis,omitempty"`
+}
+
+// Groups returns the distinct API groups in the order they were added.
+func (p Project) Groups() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range p.APIs {
+		if !seen[a.Group] {
+			seen[a.Group] = true
+			out = append(out, a.Group)
+		}
+	}
+	return out
+}
+
+// ChildKind describes a built-in kind a custom resource may own.
+type ChildKind struct {
+	Kind     string // ConfigMap
+	Group    string // "" for core
+	Version  string
+	Resource string // configmaps
+	GoPkg    string // Go import alias used in generated code: corev1, appsv1, batchv1
+	GoImport string // Go import path of the kind's package
+	// Mutable is false for kinds whose spec cannot change after creation,
+	// so reconcilers only create them.
+	Mutable bool
+}
+
+// Suffix is appended to the custom resource name to name the child.
+func (c ChildKind) Suffix() string { return strings.ToLower(c.Kind) }
+
+// APIVersion is the child's apiVersion field.
+func (c ChildKind) APIVersion() string {
+	if c.Group == "" {
+		return c.Version
+	}
+	return c.Group + "/" + c.Version
+}
+
+var childKinds = []ChildKind{
+	{Kind: "ConfigMap", Version: "v1", Resource: "configmaps", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
+	{Kind: "Secret", Version: "v1", Resource: "secrets", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
+	{Kind: "Service", Version: "v1", Resource: "services", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
+	{Kind: "Deployment", Group: "apps", Version: "v1", Resource: "deployments", GoPkg: "appsv1", GoImport: "k8s.io/api/apps/v1", Mutable: true},
+	{Kind: "StatefulSet", Group: "apps", Version: "v1", Resource: "statefulsets", GoPkg: "appsv1", GoImport: "k8s.io/api/apps/v1", Mutable: true},
+	{Kind: "Job", Group: "batch", Version: "v1", Resource: "jobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: false},
+}
+
+// ChildKinds returns the kinds a custom resource may own, in canonical order.
+func ChildKinds() []ChildKind { return append([]ChildKind(nil), childKinds...) }
+
+// ChildKindNames lists the kinds a custom resource may own.
+func ChildKindNames() []string {
+	var out []string
+	for _, c := range childKinds {
+		out = append(out, c.Kind)
+	}
+	return out
+}
+
+// sortedKeys returns the keys of m in ascending order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

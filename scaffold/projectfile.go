@@ -1,0 +1,95 @@
+package scaffold
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"sigs.k8s.io/yaml"
+)
+
+// ProjectFileName is the file at the project root that records every input.
+const ProjectFileName = "opctl.yaml"
+
+const projectFileHeader = "# The opctl project file: every input this project was generated from.\n" +
+	"# opctl re-renders generated files from it; change it with opctl commands.\n"
+
+// MarshalProject renders the project file.
+func MarshalProject(p Project) ([]byte, error) {
+	b, err := yaml.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return append([]byte(projectFileHeader), b...), nil
+}
+
+// LoadProject reads the project file in dir.
+func LoadProject(dir string) (Project, error) {
+	path := filepath.Join(dir, ProjectFileName)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Project{}, inputErrorf("%s not found: run opctl init first, or run this command in the project directory", path)
+	}
+	if err != nil {
+		return Project{}, err
+	}
+	var p Project
+	if err := yaml.UnmarshalStrict(b, &p); err != nil {
+		return Project{}, inputErrorf("%s: %v", path, err)
+	}
+	return p, nil
+}
+
+// LoadAPIFile reads one API from a YAML file given to --from. It has the
+// shape of an entry of "apis" in the project file; namespaced defaults to
+// true.
+func LoadAPIFile(path string) (API, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return API{}, inputErrorf("--from %s: %v", path, errors.Unwrap(err))
+	}
+	a := API{Namespaced: true}
+	if err := yaml.UnmarshalStrict(b, &a); err != nil {
+		return API{}, inputErrorf("--from %s: %v", path, err)
+	}
+	return a, nil
+}
+
+// AddAPI returns the project with a new API, rejecting a kind that exists.
+func (p Project) AddAPI(src Source, a API) (Project, error) {
+	if err := ValidateAPI(src, p.Domain, a); err != nil {
+		return p, err
+	}
+	for _, old := range p.APIs {
+		if old.Kind == a.Kind {
+			// Kinds name controller files and modules in every style.
+			return p, inputErrorf("%s %q: the project already has this kind (%s/%s); kind names are unique in a project", src("kind"), a.Kind, old.FullGroup(p.Domain), old.Version)
+		}
+		if old.Group == a.Group && old.Plural == a.Plural {
+			return p, inputErrorf("%s %q: group %s already has a kind with this plural (%s)", src("plural"), a.Plural, a.Group, old.Kind)
+		}
+	}
+	p.APIs = append(append([]API(nil), p.APIs...), a)
+	return p, nil
+}
+
+// Validate checks a whole project, as loaded from its file.
+func (p Project) Validate(src Source) error {
+	if err := ValidateProjectName(src, p.Name); err != nil {
+		return err
+	}
+	if err := ValidateDomain(src, p.Domain); err != nil {
+		return err
+	}
+	if _, err := LookupStyle(p.Style); err != nil {
+		return inputErrorf("%s %q: %v", src("style"), p.Style, err)
+	}
+	for _, a := range p.APIs {
+		if err := ValidateAPI(src, p.Domain, a); err != nil {
+			return fmt.Errorf("api %s: %w", a.Kind, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,125 @@
+package scaffold
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	apivalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// BuildSample returns a custom resource that exercises every field: the
+// default where there is one, else the first enum value, else a value that
+// satisfies the field's bounds. It is checked against the CRD schema.
+func BuildSample(domain string, a API) (map[string]any, error) {
+	spec := map[string]any{}
+	for _, f := range a.Fields {
+		v, err := sampleValue(f)
+		if err != nil {
+			return nil, inputErrorf("field %q: %v", f.Name, err)
+		}
+		setPath(spec, f.Path(), v)
+	}
+	obj := map[string]any{
+		"apiVersion": a.FullGroup(domain) + "/" + a.Version,
+		"kind":       a.Kind,
+		"metadata":   map[string]any{"name": a.Singular() + "-sample"},
+		"spec":       spec,
+	}
+	if errs := ValidateObject(BuildCRD(domain, a), obj); len(errs) > 0 {
+		return nil, fmt.Errorf("internal error: sample %s does not match its CRD: %v", a.Kind, errs.ToAggregate())
+	}
+	return obj, nil
+}
+
+// ValidateObject checks a custom resource against the CRD's schema the way
+// the API server does.
+func ValidateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
+	var internal apiextensions.JSONSchemaProps
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	validator, _, err := apivalidation.NewSchemaValidator(&internal)
+	if err != nil {
+		return field.ErrorList{field.InternalError(nil, err)}
+	}
+	return apivalidation.ValidateCustomResource(nil, obj, validator)
+}
+
+func setPath(m map[string]any, path []string, v any) {
+	for _, seg := range path[:len(path)-1] {
+		next, ok := m[seg].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[seg] = next
+		}
+		m = next
+	}
+	m[path[len(path)-1]] = v
+}
+
+func sampleValue(f Field) (any, error) {
+	if f.Default != nil {
+		return typedDefault(f), nil
+	}
+	switch f.Type {
+	case TypeString:
+		return sampleString(f)
+	case TypeBool:
+		return false, nil
+	case TypeInt32, TypeInt64:
+		switch {
+		case f.Min != nil:
+			return *f.Min, nil
+		case f.Max != nil && *f.Max < 1:
+			return *f.Max, nil
+		}
+		return int64(1), nil
+	case TypeQuantity:
+		return "1Gi", nil
+	case TypeDuration:
+		return "30s", nil
+	case TypeDatetime:
+		return "2025-01-01T00:00:00Z", nil
+	case TypeStringArr:
+		return []any{"example"}, nil
+	case TypeStringMap:
+		return map[string]any{"example": "value"}, nil
+	}
+	return nil, fmt.Errorf("unknown type %q", f.Type)
+}
+
+// typedDefault is the default as the JSON type the schema declares.
+func typedDefault(f Field) any {
+	d := *f.Default
+	switch f.Type {
+	case TypeBool:
+		return d == "true"
+	case TypeInt32, TypeInt64:
+		n, _ := strconv.ParseInt(d, 10, 64)
+		return n
+	}
+	return d
+}
+
+func sampleString(f Field) (any, error) {
+	if len(f.Enum) > 0 {
+		return f.Enum[0], nil
+	}
+	for _, c := range []string{"example", "a", "1", "example-1", "example.com", "A"} {
+		if f.MinLength != nil && int64(len(c)) < *f.MinLength {
+			c += strings.Repeat("x", int(*f.MinLength)-len(c))
+		}
+		if f.MaxLength != nil && int64(len(c)) > *f.MaxLength {
+			c = c[:*f.MaxLength]
+		}
+		if f.Pattern == "" || regexp.MustCompile(f.Pattern).MatchString(c) {
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("no sample value matches pattern %q; add default=V", f.Pattern)
+}

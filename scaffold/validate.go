@@ -1,0 +1,249 @@
+package scaffold
+
+import (
+	"fmt"
+	"go/token"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+var (
+	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	versionRE    = regexp.MustCompile(`^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$`)
+	upperCamel   = regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`)
+	lowerCamel   = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
+	pluralRE     = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+)
+
+// reservedTopLevel are spec field names that would shadow object-level keys
+// or generated Go methods.
+var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "status", "deepCopy", "deepCopyInto", "deepCopyObject"}
+
+// ValidateProjectName checks the project name used for labels and images.
+func ValidateProjectName(src Source, name string) error {
+	if len(name) > 63 || !dnsLabel.MatchString(name) {
+		return inputErrorf("%s %q: must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)", src("name"), name)
+	}
+	return nil
+}
+
+// ValidateDomain checks the project domain.
+func ValidateDomain(src Source, domain string) error {
+	if domain == "" || len(domain) > 253 || !dnsSubdomain.MatchString(domain) {
+		return inputErrorf("%s %q: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')", src("domain"), domain)
+	}
+	return nil
+}
+
+// ValidateAPI checks one API against the rules of Kubernetes, Go and the
+// CRD schema, and returns the first broken rule as an InputError.
+func ValidateAPI(src Source, domain string, a API) error {
+	if a.Group == "" || !dnsSubdomain.MatchString(a.Group) {
+		return inputErrorf("%s %q: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')", src("group"), a.Group)
+	}
+	if full := a.FullGroup(domain); len(full) > 253 {
+		return inputErrorf("%s %q: the full group %q is longer than 253 characters", src("group"), a.Group, full)
+	}
+	if !versionRE.MatchString(a.Version) {
+		return inputErrorf("%s %q: must look like v1, v1alpha1 or v2beta3", src("version"), a.Version)
+	}
+	if len(a.Kind) > 63 || !upperCamel.MatchString(a.Kind) {
+		return inputErrorf("%s %q: must be UpperCamelCase (e.g. Database), at most 63 characters", src("kind"), a.Kind)
+	}
+	if len(a.Plural) > 63 || !pluralRE.MatchString(a.Plural) {
+		return inputErrorf("%s %q: must be lower-case letters and digits, starting with a letter", src("plural"), a.Plural)
+	}
+	if err := validateFields(src, a.Fields); err != nil {
+		return err
+	}
+	return validateOwns(src, a)
+}
+
+func validateOwns(src Source, a API) error {
+	seen := map[string]bool{}
+	for _, o := range a.Owns {
+		if !slices.Contains(ChildKindNames(), o) {
+			return inputErrorf("%s %q: unknown kind (kinds: %s)", src("owns"), o, strings.Join(ChildKindNames(), ", "))
+		}
+		if seen[o] {
+			return inputErrorf("%s %q: listed twice", src("owns"), o)
+		}
+		seen[o] = true
+	}
+	if !a.Namespaced && len(a.Owns) > 0 {
+		return inputErrorf("%s %q: a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns", src("owns"), strings.Join(a.Owns, ","))
+	}
+	return nil
+}
+
+func validateFields(src Source, fields []Field) error {
+	byName := map[string]bool{}
+	for _, f := range fields {
+		if byName[f.Name] {
+			return inputErrorf("%s %q: defined twice", src("field"), f.Name)
+		}
+		byName[f.Name] = true
+	}
+	for _, f := range fields {
+		bad := func(format string, args ...any) error {
+			return inputErrorf("%s %q: "+format, append([]any{src("field"), f.Name}, args...)...)
+		}
+		if err := validateFieldName(f); err != nil {
+			return bad("%v", err)
+		}
+		path := f.Path()
+		for i := 1; i < len(path); i++ {
+			if parent := strings.Join(path[:i], "."); byName[parent] {
+				return bad("%q is a field, so it cannot also be an object", parent)
+			}
+		}
+		if err := validateModifiers(f); err != nil {
+			return bad("%v", err)
+		}
+	}
+	return nil
+}
+
+func validateFieldName(f Field) error {
+	if !f.Type.known() {
+		return fmt.Errorf("unknown type %q (types: %s)", f.Type, joinTypes())
+	}
+	for i, seg := range f.Path() {
+		switch {
+		case !lowerCamel.MatchString(seg):
+			return fmt.Errorf("name %q must be lowerCamelCase (e.g. storageClass)", seg)
+		case token.IsKeyword(seg):
+			return fmt.Errorf("name %q is a Go keyword", seg)
+		case i == 0 && slices.Contains(reservedTopLevel, seg):
+			return fmt.Errorf("name %q is reserved", seg)
+		}
+	}
+	return nil
+}
+
+// allowed says which modifiers each type accepts.
+func allowed(t FieldType, modifier string) bool {
+	scalar := t != TypeStringArr && t != TypeStringMap
+	switch modifier {
+	case "default", "column":
+		return scalar
+	case "enum", "minLength", "maxLength", "pattern":
+		return t == TypeString
+	case "min", "max":
+		return t.isInt()
+	}
+	return true
+}
+
+func validateModifiers(f Field) error {
+	used := map[string]bool{
+		"default": f.Default != nil, "column": f.Column, "enum": f.Enum != nil,
+		"minLength": f.MinLength != nil, "maxLength": f.MaxLength != nil, "pattern": f.Pattern != "",
+		"min": f.Min != nil, "max": f.Max != nil,
+	}
+	for _, m := range modifierNames {
+		if used[m] && !allowed(f.Type, m) {
+			return fmt.Errorf("modifier %q does not apply to type %s", m, f.Type)
+		}
+	}
+	if f.Type == TypeInt32 {
+		for _, b := range []*int64{f.Min, f.Max} {
+			if b != nil && (*b < math.MinInt32 || *b > math.MaxInt32) {
+				return fmt.Errorf("bound %d is outside int32", *b)
+			}
+		}
+	}
+	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
+		return fmt.Errorf("min %d is greater than max %d", *f.Min, *f.Max)
+	}
+	for _, l := range []*int64{f.MinLength, f.MaxLength} {
+		if l != nil && *l < 0 {
+			return fmt.Errorf("length %d is negative", *l)
+		}
+	}
+	if f.MinLength != nil && f.MaxLength != nil && *f.MinLength > *f.MaxLength {
+		return fmt.Errorf("minLength %d is greater than maxLength %d", *f.MinLength, *f.MaxLength)
+	}
+	seen := map[string]bool{}
+	for _, e := range f.Enum {
+		if e == "" || strings.ContainsAny(e, ";\"`") {
+			return fmt.Errorf("enum value %q must be non-empty and free of ; \" and `", e)
+		}
+		if seen[e] {
+			return fmt.Errorf("enum value %q listed twice", e)
+		}
+		seen[e] = true
+	}
+	if f.Pattern != "" {
+		if strings.Contains(f.Pattern, "`") {
+			return fmt.Errorf("pattern must not contain a backquote")
+		}
+		if _, err := regexp.Compile(f.Pattern); err != nil {
+			return fmt.Errorf("pattern %q does not compile: %v", f.Pattern, err)
+		}
+	}
+	if f.Default != nil {
+		return validateDefault(f, *f.Default)
+	}
+	return nil
+}
+
+func validateDefault(f Field, d string) error {
+	switch f.Type {
+	case TypeBool:
+		if d != "true" && d != "false" {
+			return fmt.Errorf("default %q is not true or false", d)
+		}
+	case TypeInt32, TypeInt64:
+		bits := 64
+		if f.Type == TypeInt32 {
+			bits = 32
+		}
+		n, err := strconv.ParseInt(d, 10, bits)
+		if err != nil {
+			return fmt.Errorf("default %q is not an %s", d, f.Type)
+		}
+		if (f.Min != nil && n < *f.Min) || (f.Max != nil && n > *f.Max) {
+			return fmt.Errorf("default %d is outside min/max", n)
+		}
+	case TypeQuantity:
+		if _, err := resource.ParseQuantity(d); err != nil {
+			return fmt.Errorf("default %q is not a quantity (e.g. 10Gi, 500m)", d)
+		}
+	case TypeDuration:
+		if _, err := time.ParseDuration(d); err != nil {
+			return fmt.Errorf("default %q is not a duration (e.g. 30s, 1h)", d)
+		}
+	case TypeDatetime:
+		if _, err := time.Parse(time.RFC3339, d); err != nil {
+			return fmt.Errorf("default %q is not an RFC 3339 date-time", d)
+		}
+	case TypeString:
+		return validateStringDefault(f, d)
+	}
+	return nil
+}
+
+func validateStringDefault(f Field, d string) error {
+	if strings.ContainsAny(d, "\"`") {
+		return fmt.Errorf("default %q must not contain quotes", d)
+	}
+	if f.Enum != nil && !slices.Contains(f.Enum, d) {
+		return fmt.Errorf("default %q is not in enum %s", d, strings.Join(f.Enum, ","))
+	}
+	n := int64(len([]rune(d)))
+	if (f.MinLength != nil && n < *f.MinLength) || (f.MaxLength != nil && n > *f.MaxLength) {
+		return fmt.Errorf("default %q is outside minLength/maxLength", d)
+	}
+	if f.Pattern != "" && !regexp.MustCompile(f.Pattern).MatchString(d) {
+		return fmt.Errorf("default %q does not match pattern", d)
+	}
+	return nil
+}

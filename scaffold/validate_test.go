@@ -1,0 +1,129 @@
+package scaffold
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func seedAPI() API {
+	return API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true}
+}
+
+func TestParseField(t *testing.T) {
+	one, five := int64(1), int64(5)
+	def := func(s string) *string { return &s }
+	tests := []struct {
+		spec string
+		want Field
+	}{
+		{"engine:string:enum=mysql,postgres:required", Field{Name: "engine", Type: TypeString, Enum: []string{"mysql", "postgres"}, Required: true}},
+		{"replicas:int32:min=1:max=5:default=1", Field{Name: "replicas", Type: TypeInt32, Min: &one, Max: &five, Default: def("1")}},
+		{"storage:quantity:column", Field{Name: "storage", Type: TypeQuantity, Column: true}},
+		{"backup.schedule:string", Field{Name: "backup.schedule", Type: TypeString}},
+		{"tags:[]string", Field{Name: "tags", Type: TypeStringArr}},
+		{"labels:map[string]string", Field{Name: "labels", Type: TypeStringMap}},
+		{"host:string:pattern=^[a-z]+:[0-9]+$", Field{Name: "host", Type: TypeString, Pattern: "^[a-z]+:[0-9]+$"}},
+		{"since:datetime:default=2025-01-01T00:00:00Z:required", Field{Name: "since", Type: TypeDatetime, Default: def("2025-01-01T00:00:00Z"), Required: true}},
+		{"name:string:minLength=1:maxLength=5", Field{Name: "name", Type: TypeString, MinLength: &one, MaxLength: &five}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			got, err := ParseField(tt.spec)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestParseFieldErrors(t *testing.T) {
+	tests := []struct{ spec, want string }{
+		{"engine", `--field "engine": want NAME:TYPE[:MODIFIER...], e.g. replicas:int32:min=1`},
+		{"engine:strng", `--field "engine:strng": unknown type "strng" (types: string, bool, int32, int64, quantity, duration, datetime, []string, map[string]string)`},
+		{"engine:string:unique", `--field "engine:string:unique": unknown modifier "unique" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column)`},
+		{"engine:string:required=yes", `--field "engine:string:required=yes": modifier "required" takes no value`},
+		{"replicas:int32:min", `--field "replicas:int32:min": modifier "min" needs a value: min=V`},
+		{"replicas:int32:min=one", `--field "replicas:int32:min=one": min=one is not an integer`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			_, err := ParseField(tt.spec)
+			require.Error(t, err)
+			assert.Equal(t, tt.want, err.Error())
+			var inputErr *InputError
+			assert.True(t, errors.As(err, &inputErr), "want an InputError")
+		})
+	}
+}
+
+func TestValidateAPIErrors(t *testing.T) {
+	field := func(spec string) Field {
+		f, err := ParseField(spec)
+		require.NoError(t, err)
+		return f
+	}
+	tests := []struct {
+		name   string
+		mutate func(*API)
+		want   string
+	}{
+		{"kind lower case", func(a *API) { a.Kind = "database" }, `--kind "database": must be UpperCamelCase (e.g. Database), at most 63 characters`},
+		{"kind with dash", func(a *API) { a.Kind = "Data-base" }, `--kind "Data-base": must be UpperCamelCase (e.g. Database), at most 63 characters`},
+		{"bad version", func(a *API) { a.Version = "1.0" }, `--version "1.0": must look like v1, v1alpha1 or v2beta3`},
+		{"version v0", func(a *API) { a.Version = "v0" }, `--version "v0": must look like v1, v1alpha1 or v2beta3`},
+		{"group underscore", func(a *API) { a.Group = "my_app" }, `--group "my_app": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
+		{"group upper case", func(a *API) { a.Group = "MyApp" }, `--group "MyApp": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
+		{"plural upper case", func(a *API) { a.Plural = "Databases" }, `--plural "Databases": must be lower-case letters and digits, starting with a letter`},
+		{"min greater than max", func(a *API) { a.Fields = []Field{field("replicas:int32:min=5:max=1")} }, `--field "replicas": min 5 is greater than max 1`},
+		{"default outside enum", func(a *API) { a.Fields = []Field{field("engine:string:enum=mysql,postgres:default=oracle")} }, `--field "engine": default "oracle" is not in enum mysql,postgres`},
+		{"default outside range", func(a *API) { a.Fields = []Field{field("replicas:int32:min=1:max=5:default=9")} }, `--field "replicas": default 9 is outside min/max`},
+		{"duplicate field", func(a *API) { a.Fields = []Field{field("engine:string"), field("engine:bool")} }, `--field "engine": defined twice`},
+		{"reserved status", func(a *API) { a.Fields = []Field{field("status:string")} }, `--field "status": name "status" is reserved`},
+		{"reserved metadata", func(a *API) { a.Fields = []Field{field("metadata:string")} }, `--field "metadata": name "metadata" is reserved`},
+		{"reserved kind", func(a *API) { a.Fields = []Field{field("kind:string")} }, `--field "kind": name "kind" is reserved`},
+		{"reserved apiVersion", func(a *API) { a.Fields = []Field{field("apiVersion:string")} }, `--field "apiVersion": name "apiVersion" is reserved`},
+		{"go keyword", func(a *API) { a.Fields = []Field{field("type:string")} }, `--field "type": name "type" is a Go keyword`},
+		{"not lowerCamelCase", func(a *API) { a.Fields = []Field{field("Engine:string")} }, `--field "Engine": name "Engine" must be lowerCamelCase (e.g. storageClass)`},
+		{"snake case", func(a *API) { a.Fields = []Field{field("storage_class:string")} }, `--field "storage_class": name "storage_class" must be lowerCamelCase (e.g. storageClass)`},
+		{"field and object", func(a *API) { a.Fields = []Field{field("backup:string"), field("backup.schedule:string")} }, `--field "backup.schedule": "backup" is a field, so it cannot also be an object`},
+		{"modifier on wrong type", func(a *API) { a.Fields = []Field{field("replicas:int32:enum=1,2")} }, `--field "replicas": modifier "enum" does not apply to type int32`},
+		{"bad pattern", func(a *API) { a.Fields = []Field{field("host:string:pattern=([a-z")} }, "--field \"host\": pattern \"([a-z\" does not compile: error parsing regexp: missing closing ]: `[a-z`"},
+		{"bad bool default", func(a *API) { a.Fields = []Field{field("enabled:bool:default=yes")} }, `--field "enabled": default "yes" is not true or false`},
+		{"bad quantity default", func(a *API) { a.Fields = []Field{field("storage:quantity:default=ten")} }, `--field "storage": default "ten" is not a quantity (e.g. 10Gi, 500m)`},
+		{"unknown owned kind", func(a *API) { a.Owns = []string{"Pod"} }, `--owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job)`},
+		{"cluster-scoped owner", func(a *API) { a.Namespaced = false; a.Owns = []string{"ConfigMap"} }, `--owns "ConfigMap": a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := seedAPI()
+			tt.mutate(&a)
+			err := ValidateAPI(FlagSource, "example.com", a)
+			require.Error(t, err)
+			assert.Equal(t, tt.want, err.Error())
+		})
+	}
+}
+
+func TestValidateAPIFileSource(t *testing.T) {
+	a := seedAPI()
+	a.Kind = "database"
+	err := ValidateAPI(FileSource("db.yaml"), "example.com", a)
+	assert.EqualError(t, err, `db.yaml: kind "database": must be UpperCamelCase (e.g. Database), at most 63 characters`)
+}
+
+func TestAddAPIRejectsDuplicates(t *testing.T) {
+	p := Project{Name: "demo", Domain: "example.com", Style: "go", APIs: []API{seedAPI()}}
+	again := seedAPI()
+	again.Version = "v2"
+	_, err := p.AddAPI(FlagSource, again)
+	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project`)
+	again.Group = "other"
+	_, err = p.AddAPI(FlagSource, again)
+	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project`)
+	plural := seedAPI()
+	plural.Kind = "Databasey"
+	_, err = p.AddAPI(FlagSource, plural)
+	assert.EqualError(t, err, `--plural "databases": group myapp already has a kind with this plural (Database)`)
+}

@@ -1,0 +1,11 @@
+// Package templates holds the text templates of the code files opctl
+// writes, one folder per style. YAML manifests are not here: they are built
+// as typed objects.
+package templates
+
+import "embed"
+
+// FS holds every template; paths start with the style name.
+//
+//go:embed all:go
+var FS embed.FS
