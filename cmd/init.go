@@ -10,12 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 )
 
 type initOptions struct {
 	style, domain, name, repo string
 	yes                       bool
+	answers                   checklistFlags
 	write                     writeFlags
 }
 
@@ -26,11 +28,17 @@ func newInitCmd(env Env) *cobra.Command {
 		Short: "Create a new operator project",
 		Long: `Create a new operator project in DIR (default: the current directory).
 
-On a terminal, init asks for what the flags leave out. With --yes, or when
-not on a terminal, it never prompts and a missing answer is an error that
-names its flag.`,
-		Example: `  opctl init --style go --domain example.com --name db-operator --repo example.com/db-operator --yes ./demo`,
-		Args:    maxArgs(1),
+On a terminal, init walks the decision checklist (skip it with --style),
+shows the recommendation, asks for the project and its first API field by
+field, shows the files it will write and asks for confirmation. The result is
+byte-identical to init + create api with flags.
+
+With --yes, or when not on a terminal, init never prompts: a missing answer is
+an error that names its flag, and only the project skeleton is written (add
+kinds with opctl create api).`,
+		Example: `  opctl init
+  opctl init --style go --domain example.com --name db-operator --repo example.com/db-operator --yes ./demo`,
+		Args: maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
@@ -39,82 +47,154 @@ names its flag.`,
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(env.Dir, dir)
 			}
-			return runInit(env, dir, o, cmd.Flags().Changed("name"))
+			if !cmd.Flags().Changed("name") {
+				o.name = filepath.Base(dir)
+			}
+			return runInit(env, cmd, dir, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.style, "style", "", "operator style: "+strings.Join(scaffold.StyleNames(), ", "))
+	f.StringVar(&o.style, "style", "", "operator style: "+strings.Join(scaffold.StyleNames(), ", ")+" (skips the checklist)")
 	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
 	f.StringVar(&o.repo, "repo", "", "Go module path, for the go style (default: <domain>/<name>)")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
+	o.answers.register(cmd)
 	o.write.register(cmd)
 	return cmd
 }
 
-func runInit(env Env, dir string, o initOptions, nameGiven bool) error {
+func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 	if _, err := os.Stat(filepath.Join(dir, scaffold.ProjectFileName)); err == nil && !o.write.force {
 		return usageErrorf("%s already has %s: add kinds with opctl create api, or use --force to start over", dir, scaffold.ProjectFileName)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if !nameGiven {
-		o.name = filepath.Base(dir)
-	}
-	interactive := env.IO.Interactive && !o.yes
-	if interactive {
-		if err := askInit(env.Prompter, &o); err != nil {
+	prompt := env.IO.Interactive && !o.yes
+	var api *scaffold.API
+	if prompt {
+		var err error
+		if api, err = askInit(env, cmd, &o); err != nil {
 			return err
 		}
 	}
-	if o.style == "" {
-		return usageErrorf("--style is required when not prompting (styles: %s)", strings.Join(scaffold.StyleNames(), ", "))
-	}
-	if _, err := scaffold.LookupStyle(o.style); err != nil {
-		return usageErrorf("--style %q: %v", o.style, err)
-	}
-	if o.domain == "" {
-		return usageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
-	}
-	if o.repo == "" {
-		o.repo = o.domain + "/" + o.name
-	}
-	p := scaffold.Project{Name: o.name, Domain: o.domain, Style: o.style, Versions: scaffold.DefaultVersions()}
-	if o.style == "go" {
-		p.Repo = o.repo
-	}
-	if err := p.Validate(scaffold.FlagSource); err != nil {
+	p, err := o.project()
+	if err != nil {
 		return err
 	}
-	if err := renderAndWrite(env.IO.Out, dir, p, o.write); err != nil {
+	if api != nil {
+		if p, err = p.AddAPI(scaffold.FlagSource, *api); err != nil {
+			return err
+		}
+	}
+	var confirm func(int) error
+	if prompt {
+		confirm = func(n int) error {
+			ok, err := env.Prompter.Confirm(fmt.Sprintf("Write these %d files to %s?", n, dir), true)
+			if err == nil && !ok {
+				err = errCancelled
+			}
+			return err
+		}
+	}
+	if err := renderAndWrite(env.IO.Out, dir, p, o.write, confirm); err != nil {
 		return err
 	}
-	if !o.write.dryRun {
+	if !o.write.dryRun && api == nil {
 		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE\n", dir)
 	}
 	return nil
 }
 
-// askInit prompts for what the flags left out.
-func askInit(pr Prompter, o *initOptions) error {
-	var err error
+// project checks the init flags (or answers) and builds the project.
+func (o initOptions) project() (scaffold.Project, error) {
 	if o.style == "" {
-		if o.style, err = pr.Select("Operator style", "opctl styles describes each one", scaffold.StyleNames(), ""); err != nil {
-			return err
-		}
+		return scaffold.Project{}, usageErrorf("--style is required when not prompting (styles: %s)", strings.Join(scaffold.StyleNames(), ", "))
+	}
+	if _, err := scaffold.LookupStyle(o.style); err != nil {
+		return scaffold.Project{}, usageErrorf("--style %q: %v", o.style, err)
 	}
 	if o.domain == "" {
-		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", ""); err != nil {
-			return err
+		return scaffold.Project{}, usageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
+	}
+	p := scaffold.Project{Name: o.name, Domain: o.domain, Style: o.style, Versions: scaffold.DefaultVersions()}
+	if o.style == checklist.Go {
+		p.Repo = o.repo
+		if p.Repo == "" {
+			p.Repo = o.domain + "/" + o.name
 		}
 	}
-	if o.name, err = pr.Input("Project name", "used for labels, the namespace and the image", o.name); err != nil {
-		return err
+	return p, p.Validate(scaffold.FlagSource)
+}
+
+// askInit prompts for everything the flags left out: the checklist and
+// style, the project metadata, and the first API.
+func askInit(env Env, cmd *cobra.Command, o *initOptions) (*scaffold.API, error) {
+	pr := env.Prompter
+	if o.style == "" {
+		style, err := chooseStyle(env, cmd, o)
+		if err != nil {
+			return nil, err
+		}
+		o.style = style
 	}
-	if o.style == "go" && o.repo == "" {
-		if o.repo, err = pr.Input("Go module path", "", o.domain+"/"+o.name); err != nil {
-			return err
+	var err error
+	if o.domain == "" {
+		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", "", checkAnswer(scaffold.ValidateDomain)); err != nil {
+			return nil, err
 		}
 	}
-	return nil
+	if o.name, err = pr.Input("Project name", "used for labels, the namespace <name>-system and the image", o.name, checkAnswer(scaffold.ValidateProjectName)); err != nil {
+		return nil, err
+	}
+	if o.style == checklist.Go && o.repo == "" {
+		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", o.domain+"/"+o.name, nil); err != nil {
+			return nil, err
+		}
+	}
+	api, err := askAPI(pr, o.domain)
+	if err != nil {
+		return nil, err
+	}
+	return &api, nil
+}
+
+// checkAnswer adapts a flag validator to a prompt validator.
+func checkAnswer(check func(scaffold.Source, string) error) func(string) error {
+	return func(v string) error {
+		if err := check(func(string) string { return "value" }, v); err != nil {
+			return errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("value %q: ", v)))
+		}
+		return nil
+	}
+}
+
+// chooseStyle walks the checklist, shows the recommendation and lets the
+// user accept it or pick another style.
+func chooseStyle(env Env, cmd *cobra.Command, o *initOptions) (string, error) {
+	answers, err := o.answers.collect(env, cmd, true)
+	if err != nil {
+		return "", err
+	}
+	rec, err := checklist.Recommend(answers)
+	if err != nil {
+		return "", usageError{err}
+	}
+	w := env.IO.Out
+	fmt.Fprintf(w, "\nRecommended style: %s (runner-up: %s)\n", rec.Style, rec.RunnerUp)
+	for _, r := range rec.Reasons {
+		fmt.Fprintf(w, "  - %s\n", r.Reason)
+	}
+	for _, c := range rec.Candidates {
+		fmt.Fprintf(w, "  Consider running %s (%s) instead: %s\n", c.Project, c.Software, c.Site)
+	}
+	fmt.Fprintln(w)
+	styles := scaffold.StyleNames()
+	def := styles[0]
+	for _, s := range styles {
+		if s == rec.Style {
+			def = s
+		}
+	}
+	return env.Prompter.Select("Style to scaffold", "the recommendation is preselected; opctl styles describes each", styles, def)
 }

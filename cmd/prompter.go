@@ -9,17 +9,20 @@ import (
 )
 
 // Prompter asks the user questions on a terminal. Commands only see this
-// interface; tests answer with a fake.
+// interface; tests answer with a fake, and survey is used nowhere else.
 type Prompter interface {
+	// Select returns one of options; def is preselected when not empty.
 	Select(message, help string, options []string, def string) (string, error)
-	Input(message, help, def string) (string, error)
+	MultiSelect(message, help string, options []string) ([]string, error)
+	// Input re-asks until validate (if not nil) accepts the answer.
+	Input(message, help, def string, validate func(string) error) (string, error)
 	Confirm(message string, def bool) (bool, error)
 }
 
-// errCancelled is returned when the user interrupts a prompt.
-var errCancelled = errors.New("cancelled")
+// errCancelled is returned when the user interrupts a prompt (Ctrl-C, Esc).
+var errCancelled = errors.New("cancelled: nothing was written")
 
-// surveyPrompter is the terminal Prompter; survey is used nowhere else.
+// surveyPrompter is the terminal Prompter.
 type surveyPrompter struct {
 	in     terminal.FileReader
 	out    terminal.FileWriter
@@ -31,9 +34,10 @@ func NewSurveyPrompter(in terminal.FileReader, out terminal.FileWriter, errOut i
 	return surveyPrompter{in: in, out: out, errOut: errOut}
 }
 
-func (p surveyPrompter) ask(q survey.Prompt, answer any) error {
-	err := survey.AskOne(q, answer, survey.WithStdio(p.in, p.out, p.errOut))
-	if errors.Is(err, terminal.InterruptErr) {
+func (p surveyPrompter) ask(q survey.Prompt, answer any, opts ...survey.AskOpt) error {
+	opts = append(opts, survey.WithStdio(p.in, p.out, p.errOut))
+	err := survey.AskOne(q, answer, opts...)
+	if errors.Is(err, terminal.InterruptErr) || errors.Is(err, io.EOF) {
 		return errCancelled
 	}
 	return err
@@ -48,9 +52,18 @@ func (p surveyPrompter) Select(message, help string, options []string, def strin
 	return answer, p.ask(q, &answer)
 }
 
-func (p surveyPrompter) Input(message, help, def string) (string, error) {
+func (p surveyPrompter) MultiSelect(message, help string, options []string) ([]string, error) {
+	var answer []string
+	return answer, p.ask(&survey.MultiSelect{Message: message, Help: help, Options: options}, &answer)
+}
+
+func (p surveyPrompter) Input(message, help, def string, validate func(string) error) (string, error) {
 	var answer string
-	return answer, p.ask(&survey.Input{Message: message, Help: help, Default: def}, &answer)
+	var opts []survey.AskOpt
+	if validate != nil {
+		opts = append(opts, survey.WithValidator(func(v any) error { return validate(v.(string)) }))
+	}
+	return answer, p.ask(&survey.Input{Message: message, Help: help, Default: def}, &answer, opts...)
 }
 
 func (p surveyPrompter) Confirm(message string, def bool) (bool, error) {

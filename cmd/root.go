@@ -78,6 +78,7 @@ Deployment and starter code that reconciles, with its own tests.`,
 	root.SetErr(env.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
+		newDecideCmd(env),
 		newInitCmd(env),
 		newCreateCmd(env),
 		newStylesCmd(env),

@@ -24,8 +24,9 @@ func (w *writeFlags) register(cmd *cobra.Command) {
 
 // renderAndWrite renders the project, then writes it to dir (or, with
 // --dry-run, only reports). Rendering validates everything first, so an
-// error leaves dir untouched.
-func renderAndWrite(out io.Writer, dir string, p scaffold.Project, w writeFlags) error {
+// error leaves dir untouched. confirm, when set, sees the number of files to
+// write after the plan is shown and may cancel.
+func renderAndWrite(out io.Writer, dir string, p scaffold.Project, w writeFlags, confirm func(int) error) error {
 	tree, err := scaffold.Render(p)
 	if err != nil {
 		return err
@@ -48,6 +49,17 @@ func renderAndWrite(out io.Writer, dir string, p scaffold.Project, w writeFlags)
 	if w.dryRun {
 		fmt.Fprintln(out, "dry run: nothing written")
 		return nil
+	}
+	if confirm != nil {
+		n := 0
+		for _, c := range changes {
+			if c.Action == scaffold.ActionCreate || c.Action == scaffold.ActionUpdate {
+				n++
+			}
+		}
+		if err := confirm(n); err != nil {
+			return err
+		}
 	}
 	return scaffold.Write(dir, tree, changes)
 }

@@ -45,25 +45,59 @@ func ValidateDomain(src Source, domain string) error {
 // ValidateAPI checks one API against the rules of Kubernetes, Go and the
 // CRD schema, and returns the first broken rule as an InputError.
 func ValidateAPI(src Source, domain string, a API) error {
-	if a.Group == "" || !dnsSubdomain.MatchString(a.Group) {
-		return inputErrorf("%s %q: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')", src("group"), a.Group)
+	checks := []struct {
+		key, value string
+		check      func(string) error
+	}{
+		{"group", a.Group, CheckGroup},
+		{"version", a.Version, CheckVersion},
+		{"kind", a.Kind, CheckKind},
+		{"plural", a.Plural, CheckPlural},
+	}
+	for _, c := range checks {
+		if err := c.check(c.value); err != nil {
+			return inputErrorf("%s %q: %v", src(c.key), c.value, err)
+		}
 	}
 	if full := a.FullGroup(domain); len(full) > 253 {
 		return inputErrorf("%s %q: the full group %q is longer than 253 characters", src("group"), a.Group, full)
 	}
-	if !versionRE.MatchString(a.Version) {
-		return inputErrorf("%s %q: must look like v1, v1alpha1 or v2beta3", src("version"), a.Version)
-	}
-	if len(a.Kind) > 63 || !upperCamel.MatchString(a.Kind) {
-		return inputErrorf("%s %q: must be UpperCamelCase (e.g. Database), at most 63 characters", src("kind"), a.Kind)
-	}
-	if len(a.Plural) > 63 || !pluralRE.MatchString(a.Plural) {
-		return inputErrorf("%s %q: must be lower-case letters and digits, starting with a letter", src("plural"), a.Plural)
-	}
-	if err := validateFields(src, a.Fields); err != nil {
+	if err := ValidateFields(src, a.Fields); err != nil {
 		return err
 	}
 	return validateOwns(src, a)
+}
+
+// CheckGroup checks an API group without the domain.
+func CheckGroup(group string) error {
+	if group == "" || !dnsSubdomain.MatchString(group) {
+		return fmt.Errorf("must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
+	}
+	return nil
+}
+
+// CheckVersion checks an API version.
+func CheckVersion(version string) error {
+	if !versionRE.MatchString(version) {
+		return fmt.Errorf("must look like v1, v1alpha1 or v2beta3")
+	}
+	return nil
+}
+
+// CheckKind checks a kind name.
+func CheckKind(kind string) error {
+	if len(kind) > 63 || !upperCamel.MatchString(kind) {
+		return fmt.Errorf("must be UpperCamelCase (e.g. Database), at most 63 characters")
+	}
+	return nil
+}
+
+// CheckPlural checks a resource name.
+func CheckPlural(plural string) error {
+	if len(plural) > 63 || !pluralRE.MatchString(plural) {
+		return fmt.Errorf("must be lower-case letters and digits, starting with a letter")
+	}
+	return nil
 }
 
 func validateOwns(src Source, a API) error {
@@ -83,7 +117,8 @@ func validateOwns(src Source, a API) error {
 	return nil
 }
 
-func validateFields(src Source, fields []Field) error {
+// ValidateFields checks a list of fields: each one, and how they fit together.
+func ValidateFields(src Source, fields []Field) error {
 	byName := map[string]bool{}
 	for _, f := range fields {
 		if byName[f.Name] {
@@ -95,7 +130,7 @@ func validateFields(src Source, fields []Field) error {
 		bad := func(format string, args ...any) error {
 			return inputErrorf("%s %q: "+format, append([]any{src("field"), f.Name}, args...)...)
 		}
-		if err := validateFieldName(f); err != nil {
+		if err := CheckField(f); err != nil {
 			return bad("%v", err)
 		}
 		path := f.Path()
@@ -104,14 +139,20 @@ func validateFields(src Source, fields []Field) error {
 				return bad("%q is a field, so it cannot also be an object", parent)
 			}
 		}
-		if err := validateModifiers(f); err != nil {
-			return bad("%v", err)
-		}
 	}
 	return nil
 }
 
-func validateFieldName(f Field) error {
+// CheckField checks one field on its own: its name, its type and its
+// modifiers (not its relation to other fields).
+func CheckField(f Field) error {
+	if err := checkFieldName(f); err != nil {
+		return err
+	}
+	return validateModifiers(f)
+}
+
+func checkFieldName(f Field) error {
 	if !f.Type.known() {
 		return fmt.Errorf("unknown type %q (types: %s)", f.Type, joinTypes())
 	}

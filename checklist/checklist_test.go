@@ -1,0 +1,155 @@
+package checklist
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestRecommendScenarios(t *testing.T) {
+	tests := []struct {
+		name           string
+		answers        Answers
+		style, runnerUp string
+	}{
+		{"ML platform team in Python, TrainingJob calling Python SDKs",
+			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "python", "logic": "imperative", "maintainers": "yes"},
+			Kopf, Go},
+		{"Microservice CR always becoming Deployment+Service+HPA+ServiceMonitor",
+			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "python", "logic": "declarative", "maintainers": "yes"},
+			Metacontroller, Kopf},
+		{"Microservice CR, Go team",
+			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "go", "logic": "declarative", "maintainers": "yes"},
+			Metacontroller, Go},
+		{"ops team on bash syncing Secrets to a vault, no CRD",
+			Answers{"existing": "no", "new-crd": "no", "stage": "production", "scale": "small", "language": "shell", "logic": "imperative", "maintainers": "yes"},
+			ShellOperator, MetacontrollerDecorator},
+		{"hundreds of Ansible playbooks",
+			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "ansible", "logic": "imperative", "maintainers": "yes"},
+			Ansible, Go},
+		{"Go team, large long-lived production, imperative",
+			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "large", "language": "go", "logic": "imperative", "maintainers": "yes"},
+			Go, Kopf},
+		{"Python team without Go going to large production: maintainability first",
+			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "large", "language": "python", "logic": "imperative", "maintainers": "yes"},
+			Kopf, Go},
+		{"prototype in another language, declarative",
+			Answers{"existing": "no", "new-crd": "yes", "stage": "prototype", "language": "other", "logic": "declarative", "maintainers": "yes"},
+			Metacontroller, Kopf},
+		{"Python prototype with imperative steps",
+			Answers{"existing": "no", "new-crd": "yes", "stage": "prototype", "language": "python", "logic": "imperative", "maintainers": "yes"},
+			Kopf, Metacontroller},
+		{"decorating built-in resources, declarative, other language",
+			Answers{"existing": "no", "new-crd": "no", "stage": "production", "scale": "small", "language": "other", "logic": "declarative", "maintainers": "no"},
+			MetacontrollerDecorator, ShellOperator},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := Recommend(tt.answers)
+			require.NoError(t, err)
+			assert.Equal(t, tt.style, rec.Style, "ranking %v", rec.Ranking)
+			assert.Equal(t, tt.runnerUp, rec.RunnerUp, "ranking %v", rec.Ranking)
+			assert.Len(t, rec.Reasons, len(Asked(tt.answers))-boolInt(tt.answers["existing"] != "no"), "one reason per answer")
+			require.Len(t, rec.Comparison, 2)
+			assert.Equal(t, tt.style, rec.Comparison[0].Style)
+			assert.Equal(t, tt.runnerUp, rec.Comparison[1].Style)
+			assert.False(t, rec.UseExisting)
+		})
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestRecommendExistingOperator(t *testing.T) {
+	rec, err := Recommend(Answers{"existing": "yes", "software": "PostgreSQL 16", "new-crd": "yes", "stage": "prototype",
+		"language": "python", "logic": "imperative", "maintainers": "yes"})
+	require.NoError(t, err)
+	assert.True(t, rec.UseExisting)
+	assert.Equal(t, []string{"CloudNativePG", "Zalando Postgres Operator"}, projects(rec.Candidates))
+	assert.Equal(t, "run the existing operator instead of writing one; the ranking below is for when it does not fit", rec.Reasons[0].Reason)
+	assert.Equal(t, Kopf, rec.Style, "the ranking is still there for teams that build anyway")
+}
+
+func projects(cs []Candidate) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.Project)
+	}
+	return out
+}
+
+func TestLookup(t *testing.T) {
+	tests := []struct {
+		software string
+		want     []string
+	}{
+		{"Kafka", []string{"Strimzi"}},
+		{"our MySQL fleet", []string{"MySQL Operator for Kubernetes", "Percona Operator for MySQL"}},
+		{"Redis caches", []string{"Redis Operator (OT-Container-Kit)"}},
+		{"monitoring", []string{"Prometheus Operator"}},
+		{"TLS certificates", []string{"cert-manager"}},
+		{"etcd", []string{"etcd-operator"}},
+		{"RabbitMQ", []string{"RabbitMQ Cluster Operator"}},
+		{"Elasticsearch", []string{"Elastic Cloud on Kubernetes (ECK)"}},
+		{"postgresql", []string{"CloudNativePG", "Zalando Postgres Operator"}},
+		{"an upgrade tool", nil},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, projects(Lookup(tt.software)), tt.software)
+	}
+}
+
+func TestRecommendRejectsBadAnswers(t *testing.T) {
+	good := Answers{"existing": "no", "new-crd": "yes", "stage": "prototype", "language": "go", "logic": "imperative", "maintainers": "yes"}
+	tests := []struct {
+		id, value, want string
+	}{
+		{"language", "rust", `--language "rust": want one of go, python, shell, ansible, other`},
+		{"stage", "", `--stage is required (one of production, prototype)`},
+		{"logic", "both", `--logic "both": want one of declarative, imperative`},
+	}
+	for _, tt := range tests {
+		a := Answers{}
+		for k, v := range good {
+			a[k] = v
+		}
+		a[tt.id] = tt.value
+		_, err := Recommend(a)
+		assert.EqualError(t, err, tt.want)
+	}
+	// scale is only asked in production.
+	a := Answers{"existing": "no", "new-crd": "yes", "stage": "production", "language": "go", "logic": "imperative", "maintainers": "yes"}
+	_, err := Recommend(a)
+	assert.EqualError(t, err, `--scale is required (one of small, large)`)
+}
+
+// Every rule names a question and an option that exist, so the table has
+// no dead rows.
+func TestRulesMatchQuestions(t *testing.T) {
+	options := map[string]bool{}
+	for _, q := range Questions() {
+		for _, o := range q.Options {
+			options[q.ID+"="+o.Value] = true
+		}
+	}
+	for _, r := range rules {
+		assert.True(t, options[r.question+"="+r.answer], "rule for %s=%s", r.question, r.answer)
+		for style := range r.weights {
+			assert.Contains(t, AllStyles(), style)
+		}
+	}
+	for key := range options {
+		found := false
+		for _, r := range rules {
+			found = found || r.question+"="+r.answer == key
+		}
+		assert.True(t, found, "answer %s has no rule", key)
+	}
+}

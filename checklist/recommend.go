@@ -1,0 +1,108 @@
+package checklist
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Score is a style's total over every answer.
+type Score struct {
+	Style string `json:"style"`
+	Score int    `json:"score"`
+}
+
+// Reason is what one answer contributed.
+type Reason struct {
+	Question string `json:"question"`
+	Answer   string `json:"answer"`
+	Reason   string `json:"reason"`
+}
+
+// Recommendation is the outcome of the checklist.
+type Recommendation struct {
+	Style    string `json:"style"`
+	RunnerUp string `json:"runnerUp"`
+	// UseExisting is set when an operator already exists for the software:
+	// the advice is then to run it rather than build one.
+	UseExisting bool         `json:"useExisting"`
+	Candidates  []Candidate  `json:"candidates,omitempty"`
+	Ranking     []Score      `json:"ranking"`
+	Reasons     []Reason     `json:"reasons"`
+	Comparison  []Comparison `json:"comparison"`
+}
+
+// Asked returns the questions that apply to the answers, in order.
+func Asked(a Answers) []Question {
+	var out []Question
+	for _, q := range Questions() {
+		if q.AskIf == nil || q.AskIf(a) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// ValidateAnswer checks one answer against its question's options.
+func ValidateAnswer(q Question, value string) error {
+	if len(q.Options) == 0 {
+		return nil
+	}
+	var values []string
+	for _, o := range q.Options {
+		if o.Value == value {
+			return nil
+		}
+		values = append(values, o.Value)
+	}
+	if value == "" {
+		return fmt.Errorf("--%s is required (one of %s)", q.ID, strings.Join(values, ", "))
+	}
+	return fmt.Errorf("--%s %q: want one of %s", q.ID, value, strings.Join(values, ", "))
+}
+
+// Recommend ranks the styles for the answers. Every question that applies
+// must be answered; answers to questions that do not apply are ignored.
+func Recommend(a Answers) (Recommendation, error) {
+	scores := map[string]int{}
+	var reasons []Reason
+	for _, q := range Asked(a) {
+		v := a[q.ID]
+		if err := ValidateAnswer(q, v); err != nil {
+			return Recommendation{}, err
+		}
+		for _, r := range rules {
+			if r.question == q.ID && r.answer == v {
+				for style, w := range r.weights {
+					scores[style] += w
+				}
+				reasons = append(reasons, Reason{q.ID, v, r.reason})
+			}
+		}
+	}
+	if a["maintainers"] == "yes" {
+		scores[languageStyle[a["language"]]] += maintainersBonus
+		if a["language"] == "go" || a["language"] == "python" {
+			scores[Metacontroller] += maintainersBonus / 2 // its hook can be written in that language too
+		}
+	}
+	rec := Recommendation{Reasons: reasons}
+	for _, s := range AllStyles() {
+		rec.Ranking = append(rec.Ranking, Score{s, scores[s]})
+	}
+	sort.SliceStable(rec.Ranking, func(i, j int) bool { return rec.Ranking[i].Score > rec.Ranking[j].Score })
+	rec.Style, rec.RunnerUp = rec.Ranking[0].Style, rec.Ranking[1].Style
+	for _, c := range Comparisons() {
+		if c.Style == rec.Style || c.Style == rec.RunnerUp {
+			rec.Comparison = append(rec.Comparison, c)
+		}
+	}
+	if rec.Comparison[0].Style != rec.Style {
+		rec.Comparison[0], rec.Comparison[1] = rec.Comparison[1], rec.Comparison[0]
+	}
+	if a["existing"] != "no" {
+		rec.Candidates = Lookup(a["software"])
+	}
+	rec.UseExisting = a["existing"] == "yes"
+	return rec, nil
+}

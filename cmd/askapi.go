@@ -1,0 +1,158 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// fieldSource names fields in prompt errors: `field "x": ...`.
+func fieldSource(key string) string { return key }
+
+// askAPI prompts for the first API the way create api's flags describe it,
+// validating every answer in place with the same rules.
+func askAPI(pr Prompter, domain string) (scaffold.API, error) {
+	var a scaffold.API
+	var err error
+	if a.Group, err = pr.Input("API group (without the domain)", "e.g. myapp: the full group becomes myapp."+domain, "", scaffold.CheckGroup); err != nil {
+		return a, err
+	}
+	if a.Version, err = pr.Input("API version", "v1, v1alpha1, v2beta3 ...", "v1alpha1", scaffold.CheckVersion); err != nil {
+		return a, err
+	}
+	if a.Kind, err = pr.Input("Kind", "UpperCamelCase, e.g. Database", "", scaffold.CheckKind); err != nil {
+		return a, err
+	}
+	a.Plural = pluralize(a.Kind)
+	if a.Namespaced, err = pr.Confirm(fmt.Sprintf("Is %s namespaced?", a.Kind), true); err != nil {
+		return a, err
+	}
+	if a.Fields, err = askFields(pr, a.Kind); err != nil {
+		return a, err
+	}
+	if a.Namespaced {
+		if a.Owns, err = pr.MultiSelect(fmt.Sprintf("Child kinds each %s owns", a.Kind), "one child of each, named <name>-<kind>", scaffold.ChildKindNames()); err != nil {
+			return a, err
+		}
+	}
+	return a, nil
+}
+
+func askFields(pr Prompter, kind string) ([]scaffold.Field, error) {
+	var fields []scaffold.Field
+	for {
+		more, err := pr.Confirm(fmt.Sprintf("Add a spec field to %s?", kind), len(fields) == 0)
+		if err != nil || !more {
+			return fields, err
+		}
+		f, err := askField(pr, fields)
+		if err != nil {
+			return nil, err
+		}
+		fields = append(fields, f)
+	}
+}
+
+// askField asks for one field; each answer is checked together with the
+// answers before it, so a default outside the enum is refused at once.
+func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
+	var f scaffold.Field
+	check := func(apply func(*scaffold.Field, string) error) func(string) error {
+		return func(v string) error {
+			trial := f
+			if err := apply(&trial, v); err != nil {
+				return err
+			}
+			err := scaffold.ValidateFields(fieldSource, append(append([]scaffold.Field(nil), earlier...), trial))
+			var inputErr *scaffold.InputError
+			if errors.As(err, &inputErr) {
+				_, rule, _ := strings.Cut(inputErr.Msg, ": ")
+				return errors.New(rule)
+			}
+			return err
+		}
+	}
+	ask := func(message, help string, apply func(*scaffold.Field, string) error) error {
+		v, err := pr.Input(message, help, "", check(apply))
+		if err == nil {
+			err = apply(&f, v)
+		}
+		return err
+	}
+	f.Type = scaffold.TypeString
+	if err := ask("Field name", "lowerCamelCase; dots make nested objects (backup.schedule)", func(t *scaffold.Field, v string) error {
+		t.Name = v
+		return nil
+	}); err != nil {
+		return f, err
+	}
+	var types []string
+	for _, t := range scaffold.FieldTypes() {
+		types = append(types, string(t))
+	}
+	typ, err := pr.Select("Type of "+f.Name, "quantity is int-or-string like 10Gi; datetime is RFC 3339", types, string(scaffold.TypeString))
+	if err != nil {
+		return f, err
+	}
+	f.Type = scaffold.FieldType(typ)
+	if f.Required, err = pr.Confirm("Is "+f.Name+" required?", false); err != nil {
+		return f, err
+	}
+	optional := func(message string, set func(*scaffold.Field, string) error) error {
+		return ask(message+" (empty: none)", "", func(t *scaffold.Field, v string) error {
+			if v == "" {
+				return nil
+			}
+			return set(t, v)
+		})
+	}
+	switch f.Type {
+	case scaffold.TypeString:
+		if err := optional("Allowed values, comma-separated", func(t *scaffold.Field, v string) error {
+			t.Enum = strings.Split(v, ",")
+			return nil
+		}); err != nil {
+			return f, err
+		}
+		if f.Enum == nil {
+			if err := optional("Pattern (a regular expression)", func(t *scaffold.Field, v string) error {
+				t.Pattern = v
+				return nil
+			}); err != nil {
+				return f, err
+			}
+		}
+	case scaffold.TypeInt32, scaffold.TypeInt64:
+		if err := optional("Minimum", intSetter(func(t *scaffold.Field, n *int64) { t.Min = n })); err != nil {
+			return f, err
+		}
+		if err := optional("Maximum", intSetter(func(t *scaffold.Field, n *int64) { t.Max = n })); err != nil {
+			return f, err
+		}
+	}
+	if f.Type == scaffold.TypeStringArr || f.Type == scaffold.TypeStringMap {
+		return f, nil
+	}
+	if err := optional("Default", func(t *scaffold.Field, v string) error {
+		t.Default = &v
+		return nil
+	}); err != nil {
+		return f, err
+	}
+	f.Column, err = pr.Confirm("Show "+f.Name+" as a column in kubectl get?", false)
+	return f, err
+}
+
+func intSetter(set func(*scaffold.Field, *int64)) func(*scaffold.Field, string) error {
+	return func(t *scaffold.Field, v string) error {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", v)
+		}
+		set(t, &n)
+		return nil
+	}
+}

@@ -1,0 +1,249 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
+)
+
+// checklistFlags are the flags that answer the checklist without prompts.
+type checklistFlags struct {
+	values      map[string]*string
+	answersFile string
+}
+
+func (c *checklistFlags) register(cmd *cobra.Command) {
+	c.values = map[string]*string{}
+	for _, q := range checklist.Questions() {
+		var values []string
+		for _, o := range q.Options {
+			values = append(values, o.Value)
+		}
+		usage := "answer: " + strings.Join(values, "|")
+		if len(values) == 0 {
+			usage = "free text"
+		}
+		c.values[q.ID] = cmd.Flags().String(q.ID, "", q.Prompt+" ("+usage+")")
+	}
+	cmd.Flags().StringVar(&c.answersFile, "answers", "", "YAML file of answers keyed like the flags (existing: no ...)")
+}
+
+// collect gathers the answers from --answers, then the flags, then (when
+// prompting) the user, asking only questions that apply. Without prompts a
+// missing answer is an error that names its flag.
+func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (checklist.Answers, error) {
+	a := checklist.Answers{}
+	if c.answersFile != "" {
+		if err := loadAnswers(env.Dir, c.answersFile, a); err != nil {
+			return nil, err
+		}
+	}
+	for id, v := range c.values {
+		if cmd.Flags().Changed(id) {
+			a[id] = *v
+		}
+	}
+	for _, q := range checklist.Questions() {
+		if q.AskIf != nil && !q.AskIf(a) {
+			delete(a, q.ID)
+			continue
+		}
+		if _, given := a[q.ID]; given || (!prompt && len(q.Options) == 0) {
+			if err := checklist.ValidateAnswer(q, a[q.ID]); err != nil {
+				return nil, usageError{err}
+			}
+			continue
+		}
+		if !prompt {
+			return nil, usageError{fmt.Errorf("%v when not prompting", checklist.ValidateAnswer(q, ""))}
+		}
+		v, err := askQuestion(env.Prompter, q)
+		if err != nil {
+			return nil, err
+		}
+		a[q.ID] = v
+	}
+	return a, nil
+}
+
+func loadAnswers(dir, file string, into checklist.Answers) error {
+	path := file
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return usageErrorf("--answers %s: %v", file, err)
+	}
+	var raw map[string]any
+	if err := yaml.UnmarshalStrict(b, &raw); err != nil {
+		return usageErrorf("--answers %s: %v", file, err)
+	}
+	known := map[string]bool{}
+	for _, q := range checklist.Questions() {
+		known[q.ID] = true
+	}
+	for k, v := range raw {
+		if !known[k] {
+			return usageErrorf("--answers %s: unknown question %q", file, k)
+		}
+		switch v := v.(type) {
+		case bool: // YAML reads an unquoted yes/no as a boolean
+			into[k] = map[bool]string{true: "yes", false: "no"}[v]
+		default:
+			into[k] = fmt.Sprint(v)
+		}
+	}
+	return nil
+}
+
+// askQuestion prompts one checklist question, showing labels and returning
+// the value.
+func askQuestion(pr Prompter, q checklist.Question) (string, error) {
+	if len(q.Options) == 0 {
+		return pr.Input(q.Prompt, q.Help, "", nil)
+	}
+	var labels []string
+	for _, o := range q.Options {
+		labels = append(labels, o.Label)
+	}
+	label, err := pr.Select(q.Prompt, q.Help, labels, labels[0])
+	if err != nil {
+		return "", err
+	}
+	for _, o := range q.Options {
+		if o.Label == label {
+			return o.Value, nil
+		}
+	}
+	return "", fmt.Errorf("internal error: %q is not an option of %s", label, q.ID)
+}
+
+type decideOptions struct {
+	answers      checklistFlags
+	output       string
+	domain, name string
+}
+
+func newDecideCmd(env Env) *cobra.Command {
+	var o decideOptions
+	cmd := &cobra.Command{
+		Use:   "decide",
+		Short: "Answer six questions and get the operator style that fits your team",
+		Long: `Walk the decision checklist and recommend an operator style, with the
+runner-up, the reason each answer contributed, the styles' comparison rows and
+the opctl init command to run next.
+
+On a terminal, decide asks what the flags leave out. Otherwise every question
+that applies must be answered by a flag or by --answers FILE.`,
+		Example: `  opctl decide
+  opctl decide --existing no --new-crd yes --stage production --scale large \
+    --language go --logic imperative --maintainers yes -o json`,
+		Args: maxArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.output != "text" && o.output != "json" {
+				return usageErrorf("-o %q: want text or json", o.output)
+			}
+			a, err := o.answers.collect(env, cmd, env.IO.Interactive)
+			if err != nil {
+				return err
+			}
+			rec, err := checklist.Recommend(a)
+			if err != nil {
+				return usageError{err}
+			}
+			next := initCommand(rec.Style, o.domain, o.name)
+			if o.output == "json" {
+				return printDecisionJSON(env.IO.Out, a, rec, next)
+			}
+			printDecision(env.IO.Out, rec, next)
+			return nil
+		},
+	}
+	o.answers.register(cmd)
+	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
+	cmd.Flags().StringVar(&o.domain, "domain", "example.com", "domain to put in the suggested init command")
+	cmd.Flags().StringVar(&o.name, "name", "my-operator", "project name to put in the suggested init command")
+	return cmd
+}
+
+// initCommand is the exact command that scaffolds the recommendation.
+func initCommand(style, domain, name string) string {
+	cmd := fmt.Sprintf("opctl init --style %s --domain %s --name %s", style, domain, name)
+	if style == checklist.Go {
+		cmd += fmt.Sprintf(" --repo %s/%s", domain, name)
+	}
+	return cmd + " " + name
+}
+
+// decisionJSON is the -o json schema of opctl decide.
+type decisionJSON struct {
+	Answers checklist.Answers `json:"answers"`
+	checklist.Recommendation
+	Next string `json:"next"`
+	// Available is false when this opctl cannot scaffold the style yet.
+	Available bool `json:"available"`
+}
+
+func printDecisionJSON(w io.Writer, a checklist.Answers, rec checklist.Recommendation, next string) error {
+	_, err := scaffold.LookupStyle(rec.Style)
+	b, err2 := json.MarshalIndent(decisionJSON{Answers: a, Recommendation: rec, Next: next, Available: err == nil}, "", "  ")
+	if err2 != nil {
+		return err2
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}
+
+func printDecision(w io.Writer, rec checklist.Recommendation, next string) {
+	if rec.UseExisting {
+		fmt.Fprintln(w, "An operator already exists for this: run it instead of building one.")
+	}
+	if len(rec.Candidates) > 0 {
+		fmt.Fprintln(w, "Well-maintained operators to consider first:")
+		for _, c := range rec.Candidates {
+			fmt.Fprintf(w, "  %s: %s  %s\n", c.Software, c.Project, c.Site)
+		}
+		fmt.Fprintln(w)
+	}
+	if rec.UseExisting {
+		fmt.Fprintln(w, "If it does not fit and you build anyway:")
+	}
+	fmt.Fprintf(w, "Recommended style: %s\nRunner-up:         %s\n\nWhy, answer by answer:\n", rec.Style, rec.RunnerUp)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range rec.Reasons {
+		fmt.Fprintf(tw, "  %s=%s\t%s\n", r.Question, r.Answer, r.Reason)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	a, b := rec.Comparison[0], rec.Comparison[1]
+	rows := [][3]string{
+		{"", a.Style, b.Style},
+		{"language", a.Language, b.Language},
+		{"learning curve", a.LearningCurve, b.LearningCurve},
+		{"expressiveness", a.Expressiveness, b.Expressiveness},
+		{"performance", a.Performance, b.Performance},
+		{"idempotency", a.Idempotency, b.Idempotency},
+		{"maturity", a.Maturity, b.Maturity},
+		{"best fit", a.BestFit, b.BestFit},
+	}
+	for _, r := range rows {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r[0], r[1], r[2])
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\nNext:\n  %s\n", next)
+	if _, err := scaffold.LookupStyle(rec.Style); err != nil {
+		fmt.Fprintf(w, "  (this opctl cannot scaffold %s yet; it scaffolds: %s)\n", rec.Style, strings.Join(scaffold.StyleNames(), ", "))
+	}
+}

@@ -1,0 +1,215 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// seedAnswers answer interactive init like the seed example's flags, with
+// two invalid answers that are refused and asked again.
+func seedAnswers() map[string][]string {
+	return map[string][]string{
+		"Is there already a well-maintained operator for this software?":                          {"no, nothing fits"},
+		"Do you need a new custom resource (CRD), or is automating built-in resources enough?":    {"a new CRD"},
+		"Is this a prototype or for production?":                                                  {"production"},
+		"In production, will it be large-scale or long-lived?":                                    {"yes: large scale or long-lived"},
+		"What is the team's main language?":                                                       {"Go"},
+		"Is the logic declarative or imperative?":                                                 {"imperative: steps, state, external calls"},
+		"Can the people who will maintain it for years read and fix code in the team's language?": {"yes"},
+		"Style to scaffold":              {"go"},
+		"Domain of your API groups":      {"example.com"},
+		"Project name":                   {"db-operator"},
+		"Go module path":                 {"example.com/db-operator"},
+		"API group (without the domain)": {"myapp"},
+		"API version":                    {"v1"},
+		"Kind":                           {"database", "Database"},
+		"Is Database namespaced?":        {"y"},
+		"Add a spec field to Database?":  {"y", "y", "y", "y", "n"},
+		"Field name":                     {"engine", "version", "storage", "replicas"},
+		"Type of engine":                 {"string"},
+		"Type of version":                {"string"},
+		"Type of storage":                {"quantity"},
+		"Type of replicas":               {"int32"},
+		"Is engine required?":            {"y"},
+		"Is version required?":           {"n"},
+		"Is storage required?":           {"n"},
+		"Is replicas required?":          {"n"},
+		"Allowed values, comma-separated (empty: none)": {"mysql,postgres", ""},
+		"Pattern (a regular expression) (empty: none)":  {""},
+		"Minimum (empty: none)":                         {"1"},
+		"Maximum (empty: none)":                         {"5"},
+		"Default (empty: none)":                         {"", "", "", "9", "1"},
+		"Show engine as a column in kubectl get?":       {"n"},
+		"Show version as a column in kubectl get?":      {"n"},
+		"Show storage as a column in kubectl get?":      {"n"},
+		"Show replicas as a column in kubectl get?":     {"n"},
+		"Child kinds each Database owns":                {"ConfigMap"},
+		"Write these 29 files to DIR?":                  {"y"},
+	}
+}
+
+// TestInteractiveInitMatchesFlags answers every prompt and checks the
+// written tree is byte-identical to init + create api with flags.
+func TestInteractiveInitMatchesFlags(t *testing.T) {
+	viaFlags := initSeed(t)
+	require.Equal(t, 0, run(t, viaFlags, nil, false, seedCreate...).code)
+
+	dir := filepath.Join(t.TempDir(), "db-operator")
+	answers := seedAnswers()
+	answers["Write these 29 files to "+dir+"?"] = answers["Write these 29 files to DIR?"]
+	delete(answers, "Write these 29 files to DIR?")
+	pr := newFakePrompter(t, answers)
+	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Recommended style: go (runner-up: kopf)")
+	assert.Equal(t, []string{
+		"Kind: must be UpperCamelCase (e.g. Database), at most 63 characters",
+		"Default (empty: none): default 9 is outside min/max",
+	}, pr.rejected)
+	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
+}
+
+func relative(t *testing.T, dir string) map[string]string {
+	out := map[string]string{}
+	for path, content := range snapshot(t, dir) {
+		rel, err := filepath.Rel(dir, path)
+		require.NoError(t, err)
+		out[rel] = content
+	}
+	return out
+}
+
+func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "db-operator")
+	answers := seedAnswers()
+	answers["Kind"] = []string{"Database"}
+	answers["Default (empty: none)"] = []string{"", "", "", "1"}
+	delete(answers, "Write these 29 files to DIR?")
+	answers["Write these 29 files to "+dir+"?"] = []string{"n"}
+	r := run(t, filepath.Dir(dir), newFakePrompter(t, answers), true, "init", "db-operator")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: cancelled: nothing was written\n", r.stderr)
+	assert.NoDirExists(t, dir)
+}
+
+func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {
+	dir := t.TempDir()
+	pr := newFakePrompter(t, map[string][]string{
+		"Domain of your API groups":             {"Example.com", "example.com"},
+		"Project name":                          {"demo"},
+		"Go module path":                        {"example.com/demo"},
+		"API group (without the domain)":        {"my_app", "myapp"},
+		"API version":                           {"1", "v1alpha1"},
+		"Kind":                                  {"Widget"},
+		"Is Widget namespaced?":                 {"n"},
+		"Add a spec field to Widget?":           {"y", "y", "n"},
+		"Field name":                            {"status", "size", "size", "tags"},
+		"Type of size":                          {"int64"},
+		"Type of tags":                          {"[]string"},
+		"Is size required?":                     {"y"},
+		"Is tags required?":                     {"n"},
+		"Minimum (empty: none)":                 {"ten", "10"},
+		"Maximum (empty: none)":                 {"5", "20"},
+		"Default (empty: none)":                 {""},
+		"Show size as a column in kubectl get?": {"y"},
+		"Write these 28 files to " + dir + "?":  {"y"},
+	})
+	r := run(t, dir, pr, true, "init", "--style", "go")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, []string{
+		"Domain of your API groups: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')",
+		"API group (without the domain): must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')",
+		"API version: must look like v1, v1alpha1 or v2beta3",
+		`Field name: name "status" is reserved`,
+		`Minimum (empty: none): "ten" is not an integer`,
+		`Maximum (empty: none): min 10 is greater than max 5`,
+		`Field name: defined twice`,
+	}, pr.rejected)
+	b, err := os.ReadFile(filepath.Join(dir, "config/crd/bases/myapp.example.com_widgets.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "scope: Cluster")
+}
+
+var goAnswers = []string{"decide", "--existing", "no", "--new-crd", "yes", "--stage", "production", "--scale", "large",
+	"--language", "go", "--logic", "imperative", "--maintainers", "yes"}
+
+func TestDecideWithFlags(t *testing.T) {
+	r := run(t, t.TempDir(), nil, false, goAnswers...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Recommended style: go\nRunner-up:         kopf\n")
+	assert.Contains(t, r.stdout, "language=go")
+	assert.Contains(t, r.stdout, "  best fit")
+	assert.Contains(t, r.stdout, "Next:\n  opctl init --style go --domain example.com --name my-operator --repo example.com/my-operator my-operator\n")
+}
+
+func TestDecideJSON(t *testing.T) {
+	r := run(t, t.TempDir(), nil, false, append(goAnswers, "-o", "json", "--name", "db", "--domain", "acme.io")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	var got struct {
+		Style, RunnerUp, Next string
+		Available             bool
+		Reasons               []map[string]string
+		Ranking               []map[string]any
+		Comparison            []map[string]string
+		Answers               map[string]string
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
+	assert.Equal(t, "go", got.Style)
+	assert.Equal(t, "kopf", got.RunnerUp)
+	assert.True(t, got.Available)
+	assert.Equal(t, "opctl init --style go --domain acme.io --name db --repo acme.io/db db", got.Next)
+	assert.Len(t, got.Reasons, 7)
+	assert.Len(t, got.Ranking, 6)
+	assert.Equal(t, "large", got.Answers["scale"])
+}
+
+func TestDecideFromAnswersFile(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(
+		"existing: yes\nsoftware: Kafka\nnew-crd: yes\nstage: prototype\nlanguage: python\nlogic: imperative\nmaintainers: yes\n"), 0o644))
+	r := run(t, dir, nil, false, "decide", "--answers", "a.yaml")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "An operator already exists for this: run it instead of building one.")
+	assert.Contains(t, r.stdout, "Kafka: Strimzi  https://strimzi.io")
+	assert.Contains(t, r.stdout, "Recommended style: kopf")
+	assert.Contains(t, r.stdout, "(this opctl cannot scaffold kopf yet")
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("colour: blue\n"), 0o644))
+	r = run(t, dir, nil, false, "decide", "--answers", "bad.yaml")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --answers bad.yaml: unknown question \"colour\"\n", r.stderr)
+}
+
+func TestDecideNeverPromptsOffTerminal(t *testing.T) {
+	r := run(t, t.TempDir(), nil, false, "decide", "--existing", "no")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --new-crd is required (one of yes, no) when not prompting\n", r.stderr)
+	r = run(t, t.TempDir(), nil, false, "decide", "--existing", "maybe")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --existing \"maybe\": want one of no, yes, unsure\n", r.stderr)
+}
+
+func TestDecidePromptsOnTerminal(t *testing.T) {
+	answers := seedAnswers()
+	pr := newFakePrompter(t, map[string][]string{})
+	for _, q := range []string{
+		"Is there already a well-maintained operator for this software?",
+		"Do you need a new custom resource (CRD), or is automating built-in resources enough?",
+		"Is this a prototype or for production?",
+		"In production, will it be large-scale or long-lived?",
+		"What is the team's main language?",
+		"Is the logic declarative or imperative?",
+		"Can the people who will maintain it for years read and fix code in the team's language?",
+	} {
+		pr.answers[q] = answers[q]
+	}
+	pr.answers["What is the team's main language?"] = []string{"Python"}
+	r := run(t, t.TempDir(), pr, true, "decide")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Recommended style: kopf\nRunner-up:         go\n")
+}
