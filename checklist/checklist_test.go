@@ -9,8 +9,8 @@ import (
 
 func TestRecommendScenarios(t *testing.T) {
 	tests := []struct {
-		name           string
-		answers        Answers
+		name            string
+		answers         Answers
 		style, runnerUp string
 	}{
 		{"ML platform team in Python, TrainingJob calling Python SDKs",
