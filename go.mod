@@ -4,7 +4,10 @@ go 1.26.8
 
 require (
 	github.com/AlecAivazis/survey/v2 v2.3.7
+	github.com/Netflix/go-expect v0.0.0-20220104043353-73e0943537d2
+	github.com/creack/pty v1.1.17
 	github.com/gobuffalo/flect v1.0.3
+	github.com/hinshun/vt10x v0.0.0-20220119200601-820417d04eec
 	github.com/spf13/cobra v1.10.2
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/term v0.47.0

@@ -17,6 +17,7 @@ import (
 type initOptions struct {
 	style, domain, name, repo string
 	yes                       bool
+	nameGiven                 bool
 	answers                   checklistFlags
 	write                     writeFlags
 }
@@ -47,7 +48,8 @@ kinds with opctl create api).`,
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(env.Dir, dir)
 			}
-			if !cmd.Flags().Changed("name") {
+			o.nameGiven = cmd.Flags().Changed("name")
+			if !o.nameGiven {
 				o.name = filepath.Base(dir)
 			}
 			return runInit(env, cmd, dir, o)
@@ -144,8 +146,10 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (*scaffold.API, error)
 			return nil, err
 		}
 	}
-	if o.name, err = pr.Input("Project name", "used for labels, the namespace <name>-system and the image", o.name, checkAnswer(scaffold.ValidateProjectName)); err != nil {
-		return nil, err
+	if !o.nameGiven {
+		if o.name, err = pr.Input("Project name", "used for labels, the namespace <name>-system and the image", o.name, checkAnswer(scaffold.ValidateProjectName)); err != nil {
+			return nil, err
+		}
 	}
 	if o.style == checklist.Go && o.repo == "" {
 		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", o.domain+"/"+o.name, nil); err != nil {

@@ -1,0 +1,154 @@
+//go:build !windows
+
+package cmd
+
+import (
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	expect "github.com/Netflix/go-expect"
+	"github.com/creack/pty"
+	"github.com/hinshun/vt10x"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Keys as a terminal sends them.
+const (
+	keyEnter = "\r"
+	keyDown  = "\x1b[B"
+	keySpace = " "
+)
+
+// buildOpctl compiles the real binary once per test.
+func buildOpctl(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "opctl")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/opctl/opctl/cmd/opctl").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin
+}
+
+// ptySession runs opctl in a pseudo-terminal with a terminal emulator (so
+// survey's cursor queries are answered), as survey's own tests do. Every
+// expectation times out instead of hanging.
+type ptySession struct {
+	t       *testing.T
+	console *expect.Console
+	cmd     *exec.Cmd
+	screen  *vt10x.Terminal
+}
+
+func startPTY(t *testing.T, dir string, args ...string) *ptySession {
+	t.Helper()
+	ptm, tty, err := pty.Open()
+	require.NoError(t, err)
+	term := vt10x.New(vt10x.WithWriter(tty))
+	c, err := expect.NewConsole(expect.WithStdin(ptm), expect.WithStdout(term), expect.WithCloser(ptm, tty),
+		expect.WithDefaultTimeout(20*time.Second))
+	require.NoError(t, err)
+	cmd := exec.Command(buildOpctl(t), args...)
+	cmd.Dir = dir
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = c.Tty(), c.Tty(), c.Tty()
+	require.NoError(t, cmd.Start())
+	s := &ptySession{t: t, console: c, cmd: cmd, screen: &term}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = c.Close()
+	})
+	return s
+}
+
+// answer waits for text on the screen, then types keys.
+func (s *ptySession) answer(text string, keys ...string) {
+	s.t.Helper()
+	_, err := s.console.ExpectString(text)
+	require.NoError(s.t, err, "waiting for %q; the screen shows:\n%s", text, (*s.screen).String())
+	// survey switches the terminal to raw mode after drawing the prompt,
+	// which discards keys typed before; let it settle first.
+	time.Sleep(150 * time.Millisecond)
+	for _, k := range keys {
+		_, err := s.console.Send(k)
+		require.NoError(s.t, err)
+	}
+}
+
+// wait expects the process to end with the exit code.
+func (s *ptySession) wait(code int) {
+	s.t.Helper()
+	// Keep reading the terminal so opctl never blocks writing to it.
+	go func() { _, _ = s.console.ExpectEOF() }()
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		s.t.Fatalf("opctl did not exit; the screen shows:\n%s", (*s.screen).String())
+	}
+	assert.Equal(s.t, code, s.cmd.ProcessState.ExitCode())
+}
+
+func TestDecideInPseudoTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds opctl")
+	}
+	s := startPTY(t, t.TempDir(), "decide")
+	s.answer("well-maintained operator", keyEnter)             // no
+	s.answer("new custom resource", keyEnter)                  // a new CRD
+	s.answer("prototype or for production", keyDown, keyEnter) // prototype
+	s.answer("main language", "python", keyEnter)              // typing filters the list
+	s.answer("declarative or imperative", keyDown, keyEnter)   // imperative
+	s.answer("read and fix code", keyEnter)                    // yes
+	s.answer("Recommended style: kopf")
+	s.answer("opctl init --style kopf")
+	s.wait(0)
+}
+
+func TestInitInPseudoTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds opctl")
+	}
+	viaFlags := initSeed(t)
+	require.Equal(t, 0, run(t, viaFlags, nil, false, seedCreate...).code)
+
+	parent := t.TempDir()
+	s := startPTY(t, parent, "init", "--style", "go", "--domain", "example.com", "--name", "db-operator",
+		"--repo", "example.com/db-operator", "db-operator")
+	s.answer("API group", "myapp", keyEnter)
+	s.answer("API version", "\x15v1", keyEnter) // Ctrl-U clears the default
+	s.answer("Kind", "database", keyEnter)
+	s.answer("must be UpperCamelCase", "\x15Database", keyEnter) // refused, asked again
+	s.answer("Is Database namespaced?", "y", keyEnter)
+	field := func(name, typ string, required string, rest ...string) {
+		s.answer("Add a spec field to Database?", "y", keyEnter)
+		s.answer("Field name", name, keyEnter)
+		s.answer("Type of "+name, typ, keyEnter)
+		s.answer("Is "+name+" required?", required, keyEnter)
+		for i := 0; i < len(rest); i += 2 {
+			s.answer(rest[i], rest[i+1], keyEnter)
+		}
+		s.answer("as a column", "n", keyEnter)
+	}
+	field("engine", "string", "y", "Allowed values", "mysql,postgres", "Default", "")
+	field("version", "string", "n", "Allowed values", "", "Pattern", "", "Default", "")
+	field("storage", "quantity", "n", "Default", "")
+	field("replicas", "int32", "n", "Minimum", "1", "Maximum", "5", "Default", "1")
+	s.answer("Add a spec field to Database?", "n", keyEnter)
+	s.answer("Child kinds each Database owns", keySpace, keyEnter) // ConfigMap is first
+	s.answer("Write these 29 files", "y", keyEnter)
+	s.wait(0)
+	assert.Equal(t, relative(t, viaFlags), relative(t, filepath.Join(parent, "db-operator")))
+}
+
+func TestInitCtrlCInPseudoTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds opctl")
+	}
+	dir := t.TempDir()
+	s := startPTY(t, dir, "init", "--style", "go", "--domain", "example.com")
+	s.answer("Project name", "\x03") // Ctrl-C
+	s.wait(2)
+	assert.Empty(t, snapshot(t, dir))
+}
