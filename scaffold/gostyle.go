@@ -175,6 +175,7 @@ func goFiles(p Project, t *Tree) error {
 	r.file("README.md", "README.md.tmpl", UserOwned, d)
 	r.file("cmd/main.go", "cmd/main.go.tmpl", UserOwned, d)
 	r.file("cmd/apis.go", "cmd/apis.go.tmpl", Generated, d)
+	addEnvtestTools(&r, d)
 	for _, gv := range d.GVs {
 		r.file(gv.Dir+"/groupversion_info.go", "api/groupversion_info.go.tmpl", Generated, gv)
 		r.file(gv.Dir+"/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl", Generated, gv)
@@ -201,6 +202,21 @@ func goFiles(p Project, t *Tree) error {
 		r.file(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", UserOwned, a)
 	}
 	return r.err
+}
+
+// addEnvtestTools adds the modules that build kube-apiserver and etcd from
+// the Go module proxy, so the API-server tests need no other host. opctl's
+// own e2e tests build their binaries from these same files.
+func addEnvtestTools(r *renderer, d goData) {
+	const dir = "hack/envtest/"
+	r.file(dir+"kube-apiserver/go.mod", "hack/envtest/kube-apiserver.mod.tmpl", Generated, d)
+	r.copy(dir+"kube-apiserver/go.sum", "hack/envtest/kube-apiserver.sum", Generated)
+	r.file(dir+"kube-apiserver/tools.go", "hack/envtest/kube-apiserver-tools.go.tmpl", Generated, d)
+	r.file(dir+"etcd/go.mod", "hack/envtest/etcd.mod.tmpl", Generated, d)
+	r.copy(dir+"etcd/go.sum", "hack/envtest/etcd.sum", Generated)
+	r.file(dir+"etcd/main.go", "hack/envtest/etcd-main.go.tmpl", Generated, d)
+	r.file(dir+"build.sh", "hack/envtest/build.sh.tmpl", Generated, d)
+	r.chmod(dir+"build.sh", 0o755)
 }
 
 // renderer executes a style's templates into the tree, keeping the first
@@ -243,6 +259,16 @@ func (r *renderer) file(out, name string, owner Ownership, data any) {
 		}
 	}
 	r.err = r.tree.Add(File{Path: out, Content: content, Owner: owner})
+}
+
+// chmod sets the mode of a file already rendered.
+func (r *renderer) chmod(out string, mode fs.FileMode) {
+	if r.err != nil {
+		return
+	}
+	f, _ := r.tree.Get(out)
+	f.Mode = mode
+	r.tree.files[out] = f
 }
 
 // copy adds a template file verbatim (no template actions).

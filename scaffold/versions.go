@@ -1,17 +1,23 @@
 package scaffold
 
-// Versions pins every framework, library and image a generated project uses.
-// It is the only place versions live; the project file records the set a
-// project was generated with.
+import "strings"
+
+// Versions pins every framework, library, tool and image a generated project
+// uses. It is the only place versions live; the project file records the
+// set a project was generated with.
 type Versions struct {
 	Go                string `json:"go"`
 	ControllerRuntime string `json:"controllerRuntime"`
 	Kubernetes        string `json:"kubernetes"`
 	ControllerTools   string `json:"controllerTools"`
-	GoBuilderImage    string `json:"goBuilderImage"`
-	DistrolessImage   string `json:"distrolessImage"`
 	SigsYAML          string `json:"sigsYAML"`
-	ChildImage        string `json:"childImage"`
+	// KubeAPIServer and Etcd are built from source for API-server tests.
+	KubeAPIServer   string `json:"kubeAPIServer"`
+	Etcd            string `json:"etcd"`
+	GoBuilderImage  string `json:"goBuilderImage"`
+	DistrolessImage string `json:"distrolessImage"`
+	// ChildImage runs workload children: the starter commands need sleep and env.
+	ChildImage string `json:"childImage"`
 }
 
 // DefaultVersions is the pinned set used by new projects.
@@ -21,10 +27,30 @@ func DefaultVersions() Versions {
 		ControllerRuntime: "v0.25.2",
 		Kubernetes:        "v0.37.2",
 		ControllerTools:   "v0.23.0",
+		SigsYAML:          "v1.6.0",
+		KubeAPIServer:     "v1.37.2",
+		Etcd:              "v3.6.8",
 		GoBuilderImage:    "golang:1.26.8-bookworm",
 		DistrolessImage:   "gcr.io/distroless/static-debian12:nonroot",
-		SigsYAML:          "v1.6.0",
-		// Workload children run busybox: the starter commands need sleep and env.
-		ChildImage: "busybox:1.37.0",
+		ChildImage:        "busybox:1.37.0",
 	}
+}
+
+// KubeMajor is the major version of KubeAPIServer ("1" for v1.37.2).
+func (v Versions) KubeMajor() string { return versionPart(v.KubeAPIServer, 0) }
+
+// KubeMinor is the minor version of KubeAPIServer ("37" for v1.37.2).
+func (v Versions) KubeMinor() string { return versionPart(v.KubeAPIServer, 1) }
+
+func versionPart(version string, i int) string {
+	parts := strings.Split(strings.TrimPrefix(version, "v"), ".")
+	if i < len(parts) {
+		return parts[i]
+	}
+	return ""
+}
+
+// EnvtestDir names the cache directory of the API-server binaries.
+func (v Versions) EnvtestDir() string {
+	return "envtest-" + v.KubeAPIServer + "-etcd-" + v.Etcd
 }

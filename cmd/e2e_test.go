@@ -1,0 +1,396 @@
+//go:build e2e
+
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// reconcileRunners start a style's reconcile logic against the API server
+// described by kubeconfig, for the project in dir, and return a stop func.
+// Each style adds itself here; a style without one fails the suite.
+var reconcileRunners = map[string]func(t *testing.T, dir, kubeconfig string) (stop func()){
+	"go": runGoManager,
+}
+
+// TestE2E proves every style's generated project on a real kube-apiserver
+// and etcd built from the Go module proxy (make test-e2e).
+func TestE2E(t *testing.T) {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		t.Fatal("KUBEBUILDER_ASSETS is not set: run `make test-e2e`, which builds kube-apiserver and etcd from the Go module proxy")
+	}
+	env := &envtest.Environment{}
+	cfg, err := env.Start()
+	require.NoError(t, err, "start kube-apiserver and etcd")
+	t.Cleanup(func() { assert.NoError(t, env.Stop()) })
+	admin, err := env.AddUser(envtest.User{Name: "e2e-admin", Groups: []string{"system:masters"}}, nil)
+	require.NoError(t, err)
+	version, err := exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-apiserver"), "--version").Output()
+	require.NoError(t, err)
+	t.Logf("API server: %s", strings.TrimSpace(string(version)))
+
+	for _, style := range scaffold.StyleNames() {
+		t.Run(style, func(t *testing.T) {
+			e2eStyle(t, cfg, admin, style)
+		})
+	}
+}
+
+func e2eStyle(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, style string) {
+	ctx := context.Background()
+	c, err := client.New(cfg, client.Options{})
+	require.NoError(t, err)
+
+	dir := t.TempDir()
+	args := append([]string{}, seedInit...)
+	args[2] = style
+	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
+	r := run(t, dir, nil, false, seedCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	api := p.APIs[0]
+
+	_, err = envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{Paths: []string{filepath.Join(dir, scaffold.CRDPath(p, api))}})
+	require.NoError(t, err, "the CRD must be accepted")
+	t.Cleanup(func() {
+		_ = c.Delete(ctx, readObjects(t, filepath.Join(dir, scaffold.CRDPath(p, api)))[0])
+	})
+
+	ns := "e2e-" + style
+	restricted := "e2e-" + style + "-restricted"
+	createNamespace(t, c, ns, false)
+	createNamespace(t, c, restricted, true)
+
+	t.Run("schema", func(t *testing.T) {
+		sample := readObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
+		sample.SetNamespace(ns)
+		sample.SetName("schema-check")
+		require.NoError(t, c.Create(ctx, sample), "the sample must be accepted")
+		assert.Empty(t, schemaViolationsAccepted(ctx, c, ns))
+	})
+
+	t.Run("manifests pass restricted Pod Security with zero warnings", func(t *testing.T) {
+		warnings := dryRunManifests(t, cfg, dir, restricted)
+		assert.Empty(t, warnings)
+		// The check can fail: an unhardened Deployment draws warnings.
+		bare := readObjects(t, filepath.Join(dir, "config/manager/manager.yaml"))[1]
+		bare.SetNamespace(restricted)
+		unstructured.RemoveNestedField(bare.Object, "spec", "template", "spec", "securityContext")
+		containers, _, _ := unstructured.NestedSlice(bare.Object, "spec", "template", "spec", "containers")
+		delete(containers[0].(map[string]any), "securityContext")
+		require.NoError(t, unstructured.SetNestedSlice(bare.Object, containers, "spec", "template", "spec", "containers"))
+		assert.NotEmpty(t, dryRun(t, cfg, restricted, bare), "Pod Security warnings are not reported: the zero-warning check would prove nothing")
+	})
+
+	t.Run("reconcile", func(t *testing.T) {
+		start, ok := reconcileRunners[style]
+		require.True(t, ok, "style %s has no reconcile runner in the e2e suite", style)
+		applyRBAC(t, c, dir, p.Namespace())
+		kubeconfig := impersonatingKubeconfig(t, admin, fmt.Sprintf("system:serviceaccount:%s:%s-controller-manager", p.Namespace(), p.Name))
+		stop := start(t, dir, kubeconfig)
+		defer stop()
+		checkReconcile(t, c, dir, ns)
+	})
+
+	if style == "go" {
+		t.Run("generated project's own envtest suite", func(t *testing.T) {
+			cmd := exec.Command("go", "test", "-v", "-count=1", "./internal/controller/")
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			assert.Contains(t, string(out), "--- PASS: TestAgainstAPIServer")
+		})
+	}
+
+	t.Run("schema checks catch a broken CRD", func(t *testing.T) {
+		crd := readObjects(t, filepath.Join(dir, scaffold.CRDPath(p, api)))[0]
+		require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(crd), crd))
+		versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+		unstructured.RemoveNestedField(versions[0].(map[string]any), "schema", "openAPIV3Schema", "properties", "spec", "properties", "engine", "enum")
+		require.NoError(t, unstructured.SetNestedSlice(crd.Object, versions, "spec", "versions"))
+		require.NoError(t, c.Update(ctx, crd))
+		err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 20*time.Second, true, func(ctx context.Context) (bool, error) {
+			return len(schemaViolationsAccepted(ctx, c, ns)) > 0, nil
+		})
+		require.NoError(t, err, "with the enum removed the schema checks must report a failure")
+		assert.Equal(t, []string{`engine outside the enum: accepted`}, schemaViolationsAccepted(ctx, c, ns))
+	})
+}
+
+// schemaViolationsAccepted creates one invalid object per schema rule and
+// returns the rules the API server failed to enforce with the schema's
+// message.
+func schemaViolationsAccepted(ctx context.Context, c client.Client, ns string) []string {
+	cases := []struct {
+		name string
+		spec map[string]any
+		want string
+	}{
+		{"engine outside the enum", map[string]any{"engine": "oracle"}, `spec.engine: Unsupported value: "oracle": supported values: "mysql", "postgres"`},
+		{"replicas below min", map[string]any{"engine": "mysql", "replicas": int64(0)}, `spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1`},
+		{"replicas above max", map[string]any{"engine": "mysql", "replicas": int64(6)}, `spec.replicas: Invalid value: 6: spec.replicas in body should be less than or equal to 5`},
+		{"engine missing", map[string]any{"version": "8"}, `spec.engine: Required value`},
+	}
+	var failures []string
+	for i, tc := range cases {
+		obj := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "myapp.example.com/v1", "kind": "Database",
+			"metadata": map[string]any{"name": fmt.Sprintf("invalid-%d", i), "namespace": ns},
+			"spec":     tc.spec,
+		}}
+		err := c.Create(ctx, obj, client.DryRunAll)
+		switch {
+		case err == nil:
+			failures = append(failures, tc.name+": accepted")
+		case !strings.Contains(err.Error(), tc.want):
+			failures = append(failures, fmt.Sprintf("%s: rejected with %q, want %q", tc.name, err, tc.want))
+		}
+	}
+	return failures
+}
+
+func createNamespace(t *testing.T, c client.Client, name string, restricted bool) {
+	ns := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}}
+	if restricted {
+		ns.SetLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted", "pod-security.kubernetes.io/warn": "restricted"})
+	}
+	require.NoError(t, c.Create(context.Background(), ns))
+}
+
+// readObjects parses a multi-document YAML file.
+func readObjects(t *testing.T, path string) []*unstructured.Unstructured {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var out []*unstructured.Unstructured
+	for _, doc := range bytes.Split(b, []byte("\n---\n")) {
+		var m map[string]any
+		require.NoError(t, yaml.Unmarshal(doc, &m), path)
+		if m != nil {
+			out = append(out, &unstructured.Unstructured{Object: m})
+		}
+	}
+	return out
+}
+
+// manifestObjects are the RBAC and manager objects (not the Namespace),
+// named as kustomize names them, in namespace ns.
+func manifestObjects(t *testing.T, dir, prefix, ns string) []*unstructured.Unstructured {
+	var objs []*unstructured.Unstructured
+	files, err := filepath.Glob(filepath.Join(dir, "config/rbac/*.yaml"))
+	require.NoError(t, err)
+	files = append(files, filepath.Join(dir, "config/manager/manager.yaml"))
+	for _, f := range files {
+		if filepath.Base(f) == "kustomization.yaml" {
+			continue
+		}
+		for _, o := range readObjects(t, f) {
+			if o.GetKind() == "Namespace" {
+				continue
+			}
+			o.SetName(prefix + o.GetName())
+			if !strings.HasPrefix(o.GetKind(), "Cluster") {
+				o.SetNamespace(ns)
+			}
+			if ref, ok, _ := unstructured.NestedString(o.Object, "roleRef", "name"); ok {
+				require.NoError(t, unstructured.SetNestedField(o.Object, prefix+ref, "roleRef", "name"))
+			}
+			if subjects, ok, _ := unstructured.NestedSlice(o.Object, "subjects"); ok {
+				for _, s := range subjects {
+					s.(map[string]any)["name"] = prefix + s.(map[string]any)["name"].(string)
+					s.(map[string]any)["namespace"] = ns
+				}
+				require.NoError(t, unstructured.SetNestedSlice(o.Object, subjects, "subjects"))
+			}
+			if sa, ok, _ := unstructured.NestedString(o.Object, "spec", "template", "spec", "serviceAccountName"); ok {
+				require.NoError(t, unstructured.SetNestedField(o.Object, prefix+sa, "spec", "template", "spec", "serviceAccountName"))
+			}
+			objs = append(objs, o)
+		}
+	}
+	return objs
+}
+
+// warningCollector records the warnings the API server sends.
+type warningCollector struct {
+	mu       sync.Mutex
+	warnings []string
+}
+
+func (w *warningCollector) HandleWarningHeader(_ int, _ string, text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.warnings = append(w.warnings, text)
+}
+
+func dryRun(t *testing.T, cfg *rest.Config, ns string, objs ...*unstructured.Unstructured) []string {
+	collector := &warningCollector{}
+	wcfg := rest.CopyConfig(cfg)
+	wcfg.WarningHandler = collector
+	c, err := client.New(wcfg, client.Options{})
+	require.NoError(t, err)
+	for _, o := range objs {
+		o = o.DeepCopy()
+		if o.GetNamespace() != "" {
+			o.SetNamespace(ns)
+		}
+		require.NoError(t, c.Create(context.Background(), o, client.DryRunAll), "%s %s must be accepted", o.GetKind(), o.GetName())
+	}
+	return collector.warnings
+}
+
+func dryRunManifests(t *testing.T, cfg *rest.Config, dir, ns string) []string {
+	objs := manifestObjects(t, dir, "", ns)
+	kinds := map[string]bool{}
+	for _, o := range objs {
+		kinds[o.GetKind()] = true
+	}
+	for _, k := range []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Deployment"} {
+		assert.True(t, kinds[k], "no %s among the manifests", k)
+	}
+	return dryRun(t, cfg, ns, objs...)
+}
+
+// applyRBAC creates the ServiceAccount and roles for real, so the operator
+// runs with exactly the permissions the project grants it.
+func applyRBAC(t *testing.T, c client.Client, dir, ns string) {
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	if err := c.Create(context.Background(), &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}}); err != nil && !apierrors.IsAlreadyExists(err) {
+		require.NoError(t, err)
+	}
+	for _, o := range manifestObjects(t, dir, p.Name+"-", ns) {
+		if o.GetKind() == "Deployment" {
+			continue
+		}
+		require.NoError(t, c.Create(context.Background(), o), "%s %s", o.GetKind(), o.GetName())
+	}
+}
+
+// impersonatingKubeconfig writes a kubeconfig that acts as the user.
+func impersonatingKubeconfig(t *testing.T, admin *envtest.AuthenticatedUser, as string) string {
+	raw, err := admin.KubeConfig()
+	require.NoError(t, err)
+	kc, err := clientcmd.Load(raw)
+	require.NoError(t, err)
+	for _, auth := range kc.AuthInfos {
+		auth.Impersonate = as
+	}
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, clientcmd.WriteToFile(*kc, path))
+	return path
+}
+
+// checkReconcile creates the sample and checks the running reconcile logic:
+// children with ownerReferences, Ready status, children following a spec
+// change, and no writes when nothing changed.
+func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
+	ctx := context.Background()
+	cr := readObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
+	cr.SetNamespace(ns)
+	require.NoError(t, c.Create(ctx, cr))
+	child := &unstructured.Unstructured{}
+	child.SetAPIVersion("v1")
+	child.SetKind("ConfigMap")
+	key := client.ObjectKey{Namespace: ns, Name: cr.GetName() + "-configmap"}
+
+	waitFor(t, "the ConfigMap child and Ready status", func() (bool, error) {
+		if err := c.Get(ctx, key, child); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		return ready(ctx, c, cr)
+	})
+	refs := child.GetOwnerReferences()
+	require.Len(t, refs, 1)
+	assert.Equal(t, cr.GetUID(), refs[0].UID)
+	assert.True(t, refs[0].Controller != nil && *refs[0].Controller)
+	data, _, _ := unstructured.NestedStringMap(child.Object, "data")
+	assert.Equal(t, map[string]string{"engine": "mysql", "replicas": "1", "storage": "1Gi", "version": "example"}, data)
+
+	require.NoError(t, unstructured.SetNestedField(cr.Object, "8.0", "spec", "version"))
+	require.NoError(t, c.Update(ctx, cr))
+	waitFor(t, "the child to follow the spec change", func() (bool, error) {
+		if err := c.Get(ctx, key, child); err != nil {
+			return false, err
+		}
+		v, _, _ := unstructured.NestedString(child.Object, "data", "version")
+		if v != "8.0" {
+			return false, nil
+		}
+		return ready(ctx, c, cr)
+	})
+
+	before := child.GetResourceVersion()
+	crBefore := cr.GetResourceVersion()
+	time.Sleep(3 * time.Second)
+	require.NoError(t, c.Get(ctx, key, child))
+	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
+	assert.Equal(t, before, child.GetResourceVersion(), "an unchanged resource must cause no write to its child")
+	assert.Equal(t, crBefore, cr.GetResourceVersion(), "an unchanged resource must cause no status write")
+}
+
+// ready reports whether the CR's status says Ready for its generation.
+func ready(ctx context.Context, c client.Client, cr *unstructured.Unstructured) (bool, error) {
+	if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
+		return false, err
+	}
+	observed, _, _ := unstructured.NestedInt64(cr.Object, "status", "observedGeneration")
+	conditions, _, _ := unstructured.NestedSlice(cr.Object, "status", "conditions")
+	for _, cond := range conditions {
+		m := cond.(map[string]any)
+		if m["type"] == "Ready" && m["status"] == "True" && observed == cr.GetGeneration() {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func waitFor(t *testing.T, what string, cond func() (bool, error)) {
+	t.Helper()
+	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+		return cond()
+	})
+	require.NoError(t, err, "waiting for %s", what)
+}
+
+// runGoManager builds the generated manager and runs it as a process.
+func runGoManager(t *testing.T, dir, kubeconfig string) func() {
+	execIn(t, dir, "go", "build", "-o", "bin/manager", "./cmd")
+	var logs bytes.Buffer
+	cmd := exec.Command(filepath.Join(dir, "bin/manager"), "--metrics-bind-address=0", "--health-probe-bind-address=0")
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	require.NoError(t, cmd.Start())
+	return func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("manager logs:\n%s", logs.String())
+		}
+		assert.NotContains(t, logs.String(), "forbidden", "the manager lacked a permission")
+	}
+}

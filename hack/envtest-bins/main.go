@@ -1,0 +1,51 @@
+// Command envtest-bins builds kube-apiserver and etcd for opctl's API-server
+// tests from the same sources a generated Go project gets (hack/envtest),
+// into .cache/, once. Its last line of output is the directory to use as
+// KUBEBUILDER_ASSETS.
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "envtest-bins:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	cache, err := filepath.Abs(".cache")
+	if err != nil {
+		return err
+	}
+	v := scaffold.DefaultVersions()
+	p := scaffold.Project{Name: "envtest", Domain: "opctl.invalid", Repo: "opctl.invalid/envtest", Style: "go", Versions: v}
+	tree, err := scaffold.Render(p)
+	if err != nil {
+		return err
+	}
+	src := filepath.Join(cache, "envtest-src")
+	for _, f := range tree.Files() {
+		if !strings.HasPrefix(f.Path, "hack/envtest/") {
+			continue
+		}
+		target := filepath.Join(src, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, f.Content, f.Mode); err != nil {
+			return err
+		}
+	}
+	cmd := exec.Command("bash", filepath.Join(src, "hack/envtest/build.sh"), filepath.Join(cache, v.EnvtestDir()))
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	return cmd.Run()
+}
