@@ -271,9 +271,9 @@ func TestInitNeedsFlagsWhenNotPrompting(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"init", "--domain", "example.com"}, "opctl: --style is required when not prompting (styles: go)\n"},
+		{[]string{"init", "--domain", "example.com"}, "opctl: --style is required when not prompting (styles: " + strings.Join(scaffold.StyleNames(), ", ") + ")\n"},
 		{[]string{"init", "--style", "go"}, "opctl: --domain is required when not prompting (e.g. --domain example.com)\n"},
-		{[]string{"init", "--style", "rust", "--domain", "example.com"}, "opctl: --style \"rust\": unknown style (styles: go)\n"},
+		{[]string{"init", "--style", "rust", "--domain", "example.com"}, "opctl: --style \"rust\": unknown style (styles: " + strings.Join(scaffold.StyleNames(), ", ") + ")\n"},
 		{[]string{"init", "--style", "go", "--domain", "Example.com"}, "opctl: --domain \"Example.com\": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')\n"},
 		{[]string{"init", "--style", "go", "--domain", "example.com", "--name", "DB"}, "opctl: --name \"DB\": must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)\n"},
 	}

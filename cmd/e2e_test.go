@@ -16,11 +16,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	authenticationv1 "k8s.io/api/authentication/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
+	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
@@ -32,7 +36,8 @@ import (
 // described by kubeconfig, for the project in dir, and return a stop func.
 // Each style adds itself here; a style without one fails the suite.
 var reconcileRunners = map[string]func(t *testing.T, dir, kubeconfig string) (stop func()){
-	"go": runGoManager,
+	"go":   runGoManager,
+	"kopf": runKopfReconciler,
 }
 
 // TestE2E proves every style's generated project on a real kube-apiserver
@@ -76,7 +81,13 @@ func e2eStyle(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, 
 	_, err = envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{Paths: []string{filepath.Join(dir, scaffold.CRDPath(p, api))}})
 	require.NoError(t, err, "the CRD must be accepted")
 	t.Cleanup(func() {
-		_ = c.Delete(ctx, readObjects(t, filepath.Join(dir, scaffold.CRDPath(p, api)))[0])
+		// The next style installs the same CRD: wait until this one is gone.
+		crd := readObjects(t, filepath.Join(dir, scaffold.CRDPath(p, api)))[0]
+		require.NoError(t, c.Delete(ctx, crd))
+		waitFor(t, "the CRD to be deleted", func() (bool, error) {
+			err := c.Get(ctx, client.ObjectKeyFromObject(crd), crd)
+			return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
+		})
 	})
 
 	ns := "e2e-" + style
@@ -109,7 +120,7 @@ func e2eStyle(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, 
 		start, ok := reconcileRunners[style]
 		require.True(t, ok, "style %s has no reconcile runner in the e2e suite", style)
 		applyRBAC(t, c, dir, p.Namespace())
-		kubeconfig := impersonatingKubeconfig(t, admin, fmt.Sprintf("system:serviceaccount:%s:%s-controller-manager", p.Namespace(), p.Name))
+		kubeconfig := serviceAccountKubeconfig(t, cfg, admin, p.Namespace(), p.Name+"-controller-manager")
 		stop := start(t, dir, kubeconfig)
 		defer stop()
 		checkReconcile(t, c, dir, ns)
@@ -288,17 +299,27 @@ func applyRBAC(t *testing.T, c client.Client, dir, ns string) {
 			continue
 		}
 		require.NoError(t, c.Create(context.Background(), o), "%s %s", o.GetKind(), o.GetName())
+		// The next style grants its own RBAC under the same names.
+		t.Cleanup(func() { assert.NoError(t, c.Delete(context.Background(), o)) })
 	}
 }
 
-// impersonatingKubeconfig writes a kubeconfig that acts as the user.
-func impersonatingKubeconfig(t *testing.T, admin *envtest.AuthenticatedUser, as string) string {
+// serviceAccountKubeconfig writes a kubeconfig that authenticates as the
+// ServiceAccount with a token from the TokenRequest API, so the operator
+// runs with exactly the RBAC the project grants it.
+func serviceAccountKubeconfig(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, ns, sa string) string {
+	clientset, err := kubernetes.NewForConfig(cfg)
+	require.NoError(t, err)
+	expiry := int64(3600)
+	tok, err := clientset.CoreV1().ServiceAccounts(ns).CreateToken(context.Background(), sa,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
+	require.NoError(t, err)
 	raw, err := admin.KubeConfig()
 	require.NoError(t, err)
 	kc, err := clientcmd.Load(raw)
 	require.NoError(t, err)
-	for _, auth := range kc.AuthInfos {
-		auth.Impersonate = as
+	for name := range kc.AuthInfos {
+		kc.AuthInfos[name] = &clientcmdapi.AuthInfo{Token: tok.Status.Token}
 	}
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	require.NoError(t, clientcmd.WriteToFile(*kc, path))
@@ -328,8 +349,13 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
 	require.Len(t, refs, 1)
 	assert.Equal(t, cr.GetUID(), refs[0].UID)
 	assert.True(t, refs[0].Controller != nil && *refs[0].Controller)
+	// The same child in every style: same name, kind, labels and data.
 	data, _, _ := unstructured.NestedStringMap(child.Object, "data")
 	assert.Equal(t, map[string]string{"engine": "mysql", "replicas": "1", "storage": "1Gi", "version": "example"}, data)
+	assert.Equal(t, map[string]string{
+		"app.kubernetes.io/name": "database", "app.kubernetes.io/instance": cr.GetName(), "app.kubernetes.io/managed-by": "db-operator",
+	}, child.GetLabels())
+	assert.Equal(t, "Reconciled", readyReason(cr))
 
 	require.NoError(t, unstructured.SetNestedField(cr.Object, "8.0", "spec", "version"))
 	require.NoError(t, c.Update(ctx, cr))
@@ -369,6 +395,16 @@ func ready(ctx context.Context, c client.Client, cr *unstructured.Unstructured) 
 	return false, nil
 }
 
+func readyReason(cr *unstructured.Unstructured) string {
+	conditions, _, _ := unstructured.NestedSlice(cr.Object, "status", "conditions")
+	for _, cond := range conditions {
+		if m := cond.(map[string]any); m["type"] == "Ready" {
+			return fmt.Sprint(m["reason"])
+		}
+	}
+	return ""
+}
+
 func waitFor(t *testing.T, what string, cond func() (bool, error)) {
 	t.Helper()
 	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
@@ -392,5 +428,54 @@ func runGoManager(t *testing.T, dir, kubeconfig string) func() {
 			t.Logf("manager logs:\n%s", logs.String())
 		}
 		assert.NotContains(t, logs.String(), "forbidden", "the manager lacked a permission")
+	}
+}
+
+// kopfDriver runs the generated kopf project's reconcile logic without Kopf:
+// every half second it lists each kind, applies the children with apply.py
+// and patches status with children.status_patch, as the handlers do.
+const kopfDriver = `
+import datetime, importlib, sys, time
+from kubernetes import config, dynamic
+from kubernetes.client import api_client
+pkg = sys.argv[1]
+apply = importlib.import_module(pkg + ".apply")
+children = importlib.import_module(pkg + ".children")
+kinds = importlib.import_module(pkg + ".kinds")
+config.load_kube_config()
+resources = dynamic.DynamicClient(api_client.ApiClient()).resources
+apis = {k: resources.get(api_version=v.group + "/" + v.version, kind=k) for k, v in kinds.KINDS.items()}
+while True:
+    for api in apis.values():
+        for body in api.get().to_dict()["items"]:
+            for kind, name, action in apply.apply_children(resources, body):
+                print(action, kind, name, flush=True)
+            now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+            patch = children.status_patch(body, now)
+            if patch:
+                api.subresources["status"].patch(body={"status": patch}, name=body["metadata"]["name"],
+                    namespace=body["metadata"]["namespace"], content_type="application/merge-patch+json")
+                print("status", body["metadata"]["name"], flush=True)
+    time.sleep(0.5)
+`
+
+// runKopfReconciler drives the kopf project's apply/reconcile modules with
+// the real kubernetes client.
+func runKopfReconciler(t *testing.T, dir, kubeconfig string) func() {
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	var logs bytes.Buffer
+	cmd := exec.Command(python(t), "-c", kopfDriver, scaffold.PythonPackage(p))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+dir)
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	require.NoError(t, cmd.Start())
+	return func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("reconciler output:\n%s", logs.String())
+		}
+		assert.NotContains(t, logs.String(), "Forbidden", "the reconciler lacked a permission")
 	}
 }

@@ -150,3 +150,44 @@ func withoutDescriptions(v any) any {
 	}
 	return v
 }
+
+// python is the interpreter that sees the distribution's packages (pytest,
+// pyflakes, kubernetes); the first python3 on PATH may be another build.
+func python(t *testing.T) string {
+	t.Helper()
+	py := os.Getenv("OPCTL_PYTHON")
+	if py == "" {
+		py = "/usr/bin/python3"
+	}
+	for _, module := range []string{"pytest", "pyflakes", "kubernetes", "yaml"} {
+		if err := exec.Command(py, "-c", "import "+module).Run(); err != nil {
+			t.Fatalf("%s cannot import %s: install python3-pytest python3-pyflakes python3-kubernetes python3-yaml (Debian packages), or point OPCTL_PYTHON at an interpreter that has them", py, module)
+		}
+	}
+	return py
+}
+
+// TestGeneratedKopfProject scaffolds the seed example in the kopf style,
+// then a second kind owning every child kind, and runs the project's own
+// make test (pytest) and make lint (pyflakes).
+func TestGeneratedKopfProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's Python tests")
+	}
+	py := python(t)
+	dir := t.TempDir()
+	args := append([]string{}, seedInit...)
+	args[2] = "kopf"
+	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
+	r := run(t, dir, nil, false, seedCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	out := execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
+	assert.Contains(t, out, "4 passed")
+
+	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
+		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
+		"--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
+	require.Equal(t, 0, r.code, r.stderr)
+	out = execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
+	assert.Contains(t, out, "8 passed")
+}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold"
 )
 
 // seedAnswers answer interactive init like the seed example's flags, with
@@ -177,7 +179,17 @@ func TestDecideFromAnswersFile(t *testing.T) {
 	assert.Contains(t, r.stdout, "An operator already exists for this: run it instead of building one.")
 	assert.Contains(t, r.stdout, "Kafka: Strimzi  https://strimzi.io")
 	assert.Contains(t, r.stdout, "Recommended style: kopf")
-	assert.Contains(t, r.stdout, "(this opctl cannot scaffold kopf yet")
+	assert.NotContains(t, r.stdout, "cannot scaffold")
+
+	// A style this opctl cannot scaffold yet is said so next to the command.
+	r = run(t, dir, nil, false, "decide", "--existing", "no", "--new-crd", "no", "--stage", "prototype",
+		"--language", "shell", "--logic", "imperative", "--maintainers", "yes")
+	require.Equal(t, 0, r.code, r.stderr)
+	if _, err := scaffold.LookupStyle("shell-operator"); err != nil {
+		assert.Contains(t, r.stdout, "(this opctl cannot scaffold shell-operator yet")
+	} else {
+		assert.NotContains(t, r.stdout, "cannot scaffold")
+	}
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("colour: blue\n"), 0o644))
 	r = run(t, dir, nil, false, "decide", "--answers", "bad.yaml")

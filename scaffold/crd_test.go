@@ -16,7 +16,7 @@ func TestCRDIdenticalInEveryStyle(t *testing.T) {
 	require.NoError(t, err)
 	for _, style := range StyleNames() {
 		t.Run(style, func(t *testing.T) {
-			p := seedProject(t, style)
+			p := withStyle(seedProject(t, "go"), style)
 			tree, err := Render(p)
 			require.NoError(t, err)
 			f, ok := tree.Get(CRDPath(p, p.APIs[0]))

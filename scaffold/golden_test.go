@@ -57,12 +57,31 @@ func goldenCases(t *testing.T) map[string]Project {
 		Owns: []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
 	})
 	require.NoError(t, err)
-	return map[string]Project{
+	cases := map[string]Project{
 		"go-init":      base,
 		"go-seed":      seedProject(t, "go"),
 		"go-cluster":   cluster,
 		"go-two-kinds": two,
 	}
+	// Every other style: the seed example and the two-kinds project.
+	for _, style := range StyleNames() {
+		if style == "go" {
+			continue
+		}
+		cases[style+"-seed"] = withStyle(seedProject(t, "go"), style)
+		cases[style+"-two-kinds"] = withStyle(two, style)
+	}
+	return cases
+}
+
+// withStyle switches a project's style; the go style's module path is
+// dropped, as init only records it for go.
+func withStyle(p Project, style string) Project {
+	p.Style = style
+	if style != "go" {
+		p.Repo = ""
+	}
+	return p
 }
 
 // archive renders a tree as txtar; the comment lists each file's mode and

@@ -1,18 +1,12 @@
 package scaffold
 
 import (
-	"bytes"
 	"fmt"
-	"go/format"
-	"io/fs"
 	"path"
 	"strings"
-	"text/template"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-
-	"github.com/opctl/opctl/templates"
 )
 
 func goStyle() Style {
@@ -34,10 +28,11 @@ func goStyle() Style {
 		LeaderElection: true,
 		Runtime: func(Project) Runtime {
 			return Runtime{
-				Command:    []string{"/manager"},
-				Args:       []string{"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080"},
-				Ports:      []corev1.ContainerPort{{Name: "metrics", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
-				HealthPort: 8081,
+				Command:       []string{"/manager"},
+				Args:          []string{"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080"},
+				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
+				HealthPort:    8081,
+				ReadinessPath: "/readyz",
 			}
 		},
 		Files: goFiles,
@@ -217,69 +212,4 @@ func addEnvtestTools(r *renderer, d goData) {
 	r.file(dir+"etcd/main.go", "hack/envtest/etcd-main.go.tmpl", Generated, d)
 	r.file(dir+"build.sh", "hack/envtest/build.sh.tmpl", Generated, d)
 	r.chmod(dir+"build.sh", 0o755)
-}
-
-// renderer executes a style's templates into the tree, keeping the first
-// error so callers can list files without checking each one.
-type renderer struct {
-	style string
-	tree  *Tree
-	err   error
-}
-
-var templateFuncs = template.FuncMap{
-	"join":   strings.Join,
-	"header": func() string { return generatedHeader },
-}
-
-func (r *renderer) file(out, name string, owner Ownership, data any) {
-	if r.err != nil {
-		return
-	}
-	src, err := fs.ReadFile(templates.FS, path.Join(r.style, name))
-	if err != nil {
-		r.err = err
-		return
-	}
-	tmpl, err := template.New(name).Funcs(templateFuncs).Option("missingkey=error").Parse(string(src))
-	if err != nil {
-		r.err = fmt.Errorf("template %s: %w", name, err)
-		return
-	}
-	var buf bytes.Buffer
-	if err := tmpl.Execute(&buf, data); err != nil {
-		r.err = fmt.Errorf("template %s: %w", name, err)
-		return
-	}
-	content := buf.Bytes()
-	if strings.HasSuffix(out, ".go") {
-		if content, err = format.Source(content); err != nil {
-			r.err = fmt.Errorf("internal error: %s is not valid Go: %w", out, err)
-			return
-		}
-	}
-	r.err = r.tree.Add(File{Path: out, Content: content, Owner: owner})
-}
-
-// chmod sets the mode of a file already rendered.
-func (r *renderer) chmod(out string, mode fs.FileMode) {
-	if r.err != nil {
-		return
-	}
-	f, _ := r.tree.Get(out)
-	f.Mode = mode
-	r.tree.files[out] = f
-}
-
-// copy adds a template file verbatim (no template actions).
-func (r *renderer) copy(out, name string, owner Ownership) {
-	if r.err != nil {
-		return
-	}
-	src, err := fs.ReadFile(templates.FS, path.Join(r.style, name))
-	if err != nil {
-		r.err = err
-		return
-	}
-	r.err = r.tree.Add(File{Path: out, Content: src, Owner: owner})
 }

@@ -16,6 +16,10 @@ type Versions struct {
 	Etcd            string `json:"etcd"`
 	GoBuilderImage  string `json:"goBuilderImage"`
 	DistrolessImage string `json:"distrolessImage"`
+	// Kopf and KubernetesPython are pip requirement specifiers.
+	Kopf             string `json:"kopf"`
+	KubernetesPython string `json:"kubernetesPython"`
+	PythonImage      string `json:"pythonImage"`
 	// ChildImage runs workload children: the starter commands need sleep and env.
 	ChildImage string `json:"childImage"`
 }
@@ -32,6 +36,9 @@ func DefaultVersions() Versions {
 		Etcd:              "v3.6.8",
 		GoBuilderImage:    "golang:1.26.8-bookworm",
 		DistrolessImage:   "gcr.io/distroless/static-debian12:nonroot",
+		Kopf:              ">=1.44,<2",
+		KubernetesPython:  ">=31,<38",
+		PythonImage:       "python:3.13-slim-bookworm",
 		ChildImage:        "busybox:1.37.0",
 	}
 }

@@ -1,0 +1,106 @@
+package scaffold
+
+import (
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+)
+
+// kopfCommand runs every handlers module of the project in standalone mode
+// (no peering objects), watching all namespaces, with Kopf's liveness
+// endpoint on port 8080.
+func kopfCommand(p Project) []string {
+	return []string{"kopf", "run", "--standalone", "--all-namespaces",
+		"--liveness=http://0.0.0.0:8080/healthz", "-m", PythonPackage(p) + ".operator"}
+}
+
+func kopfStyle() Style {
+	return Style{
+		Name:    "kopf",
+		Summary: "Python handlers run by Kopf: quick to write, for Python teams and glue to Python SDKs",
+		Access: Access{
+			Parent:     []string{"list", "patch", "watch"},
+			Status:     []string{"patch"},
+			Finalizers: []string{"update"},
+			Child:      func(ChildKind) []string { return []string{"create", "get", "patch"} },
+			Extra: []rbacv1.PolicyRule{
+				{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
+				// Cluster-wide Kopf observes CRDs and namespaces.
+				{APIGroups: []string{"apiextensions.k8s.io"}, Resources: []string{"customresourcedefinitions"}, Verbs: []string{"list", "watch"}},
+				{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"list", "watch"}},
+			},
+		},
+		Runtime: func(p Project) Runtime {
+			cmd := kopfCommand(p)
+			return Runtime{
+				Command:       cmd,
+				Env:           []corev1.EnvVar{{Name: "PYTHONDONTWRITEBYTECODE", Value: "1"}},
+				Ports:         []corev1.ContainerPort{{Name: "health", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
+				HealthPort:    8080,
+				ReadinessPath: "/healthz",
+				WritableDirs:  []string{"/tmp"},
+			}
+		},
+		Files: kopfFiles,
+	}
+}
+
+// PythonPackage is the project's Python package: the name with dashes as
+// underscores ("db-operator" → "db_operator").
+func PythonPackage(p Project) string {
+	pkg := strings.ReplaceAll(p.Name, "-", "_")
+	if pkg[0] >= '0' && pkg[0] <= '9' {
+		pkg = "operator_" + pkg
+	}
+	return pkg
+}
+
+// kopfAPI is the template data of one kind in the kopf style.
+type kopfAPI struct {
+	API
+	FullGroup     string
+	Package       string
+	SamplePath    string
+	Owned         []ChildKind
+	OwnsConfigMap bool
+}
+
+type kopfData struct {
+	Project Project
+	V       Versions
+	Package string
+	Command []string
+	APIs    []kopfAPI
+}
+
+func kopfFiles(p Project, t *Tree) error {
+	d := kopfData{Project: p, V: p.Versions, Package: PythonPackage(p), Command: kopfCommand(p)}
+	for _, a := range p.APIs {
+		ka := kopfAPI{API: a, FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: samplePath(p, a), Owned: a.OwnedKinds()}
+		for _, c := range ka.Owned {
+			ka.OwnsConfigMap = ka.OwnsConfigMap || c.Kind == "ConfigMap"
+		}
+		d.APIs = append(d.APIs, ka)
+	}
+	r := renderer{style: "kopf", tree: t}
+	pkg := d.Package + "/"
+	r.file("requirements.txt", "requirements.txt.tmpl", UserOwned, d)
+	r.file("requirements-dev.txt", "requirements-dev.txt.tmpl", UserOwned, d)
+	r.file("Dockerfile", "Dockerfile.tmpl", UserOwned, d)
+	r.file("Makefile", "Makefile.tmpl", UserOwned, d)
+	r.file("README.md", "README.md.tmpl", UserOwned, d)
+	r.file(".gitignore", "gitignore.tmpl", UserOwned, d)
+	r.file(".dockerignore", "dockerignore.tmpl", UserOwned, d)
+	r.file(pkg+"__init__.py", "pkg/init.py.tmpl", UserOwned, d)
+	r.file(pkg+"kinds.py", "pkg/kinds.py.tmpl", Generated, d)
+	r.file(pkg+"operator.py", "pkg/operator.py.tmpl", Generated, d)
+	r.file(pkg+"children.py", "pkg/children.py.tmpl", UserOwned, d)
+	r.file(pkg+"apply.py", "pkg/apply.py.tmpl", UserOwned, d)
+	r.file("tests/conftest.py", "tests/conftest.py.tmpl", UserOwned, d)
+	for _, a := range d.APIs {
+		r.file(pkg+"handlers_"+a.Singular()+".py", "pkg/handlers.py.tmpl", UserOwned, a)
+		r.file("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", UserOwned, a)
+	}
+	return r.err
+}
