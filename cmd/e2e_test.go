@@ -5,6 +5,7 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -20,6 +21,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -36,8 +38,9 @@ import (
 // described by kubeconfig, for the project in dir, and return a stop func.
 // Each style adds itself here; a style without one fails the suite.
 var reconcileRunners = map[string]func(t *testing.T, dir, kubeconfig string) (stop func()){
-	"go":   runGoManager,
-	"kopf": runKopfReconciler,
+	"go":             runGoManager,
+	"kopf":           runKopfReconciler,
+	"shell-operator": runShellOperatorHooks,
 }
 
 // TestE2E proves every style's generated project on a real kube-apiserver
@@ -478,4 +481,122 @@ func runKopfReconciler(t *testing.T, dir, kubeconfig string) func() {
 		}
 		assert.NotContains(t, logs.String(), "Forbidden", "the reconciler lacked a permission")
 	}
+}
+
+// runShellOperatorHooks plays shell-operator: it reads the custom resources
+// from the API server, hands them to each hook as a Synchronization binding
+// context, and carries out the operations the hook writes to the patch file
+// (CreateOrUpdate: create, or merge-patch without status; MergePatch with
+// subresource status: a status merge patch).
+func runShellOperatorHooks(t *testing.T, dir, kubeconfig string) func() {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	require.NoError(t, err)
+	c, err := client.New(cfg, client.Options{})
+	require.NoError(t, err)
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var failure error
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			for i, a := range p.APIs {
+				hook := filepath.Join(dir, "hooks", scaffold.HookName(i, a)+".sh")
+				if err := runHookOnce(ctx, c, hook, a.FullGroup(p.Domain)+"/"+a.Version, a.Kind, a.Plural); err != nil && ctx.Err() == nil {
+					failure = err
+					return
+				}
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		assert.NoError(t, failure)
+	}
+}
+
+func runHookOnce(ctx context.Context, c client.Client, hook, apiVersion, kind, plural string) error {
+	list := &unstructured.UnstructuredList{}
+	list.SetAPIVersion(apiVersion)
+	list.SetKind(kind + "List")
+	if err := c.List(ctx, list); err != nil {
+		return err
+	}
+	var objects []any
+	for _, o := range list.Items {
+		objects = append(objects, map[string]any{"object": o.Object, "filterResult": o.Object["spec"]})
+	}
+	bindingContext, err := json.Marshal([]any{map[string]any{"binding": plural, "type": "Synchronization", "objects": objects}})
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "hook")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	contextPath, patchPath := filepath.Join(tmp, "context.json"), filepath.Join(tmp, "patch.json")
+	if err := os.WriteFile(contextPath, bindingContext, 0o644); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, hook)
+	cmd.Env = append(os.Environ(), "BINDING_CONTEXT_PATH="+contextPath, "KUBERNETES_PATCH_PATH="+patchPath)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", hook, err, out)
+	}
+	patch, err := os.ReadFile(patchPath)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(patch))
+	for dec.More() {
+		var op struct {
+			Operation, APIVersion, Kind, Namespace, Name, Subresource string
+			Object                                                    map[string]any
+			MergePatch                                                json.RawMessage
+		}
+		if err := dec.Decode(&op); err != nil {
+			return err
+		}
+		if err := carryOut(ctx, c, op.Operation, op.APIVersion, op.Kind, op.Namespace, op.Name, op.Subresource, op.Object, op.MergePatch); err != nil {
+			return fmt.Errorf("%s %s %s: %w", op.Operation, op.Kind, op.Name, err)
+		}
+	}
+	return nil
+}
+
+func carryOut(ctx context.Context, c client.Client, operation, apiVersion, kind, ns, name, subresource string, object map[string]any, mergePatch json.RawMessage) error {
+	switch operation {
+	case "CreateOrUpdate":
+		obj := &unstructured.Unstructured{Object: object}
+		current := &unstructured.Unstructured{}
+		current.SetGroupVersionKind(obj.GroupVersionKind())
+		err := c.Get(ctx, client.ObjectKeyFromObject(obj), current)
+		if apierrors.IsNotFound(err) {
+			return c.Create(ctx, obj)
+		}
+		if err != nil {
+			return err
+		}
+		delete(obj.Object, "status")
+		body, err := json.Marshal(obj.Object)
+		if err != nil {
+			return err
+		}
+		return c.Patch(ctx, current, client.RawPatch(types.MergePatchType, body))
+	case "MergePatch":
+		obj := &unstructured.Unstructured{}
+		obj.SetAPIVersion(apiVersion)
+		obj.SetKind(kind)
+		obj.SetNamespace(ns)
+		obj.SetName(name)
+		if subresource == "status" {
+			return c.Status().Patch(ctx, obj, client.RawPatch(types.MergePatchType, mergePatch))
+		}
+		return c.Patch(ctx, obj, client.RawPatch(types.MergePatchType, mergePatch))
+	}
+	return fmt.Errorf("unknown operation %q", operation)
 }

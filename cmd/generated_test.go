@@ -191,3 +191,37 @@ func TestGeneratedKopfProject(t *testing.T) {
 	out = execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
 	assert.Contains(t, out, "8 passed")
 }
+
+// TestGeneratedShellOperatorProject scaffolds the seed example in the
+// shell-operator style, then a second kind owning every child kind, and runs
+// the project's own make test (hooks against fixtures, bash and jq) and make
+// lint (shellcheck).
+func TestGeneratedShellOperatorProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's hook tests")
+	}
+	for _, tool := range []string{"bash", "jq", "shellcheck"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s not found: install bash, jq and shellcheck (Debian packages)", tool)
+		}
+	}
+	dir := t.TempDir()
+	args := append([]string{}, seedInit...)
+	args[2] = "shell-operator"
+	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
+	r := run(t, dir, nil, false, seedCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	out := execIn(t, dir, "make", "test", "lint")
+	assert.Contains(t, out, "5 passed, 0 failed")
+
+	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
+		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
+		"--field", "enabled:bool", "--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
+	require.Equal(t, 0, r.code, r.stderr)
+	out = execIn(t, dir, "make", "test", "lint")
+	assert.Contains(t, out, "10 passed, 0 failed")
+	// A hook that is not executable is skipped by shell-operator.
+	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o755), info.Mode().Perm())
+}

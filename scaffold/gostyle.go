@@ -32,6 +32,7 @@ func goStyle() Style {
 				Args:          []string{"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080"},
 				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
 				HealthPort:    8081,
+				LivenessPath:  "/healthz",
 				ReadinessPath: "/readyz",
 			}
 		},

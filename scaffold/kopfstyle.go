@@ -38,6 +38,7 @@ func kopfStyle() Style {
 				Env:           []corev1.EnvVar{{Name: "PYTHONDONTWRITEBYTECODE", Value: "1"}},
 				Ports:         []corev1.ContainerPort{{Name: "health", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
 				HealthPort:    8080,
+				LivenessPath:  "/healthz",
 				ReadinessPath: "/healthz",
 				WritableDirs:  []string{"/tmp"},
 			}

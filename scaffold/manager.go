@@ -16,8 +16,9 @@ type Runtime struct {
 	Args    []string
 	Env     []corev1.EnvVar
 	Ports   []corev1.ContainerPort
-	// HealthPort serves GET /healthz (liveness) and ReadinessPath.
+	// HealthPort serves LivenessPath and ReadinessPath over HTTP.
 	HealthPort    int32
+	LivenessPath  string
 	ReadinessPath string
 	// WritableDirs are emptyDir mounts; the root filesystem is read-only.
 	WritableDirs []string
@@ -108,7 +109,7 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 						Args:            rt.Args,
 						Env:             rt.Env,
 						Ports:           rt.Ports,
-						LivenessProbe:   probe("/healthz", 15),
+						LivenessProbe:   probe(rt.LivenessPath, 15),
 						ReadinessProbe:  probe(rt.ReadinessPath, 5),
 						Resources: corev1.ResourceRequirements{
 							Requests: corev1.ResourceList{

@@ -22,7 +22,7 @@ type Style struct {
 
 // Styles returns every style opctl can scaffold, in the order help shows.
 func Styles() []Style {
-	return []Style{goStyle(), kopfStyle()}
+	return []Style{goStyle(), kopfStyle(), shellOperatorStyle()}
 }
 
 // StyleNames lists the names of every style.

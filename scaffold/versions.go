@@ -20,6 +20,8 @@ type Versions struct {
 	Kopf             string `json:"kopf"`
 	KubernetesPython string `json:"kubernetesPython"`
 	PythonImage      string `json:"pythonImage"`
+	// ShellOperatorImage is the base image of shell-operator projects.
+	ShellOperatorImage string `json:"shellOperatorImage"`
 	// ChildImage runs workload children: the starter commands need sleep and env.
 	ChildImage string `json:"childImage"`
 }
@@ -27,19 +29,20 @@ type Versions struct {
 // DefaultVersions is the pinned set used by new projects.
 func DefaultVersions() Versions {
 	return Versions{
-		Go:                "1.26.0",
-		ControllerRuntime: "v0.25.2",
-		Kubernetes:        "v0.37.2",
-		ControllerTools:   "v0.23.0",
-		SigsYAML:          "v1.6.0",
-		KubeAPIServer:     "v1.37.2",
-		Etcd:              "v3.6.8",
-		GoBuilderImage:    "golang:1.26.8-bookworm",
-		DistrolessImage:   "gcr.io/distroless/static-debian12:nonroot",
-		Kopf:              ">=1.44,<2",
-		KubernetesPython:  ">=31,<38",
-		PythonImage:       "python:3.13-slim-bookworm",
-		ChildImage:        "busybox:1.37.0",
+		Go:                 "1.26.0",
+		ControllerRuntime:  "v0.25.2",
+		Kubernetes:         "v0.37.2",
+		ControllerTools:    "v0.23.0",
+		SigsYAML:           "v1.6.0",
+		KubeAPIServer:      "v1.37.2",
+		Etcd:               "v3.6.8",
+		GoBuilderImage:     "golang:1.26.8-bookworm",
+		DistrolessImage:    "gcr.io/distroless/static-debian12:nonroot",
+		Kopf:               ">=1.44,<2",
+		KubernetesPython:   ">=31,<38",
+		PythonImage:        "python:3.13-slim-bookworm",
+		ShellOperatorImage: "ghcr.io/flant/shell-operator:v1.20.3",
+		ChildImage:         "busybox:1.37.0",
 	}
 }
 

@@ -1,0 +1,210 @@
+package scaffold
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// This file is the reference of the starter behaviour every style
+// implements in its own language: the children and status a custom resource
+// should have. opctl renders test fixtures from it (the expected output of
+// the shell-operator hooks, for example), so every implementation is checked
+// against the same rules:
+//
+//   - one child per owned kind, named <name>-<kind in lower case>, in the
+//     resource's namespace, controlled by the resource;
+//   - labels app.kubernetes.io/{name: <singular>, instance: <name>,
+//     managed-by: <project>};
+//   - content from the spec flattened to dotted keys with string values.
+
+// FlattenSpec flattens a spec to dotted keys with string values: objects are
+// walked, booleans are true/false, numbers are decimal, lists keep their
+// compact JSON form.
+func FlattenSpec(spec map[string]any) map[string]string {
+	out := map[string]string{}
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch t := v.(type) {
+		case map[string]any:
+			for k, child := range t {
+				key := k
+				if prefix != "" {
+					key = prefix + "." + k
+				}
+				walk(key, child)
+			}
+		case string:
+			out[prefix] = t
+		case bool:
+			out[prefix] = strconv.FormatBool(t)
+		default:
+			b, _ := json.Marshal(t)
+			out[prefix] = string(b)
+		}
+	}
+	walk("", spec)
+	return out
+}
+
+// DesiredChildren returns the children of a custom resource of the API.
+func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
+	meta, _ := cr["metadata"].(map[string]any)
+	spec, _ := cr["spec"].(map[string]any)
+	name, _ := meta["name"].(string)
+	values := FlattenSpec(spec)
+	labels := map[string]any{
+		"app.kubernetes.io/name":       a.Singular(),
+		"app.kubernetes.io/instance":   name,
+		"app.kubernetes.io/managed-by": p.Name,
+	}
+	owner := map[string]any{
+		"apiVersion": cr["apiVersion"], "kind": cr["kind"], "name": name, "uid": meta["uid"],
+		"controller": true, "blockOwnerDeletion": true,
+	}
+	var children []map[string]any
+	for _, c := range a.OwnedKinds() {
+		childName := name + "-" + c.Suffix()
+		child := childContent(p, c.Kind, childName, labels, values)
+		child["apiVersion"], child["kind"] = c.APIVersion(), c.Kind
+		child["metadata"] = map[string]any{
+			"name": childName, "namespace": meta["namespace"], "labels": labels,
+			"ownerReferences": []any{owner},
+		}
+		children = append(children, child)
+	}
+	return children
+}
+
+func childContent(p Project, kind, name string, labels map[string]any, values map[string]string) map[string]any {
+	data := map[string]any{}
+	for k, v := range values {
+		data[k] = v
+	}
+	switch kind {
+	case "ConfigMap":
+		return map[string]any{"data": data}
+	case "Secret":
+		for k, v := range values {
+			data[k] = base64.StdEncoding.EncodeToString([]byte(v))
+		}
+		return map[string]any{"type": "Opaque", "data": data}
+	case "Service":
+		return map[string]any{"spec": map[string]any{
+			"selector": labels,
+			"ports":    []any{map[string]any{"name": "http", "protocol": "TCP", "port": 80, "targetPort": 8080}},
+		}}
+	case "Deployment", "StatefulSet":
+		spec := map[string]any{
+			"replicas": replicas(values),
+			"selector": map[string]any{"matchLabels": labels},
+			"template": podTemplate(p, labels, []any{"sleep", "2147483647"}, values),
+		}
+		if kind == "StatefulSet" {
+			spec["serviceName"] = name
+		}
+		return map[string]any{"spec": spec}
+	case "Job":
+		template := podTemplate(p, labels, []any{"env"}, values)
+		template["spec"].(map[string]any)["restartPolicy"] = "Never"
+		return map[string]any{"spec": map[string]any{"template": template}}
+	}
+	panic("unknown child kind " + kind)
+}
+
+func replicas(values map[string]string) int64 {
+	n, err := strconv.ParseInt(values["replicas"], 10, 32)
+	if err != nil {
+		return 1
+	}
+	return n
+}
+
+func podTemplate(p Project, labels map[string]any, command []any, values map[string]string) map[string]any {
+	var env []any
+	for _, k := range sortedKeys(values) {
+		env = append(env, map[string]any{"name": "SPEC_" + strings.ToUpper(strings.ReplaceAll(k, ".", "_")), "value": values[k]})
+	}
+	if env == nil {
+		env = []any{}
+	}
+	return map[string]any{
+		"metadata": map[string]any{"labels": labels},
+		"spec": map[string]any{
+			"securityContext": map[string]any{
+				"runAsNonRoot": true, "runAsUser": nonRootUID,
+				"seccompProfile": map[string]any{"type": "RuntimeDefault"},
+			},
+			"containers": []any{map[string]any{
+				"name": "main", "image": p.Versions.ChildImage, "command": command, "env": env,
+				"securityContext": map[string]any{
+					"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
+					"capabilities": map[string]any{"drop": []any{"ALL"}},
+				},
+			}},
+		},
+	}
+}
+
+// StatusPatch returns the status a reconciled resource should record, or nil
+// when its status already says so. lastTransitionTime changes only when the
+// Ready condition's status does, as with metav1.Condition.
+func StatusPatch(cr map[string]any, now string) map[string]any {
+	meta, _ := cr["metadata"].(map[string]any)
+	generation := meta["generation"]
+	if generation == nil {
+		generation = int64(0)
+	}
+	status, _ := cr["status"].(map[string]any)
+	ready := map[string]any{
+		"type": "Ready", "status": "True", "reason": "Reconciled",
+		"message": "all children are up to date", "observedGeneration": generation,
+	}
+	conditions, _ := status["conditions"].([]any)
+	out := make([]any, 0, len(conditions)+1)
+	found := false
+	for _, c := range conditions {
+		cond, _ := c.(map[string]any)
+		if cond["type"] != "Ready" {
+			out = append(out, c)
+			continue
+		}
+		found = true
+		if sameCondition(cond, ready) && jsonEqual(status["observedGeneration"], generation) {
+			return nil
+		}
+		next := copyMap(ready)
+		next["lastTransitionTime"] = now
+		if cond["status"] == "True" {
+			next["lastTransitionTime"] = cond["lastTransitionTime"]
+		}
+		out = append(out, next)
+	}
+	if !found {
+		next := copyMap(ready)
+		next["lastTransitionTime"] = now
+		out = append(out, next)
+	}
+	return map[string]any{"observedGeneration": generation, "conditions": out}
+}
+
+func sameCondition(have, want map[string]any) bool {
+	h := copyMap(have)
+	delete(h, "lastTransitionTime")
+	return jsonEqual(h, want)
+}
+
+func jsonEqual(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+func copyMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
