@@ -7,9 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -34,13 +37,16 @@ import (
 	"github.com/opctl/opctl/scaffold"
 )
 
-// reconcileRunners start a style's reconcile logic against the API server
-// described by kubeconfig, for the project in dir, and return a stop func.
-// Each style adds itself here; a style without one fails the suite.
-var reconcileRunners = map[string]func(t *testing.T, dir, kubeconfig string) (stop func()){
+// reconcileRunners start a style's reconcile logic for the project in dir
+// against the test API server and return a stop func. kubeconfig
+// authenticates as the project's ServiceAccount, admin as a cluster admin
+// (what Metacontroller runs as). Each style adds itself here; a style
+// without one fails the suite.
+var reconcileRunners = map[string]func(t *testing.T, dir, kubeconfig, admin string) (stop func()){
 	"go":             runGoManager,
 	"kopf":           runKopfReconciler,
 	"shell-operator": runShellOperatorHooks,
+	"metacontroller": runMetacontrollerHooks,
 }
 
 // TestE2E proves every style's generated project on a real kube-apiserver
@@ -124,7 +130,7 @@ func e2eStyle(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, 
 		require.True(t, ok, "style %s has no reconcile runner in the e2e suite", style)
 		applyRBAC(t, c, dir, p.Namespace())
 		kubeconfig := serviceAccountKubeconfig(t, cfg, admin, p.Namespace(), p.Name+"-controller-manager")
-		stop := start(t, dir, kubeconfig)
+		stop := start(t, dir, kubeconfig, adminKubeconfig(t, admin))
 		defer stop()
 		checkReconcile(t, c, dir, ns)
 	})
@@ -216,7 +222,9 @@ func manifestObjects(t *testing.T, dir, prefix, ns string) []*unstructured.Unstr
 	var objs []*unstructured.Unstructured
 	files, err := filepath.Glob(filepath.Join(dir, "config/rbac/*.yaml"))
 	require.NoError(t, err)
-	files = append(files, filepath.Join(dir, "config/manager/manager.yaml"))
+	manager, err := filepath.Glob(filepath.Join(dir, "config/manager/*.yaml"))
+	require.NoError(t, err)
+	files = append(files, manager...)
 	for _, f := range files {
 		if filepath.Base(f) == "kustomization.yaml" {
 			continue
@@ -282,7 +290,11 @@ func dryRunManifests(t *testing.T, cfg *rest.Config, dir, ns string) []string {
 	for _, o := range objs {
 		kinds[o.GetKind()] = true
 	}
-	for _, k := range []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Deployment"} {
+	want := []string{"ServiceAccount", "Deployment"}
+	if _, err := os.Stat(filepath.Join(dir, "config/rbac/role.yaml")); err == nil {
+		want = append(want, "ClusterRole", "ClusterRoleBinding")
+	}
+	for _, k := range want {
 		assert.True(t, kinds[k], "no %s among the manifests", k)
 	}
 	return dryRun(t, cfg, ns, objs...)
@@ -305,6 +317,14 @@ func applyRBAC(t *testing.T, c client.Client, dir, ns string) {
 		// The next style grants its own RBAC under the same names.
 		t.Cleanup(func() { assert.NoError(t, c.Delete(context.Background(), o)) })
 	}
+}
+
+func adminKubeconfig(t *testing.T, admin *envtest.AuthenticatedUser) string {
+	raw, err := admin.KubeConfig()
+	require.NoError(t, err)
+	path := filepath.Join(t.TempDir(), "admin-kubeconfig")
+	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	return path
 }
 
 // serviceAccountKubeconfig writes a kubeconfig that authenticates as the
@@ -417,7 +437,7 @@ func waitFor(t *testing.T, what string, cond func() (bool, error)) {
 }
 
 // runGoManager builds the generated manager and runs it as a process.
-func runGoManager(t *testing.T, dir, kubeconfig string) func() {
+func runGoManager(t *testing.T, dir, kubeconfig, _ string) func() {
 	execIn(t, dir, "go", "build", "-o", "bin/manager", "./cmd")
 	var logs bytes.Buffer
 	cmd := exec.Command(filepath.Join(dir, "bin/manager"), "--metrics-bind-address=0", "--health-probe-bind-address=0")
@@ -464,7 +484,7 @@ while True:
 
 // runKopfReconciler drives the kopf project's apply/reconcile modules with
 // the real kubernetes client.
-func runKopfReconciler(t *testing.T, dir, kubeconfig string) func() {
+func runKopfReconciler(t *testing.T, dir, kubeconfig, _ string) func() {
 	p, err := scaffold.LoadProject(dir)
 	require.NoError(t, err)
 	var logs bytes.Buffer
@@ -488,7 +508,7 @@ func runKopfReconciler(t *testing.T, dir, kubeconfig string) func() {
 // context, and carries out the operations the hook writes to the patch file
 // (CreateOrUpdate: create, or merge-patch without status; MergePatch with
 // subresource status: a status merge patch).
-func runShellOperatorHooks(t *testing.T, dir, kubeconfig string) func() {
+func runShellOperatorHooks(t *testing.T, dir, kubeconfig, _ string) func() {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	require.NoError(t, err)
 	c, err := client.New(cfg, client.Options{})
@@ -599,4 +619,139 @@ func carryOut(ctx context.Context, c client.Client, operation, apiVersion, kind,
 		return c.Patch(ctx, obj, client.RawPatch(types.MergePatchType, mergePatch))
 	}
 	return fmt.Errorf("unknown operation %q", operation)
+}
+
+// runMetacontrollerHooks plays Metacontroller: it serves the generated hook
+// server on loopback, builds each sync request from the parent and its
+// current children read from the API server, posts it, applies the returned
+// children (create or merge-patch) and writes the returned status.
+func runMetacontrollerHooks(t *testing.T, dir, _, admin string) func() {
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	cfg, err := clientcmd.BuildConfigFromFlags("", admin)
+	require.NoError(t, err)
+	c, err := client.New(cfg, client.Options{})
+	require.NoError(t, err)
+	port := freePort(t)
+	var logs bytes.Buffer
+	server := exec.Command(python(t), "-m", scaffold.PythonPackage(p)+".server")
+	server.Dir = dir
+	server.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	server.Stdout, server.Stderr = &logs, &logs
+	require.NoError(t, server.Start())
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	waitFor(t, "the hook server", func() (bool, error) {
+		resp, err := http.Get(base + "/healthz")
+		if err != nil {
+			return false, nil
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var failure error
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			for _, a := range p.APIs {
+				if err := syncOnce(ctx, c, base, p, a); err != nil && ctx.Err() == nil {
+					failure = err
+					return
+				}
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+		_ = server.Process.Kill()
+		_ = server.Wait()
+		if failure != nil || t.Failed() {
+			t.Logf("hook server output:\n%s", logs.String())
+		}
+		assert.NoError(t, failure)
+	}
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func syncOnce(ctx context.Context, c client.Client, base string, p scaffold.Project, a scaffold.API) error {
+	parents := &unstructured.UnstructuredList{}
+	parents.SetAPIVersion(a.FullGroup(p.Domain) + "/" + a.Version)
+	parents.SetKind(a.Kind + "List")
+	if err := c.List(ctx, parents); err != nil {
+		return err
+	}
+	for _, parent := range parents.Items {
+		// Observed children, keyed as Metacontroller keys them: Kind.apiVersion, then name.
+		observed := map[string]any{}
+		for _, kind := range a.OwnedKinds() {
+			key := kind.Kind + "." + kind.APIVersion()
+			byName := map[string]any{}
+			list := &unstructured.UnstructuredList{}
+			list.SetAPIVersion(kind.APIVersion())
+			list.SetKind(kind.Kind + "List")
+			if err := c.List(ctx, list, client.InNamespace(parent.GetNamespace())); err != nil {
+				return err
+			}
+			for _, child := range list.Items {
+				if ref := metav1.GetControllerOf(&child); ref != nil && ref.UID == parent.GetUID() {
+					byName[child.GetName()] = child.Object
+				}
+			}
+			observed[key] = byName
+		}
+		body, err := json.Marshal(map[string]any{"controller": map[string]any{"kind": "CompositeController"},
+			"parent": parent.Object, "children": observed, "finalizing": false})
+		if err != nil {
+			return err
+		}
+		resp, err := http.Post(base+"/sync/"+a.Plural, "application/json", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		var response struct {
+			Status   map[string]any   `json:"status"`
+			Children []map[string]any `json:"children"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&response)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("sync %s: HTTP %d: %v", parent.GetName(), resp.StatusCode, err)
+		}
+		for _, child := range response.Children {
+			if err := carryOut(ctx, c, "CreateOrUpdate", "", "", "", "", "", child, nil); err != nil {
+				return err
+			}
+		}
+		// Metacontroller injects observedGeneration, then writes status if it changed.
+		response.Status["observedGeneration"] = parent.GetGeneration()
+		current, _, _ := unstructured.NestedMap(parent.Object, "status")
+		if !equalJSON(current, response.Status) {
+			patch, err := json.Marshal(map[string]any{"status": response.Status})
+			if err != nil {
+				return err
+			}
+			if err := c.Status().Patch(ctx, &parent, client.RawPatch(types.MergePatchType, patch)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	var xa, yb any
+	_ = json.Unmarshal(x, &xa)
+	_ = json.Unmarshal(y, &yb)
+	return reflect.DeepEqual(xa, yb)
 }

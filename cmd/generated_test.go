@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -167,29 +168,35 @@ func python(t *testing.T) string {
 	return py
 }
 
-// TestGeneratedKopfProject scaffolds the seed example in the kopf style,
-// then a second kind owning every child kind, and runs the project's own
-// make test (pytest) and make lint (pyflakes).
-func TestGeneratedKopfProject(t *testing.T) {
+// TestGeneratedPythonProjects scaffolds the seed example in each Python
+// style, then a second kind owning every child kind, and runs the project's
+// own make test (pytest) and make lint (pyflakes).
+func TestGeneratedPythonProjects(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the generated project's Python tests")
+		t.Skip("runs the generated projects' Python tests")
 	}
+	for style, tests := range map[string][2]int{"kopf": {4, 8}, "metacontroller": {3, 6}} {
+		t.Run(style, func(t *testing.T) { checkPythonProject(t, style, tests) })
+	}
+}
+
+func checkPythonProject(t *testing.T, style string, tests [2]int) {
 	py := python(t)
 	dir := t.TempDir()
 	args := append([]string{}, seedInit...)
-	args[2] = "kopf"
+	args[2] = style
 	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
 	r := run(t, dir, nil, false, seedCreate...)
 	require.Equal(t, 0, r.code, r.stderr)
 	out := execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
-	assert.Contains(t, out, "4 passed")
+	assert.Contains(t, out, fmt.Sprintf("%d passed", tests[0]))
 
 	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
 		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
 		"--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
 	require.Equal(t, 0, r.code, r.stderr)
 	out = execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
-	assert.Contains(t, out, "8 passed")
+	assert.Contains(t, out, fmt.Sprintf("%d passed", tests[1]))
 }
 
 // TestGeneratedShellOperatorProject scaffolds the seed example in the

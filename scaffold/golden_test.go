@@ -81,6 +81,9 @@ func withStyle(p Project, style string) Project {
 	if style != "go" {
 		p.Repo = ""
 	}
+	if style == "metacontroller" {
+		p.ResyncSeconds = 60
+	}
 	return p
 }
 

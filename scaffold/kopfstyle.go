@@ -57,8 +57,8 @@ func PythonPackage(p Project) string {
 	return pkg
 }
 
-// kopfAPI is the template data of one kind in the kopf style.
-type kopfAPI struct {
+// pythonAPI is the template data of one kind in the Python styles.
+type pythonAPI struct {
 	API
 	FullGroup     string
 	Package       string
@@ -67,23 +67,38 @@ type kopfAPI struct {
 	OwnsConfigMap bool
 }
 
-type kopfData struct {
+type pythonData struct {
 	Project Project
 	V       Versions
 	Package string
 	Command []string
-	APIs    []kopfAPI
+	APIs    []pythonAPI
+}
+
+func newPythonData(p Project) pythonData {
+	d := pythonData{Project: p, V: p.Versions, Package: PythonPackage(p)}
+	for _, a := range p.APIs {
+		pa := pythonAPI{API: a, FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: samplePath(p, a), Owned: a.OwnedKinds()}
+		for _, c := range pa.Owned {
+			pa.OwnsConfigMap = pa.OwnsConfigMap || c.Kind == "ConfigMap"
+		}
+		d.APIs = append(d.APIs, pa)
+	}
+	return d
+}
+
+// addPythonPackage adds the package files the Python styles share: the
+// generated kinds table and the pure children rules.
+func addPythonPackage(r *renderer, d pythonData) {
+	pkg := d.Package + "/"
+	r.file(pkg+"__init__.py", "../shared/python/init.py.tmpl", UserOwned, d)
+	r.file(pkg+"kinds.py", "../shared/python/kinds.py.tmpl", Generated, d)
+	r.file(pkg+"children.py", "../shared/python/children.py.tmpl", UserOwned, d)
 }
 
 func kopfFiles(p Project, t *Tree) error {
-	d := kopfData{Project: p, V: p.Versions, Package: PythonPackage(p), Command: kopfCommand(p)}
-	for _, a := range p.APIs {
-		ka := kopfAPI{API: a, FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: samplePath(p, a), Owned: a.OwnedKinds()}
-		for _, c := range ka.Owned {
-			ka.OwnsConfigMap = ka.OwnsConfigMap || c.Kind == "ConfigMap"
-		}
-		d.APIs = append(d.APIs, ka)
-	}
+	d := newPythonData(p)
+	d.Command = kopfCommand(p)
 	r := renderer{style: "kopf", tree: t}
 	pkg := d.Package + "/"
 	r.file("requirements.txt", "requirements.txt.tmpl", UserOwned, d)
@@ -93,10 +108,8 @@ func kopfFiles(p Project, t *Tree) error {
 	r.file("README.md", "README.md.tmpl", UserOwned, d)
 	r.file(".gitignore", "gitignore.tmpl", UserOwned, d)
 	r.file(".dockerignore", "dockerignore.tmpl", UserOwned, d)
-	r.file(pkg+"__init__.py", "pkg/init.py.tmpl", UserOwned, d)
-	r.file(pkg+"kinds.py", "pkg/kinds.py.tmpl", Generated, d)
+	addPythonPackage(&r, d)
 	r.file(pkg+"operator.py", "pkg/operator.py.tmpl", Generated, d)
-	r.file(pkg+"children.py", "pkg/children.py.tmpl", UserOwned, d)
 	r.file(pkg+"apply.py", "pkg/apply.py.tmpl", UserOwned, d)
 	r.file("tests/conftest.py", "tests/conftest.py.tmpl", UserOwned, d)
 	for _, a := range d.APIs {

@@ -57,11 +57,17 @@ func namespaceObject(p Project) *corev1.Namespace {
 	}
 }
 
-func serviceAccount(p Project) *corev1.ServiceAccount {
-	return &corev1.ServiceAccount{
+// serviceAccount runs the operator; a runtime that never calls the API
+// server gets no token mounted.
+func serviceAccount(p Project, callsAPI bool) *corev1.ServiceAccount {
+	sa := &corev1.ServiceAccount{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
 		ObjectMeta: metav1.ObjectMeta{Name: serviceAccountName, Labels: commonLabels(p)},
 	}
+	if !callsAPI {
+		sa.AutomountServiceAccountToken = ptr.To(false)
+	}
+	return sa
 }
 
 // managerDeployment runs one replica of the operator under the restricted

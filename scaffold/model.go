@@ -113,7 +113,9 @@ type Project struct {
 	Repo     string   `json:"repo,omitempty"`
 	Style    string   `json:"style"`
 	Versions Versions `json:"versions"`
-	APIs     []API    `json:"apis,omitempty"`
+	// ResyncSeconds is how often Metacontroller re-syncs every object.
+	ResyncSeconds int32 `json:"resyncSeconds,omitempty"`
+	APIs          []API `json:"apis,omitempty"`
 }
 
 // Groups returns the distinct API groups in the order they were added.

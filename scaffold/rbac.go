@@ -21,6 +21,11 @@ type Access struct {
 	Extra []rbacv1.PolicyRule
 }
 
+// needsRole reports whether the runtime calls the API server at all.
+func (a Access) needsRole() bool {
+	return len(a.Parent)+len(a.Status)+len(a.Finalizers)+len(a.Extra) > 0 || a.Child != nil
+}
+
 // Names of the objects every style deploys; kustomize prefixes them with
 // the project name.
 const (

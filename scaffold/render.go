@@ -48,6 +48,10 @@ func addManifests(p Project, style Style, t *Tree) error {
 		}
 		return t.Add(File{Path: file, Content: b})
 	}
+	addKustomization := func(dir string, k *Kustomization) error {
+		k.APIVersion, k.Kind = "kustomize.config.k8s.io/v1beta1", "Kustomization"
+		return add(dir+"/kustomization.yaml", k)
+	}
 	var crds, samples []string
 	for _, a := range p.APIs {
 		crd := BuildCRD(p.Domain, a)
@@ -68,44 +72,46 @@ func addManifests(p Project, style Style, t *Tree) error {
 		samples = append(samples, path.Base(samplePath(p, a)))
 	}
 
-	rbac := []string{"service_account.yaml", "role.yaml"}
-	if err := add("config/rbac/service_account.yaml", serviceAccount(p)); err != nil {
-		return err
+	files := map[string][]any{
+		"config/rbac/service_account.yaml": {serviceAccount(p, style.Access.needsRole())},
+		"config/manager/manager.yaml":      {namespaceObject(p), managerDeployment(p, style.Runtime(p))},
 	}
-	if err := add("config/rbac/role.yaml", managerRBAC(p, style.Access)...); err != nil {
-		return err
+	if style.Access.needsRole() {
+		files["config/rbac/role.yaml"] = managerRBAC(p, style.Access)
 	}
 	if style.LeaderElection {
-		rbac = append(rbac, "leader_election_role.yaml")
-		if err := add("config/rbac/leader_election_role.yaml", leaderElectionRBAC(p)...); err != nil {
+		files["config/rbac/leader_election_role.yaml"] = leaderElectionRBAC(p)
+	}
+	if style.Manifests != nil {
+		for file, objs := range style.Manifests(p) {
+			files[file] = objs
+		}
+	}
+	// Every directory gets a kustomization listing its files; config/ lists
+	// the directories.
+	resources := map[string][]string{}
+	for _, file := range sortedKeys(files) {
+		if err := add(file, files[file]...); err != nil {
+			return err
+		}
+		resources[path.Dir(file)] = append(resources[path.Dir(file)], path.Base(file))
+	}
+	if len(crds) > 0 {
+		resources["config/crd"] = prefixAll("bases/", crds)
+	}
+	var top []string
+	for _, dir := range sortedKeys(resources) {
+		top = append(top, path.Base(dir))
+		if err := addKustomization(dir, &Kustomization{Resources: resources[dir]}); err != nil {
 			return err
 		}
 	}
-	if err := add("config/manager/manager.yaml", namespaceObject(p), managerDeployment(p, style.Runtime(p))); err != nil {
-		return err
-	}
-
-	top := []string{"rbac", "manager"}
-	if len(crds) > 0 {
-		top = append([]string{"crd"}, top...)
-	}
-	kustomizations := map[string]*Kustomization{
-		"config/kustomization.yaml":         {Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: top},
-		"config/rbac/kustomization.yaml":    {Resources: rbac},
-		"config/manager/kustomization.yaml": {Resources: []string{"manager.yaml"}},
-	}
-	if len(crds) > 0 {
-		kustomizations["config/crd/kustomization.yaml"] = &Kustomization{Resources: prefixAll("bases/", crds)}
-		kustomizations["config/samples/kustomization.yaml"] = &Kustomization{Resources: samples}
-	}
-	for _, file := range sortedKeys(kustomizations) {
-		k := kustomizations[file]
-		k.APIVersion, k.Kind = "kustomize.config.k8s.io/v1beta1", "Kustomization"
-		if err := add(file, k); err != nil {
+	if len(samples) > 0 {
+		if err := addKustomization("config/samples", &Kustomization{Resources: samples}); err != nil {
 			return err
 		}
 	}
-	return nil
+	return addKustomization("config", &Kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: top})
 }
 
 // Kustomization is the subset of kustomize's file that opctl writes.

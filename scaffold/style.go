@@ -16,13 +16,16 @@ type Style struct {
 	// LeaderElection adds a Role for a Lease in the operator namespace.
 	LeaderElection bool
 	Runtime        func(Project) Runtime
+	// Manifests returns extra manifests by file path under config/; each
+	// joins the kustomization of its directory.
+	Manifests func(Project) map[string][]any
 	// Files renders the style's code files into the tree.
 	Files func(Project, *Tree) error
 }
 
 // Styles returns every style opctl can scaffold, in the order help shows.
 func Styles() []Style {
-	return []Style{goStyle(), kopfStyle(), shellOperatorStyle()}
+	return []Style{goStyle(), kopfStyle(), metacontrollerStyle(), shellOperatorStyle()}
 }
 
 // StyleNames lists the names of every style.

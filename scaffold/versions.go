@@ -20,6 +20,8 @@ type Versions struct {
 	Kopf             string `json:"kopf"`
 	KubernetesPython string `json:"kubernetesPython"`
 	PythonImage      string `json:"pythonImage"`
+	// Metacontroller is the release users install before deploying hooks.
+	Metacontroller string `json:"metacontroller"`
 	// ShellOperatorImage is the base image of shell-operator projects.
 	ShellOperatorImage string `json:"shellOperatorImage"`
 	// ChildImage runs workload children: the starter commands need sleep and env.
@@ -41,6 +43,7 @@ func DefaultVersions() Versions {
 		Kopf:               ">=1.44,<2",
 		KubernetesPython:   ">=31,<38",
 		PythonImage:        "python:3.13-slim-bookworm",
+		Metacontroller:     "v4.17.2",
 		ShellOperatorImage: "ghcr.io/flant/shell-operator:v1.20.3",
 		ChildImage:         "busybox:1.37.0",
 	}
