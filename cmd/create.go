@@ -21,6 +21,7 @@ func newCreateCmd(env Env) *cobra.Command {
 
 type createAPIOptions struct {
 	group, version, kind, plural, from string
+	target, selector, name             string
 	namespaced                         bool
 	fields, owns                       []string
 	write                              writeFlags
@@ -55,7 +56,7 @@ re-rendered; your files already there are left alone.
 					}
 				}
 			}
-			return runCreateAPI(env, o)
+			return runCreateAPI(env, cmd, o)
 		},
 	}
 	f := cmd.Flags()
@@ -67,20 +68,60 @@ re-rendered; your files already there are left alone.
 	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
+	f.StringVar(&o.target, "target", "", "metacontroller-decorator: the kind to decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
+	f.StringVar(&o.selector, "selector", "", "metacontroller-decorator: label selector of the targets, KEY=VALUE[,...]")
+	f.StringVar(&o.name, "name", "", "metacontroller-decorator: the decorator's name (default: the target's resource name)")
 	o.write.register(cmd)
 	return cmd
 }
 
-func runCreateAPI(env Env, o createAPIOptions) error {
+func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	p, err := scaffold.LoadProject(env.Dir)
 	if err != nil {
 		return err
+	}
+	if p.Style == "metacontroller-decorator" {
+		return createDecorator(env, cmd, p, o)
+	}
+	for _, name := range []string{"target", "selector", "name"} {
+		if cmd.Flags().Changed(name) {
+			return usageErrorf("--%s is for metacontroller-decorator projects; this project's style is %s", name, p.Style)
+		}
 	}
 	api, src, err := o.api(env.Dir)
 	if err != nil {
 		return err
 	}
 	if p, err = p.AddAPI(src, api); err != nil {
+		return err
+	}
+	return renderAndWrite(env.IO.Out, env.Dir, p, o.write, nil)
+}
+
+// createDecorator adds a decorator: no CRD, children attached to existing
+// resources of the target kind.
+func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
+	for _, name := range append([]string{"from"}, modelFlags...) {
+		if name != "owns" && cmd.Flags().Changed(name) {
+			return usageErrorf("--%s does not apply to a metacontroller-decorator project, which adds no CRD: use --target, --selector, --owns", name)
+		}
+	}
+	if o.target == "" {
+		return usageErrorf("--target is required: the kind to decorate, e.g. --target apps/v1/Deployment")
+	}
+	target, err := scaffold.ParseTarget(o.target, pluralize)
+	if err != nil {
+		return err
+	}
+	selector, err := scaffold.ParseSelector(o.selector)
+	if err != nil {
+		return err
+	}
+	d := scaffold.Decorator{Name: o.name, Target: target, Selector: selector, Owns: o.owns}
+	if d.Name == "" {
+		d.Name = target.Resource
+	}
+	if p, err = p.AddDecorator(d); err != nil {
 		return err
 	}
 	return renderAndWrite(env.IO.Out, env.Dir, p, o.write, nil)

@@ -67,6 +67,10 @@ func TestE2E(t *testing.T) {
 
 	for _, style := range scaffold.StyleNames() {
 		t.Run(style, func(t *testing.T) {
+			if style == "metacontroller-decorator" {
+				e2eDecorator(t, cfg)
+				return
+			}
 			e2eStyle(t, cfg, admin, style)
 		})
 	}
@@ -632,22 +636,7 @@ func runMetacontrollerHooks(t *testing.T, dir, _, admin string) func() {
 	require.NoError(t, err)
 	c, err := client.New(cfg, client.Options{})
 	require.NoError(t, err)
-	port := freePort(t)
-	var logs bytes.Buffer
-	server := exec.Command(python(t), "-m", scaffold.PythonPackage(p)+".server")
-	server.Dir = dir
-	server.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	server.Stdout, server.Stderr = &logs, &logs
-	require.NoError(t, server.Start())
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	waitFor(t, "the hook server", func() (bool, error) {
-		resp, err := http.Get(base + "/healthz")
-		if err != nil {
-			return false, nil
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK, nil
-	})
+	base, stopServer := startHookServer(t, dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var failure error
@@ -666,12 +655,38 @@ func runMetacontrollerHooks(t *testing.T, dir, _, admin string) func() {
 	return func() {
 		cancel()
 		<-done
+		stopServer()
+		assert.NoError(t, failure)
+	}
+}
+
+// startHookServer runs the generated Python hook server on a free loopback
+// port and returns its base URL.
+func startHookServer(t *testing.T, dir string) (string, func()) {
+	p, err := scaffold.LoadProject(dir)
+	require.NoError(t, err)
+	port := freePort(t)
+	var logs bytes.Buffer
+	server := exec.Command(python(t), "-m", scaffold.PythonPackage(p)+".server")
+	server.Dir = dir
+	server.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	server.Stdout, server.Stderr = &logs, &logs
+	require.NoError(t, server.Start())
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	waitFor(t, "the hook server", func() (bool, error) {
+		resp, err := http.Get(base + "/healthz")
+		if err != nil {
+			return false, nil
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK, nil
+	})
+	return base, func() {
 		_ = server.Process.Kill()
 		_ = server.Wait()
-		if failure != nil || t.Failed() {
+		if t.Failed() {
 			t.Logf("hook server output:\n%s", logs.String())
 		}
-		assert.NoError(t, failure)
 	}
 }
 
@@ -754,4 +769,100 @@ func equalJSON(a, b any) bool {
 	_ = json.Unmarshal(x, &xa)
 	_ = json.Unmarshal(y, &yb)
 	return reflect.DeepEqual(xa, yb)
+}
+
+// e2eDecorator proves the decorator project: its manifests pass restricted
+// Pod Security, and its hook, driven as Metacontroller would with objects
+// read from the API server, attaches a matching Service to each selected
+// Deployment (owned by it) and to no other, then changes nothing.
+func e2eDecorator(t *testing.T, cfg *rest.Config) {
+	ctx := context.Background()
+	c, err := client.New(cfg, client.Options{})
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.Equal(t, 0, run(t, dir, nil, false, decoratorInit...).code)
+	r := run(t, dir, nil, false, decoratorCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	ns, restricted := "e2e-decorator", "e2e-decorator-restricted"
+	createNamespace(t, c, ns, false)
+	createNamespace(t, c, restricted, true)
+	t.Run("manifests pass restricted Pod Security with zero warnings", func(t *testing.T) {
+		assert.Empty(t, dryRunManifests(t, cfg, dir, restricted))
+	})
+
+	t.Run("attach", func(t *testing.T) {
+		deployment := func(name string, labels map[string]any) *unstructured.Unstructured {
+			return &unstructured.Unstructured{Object: map[string]any{
+				"apiVersion": "apps/v1", "kind": "Deployment",
+				"metadata": map[string]any{"name": name, "namespace": ns, "labels": labels},
+				"spec": map[string]any{
+					"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
+					"template": map[string]any{
+						"metadata": map[string]any{"labels": map[string]any{"app": name}},
+						"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "busybox:1.37.0",
+							"ports": []any{map[string]any{"name": "http", "containerPort": int64(8080)}}}}},
+					},
+				},
+			}}
+		}
+		web := deployment("web", map[string]any{"app-type": "web"})
+		other := deployment("other", nil)
+		require.NoError(t, c.Create(ctx, web))
+		require.NoError(t, c.Create(ctx, other))
+		base, stop := startHookServer(t, dir)
+		defer stop()
+
+		decorate := func() {
+			targets := &unstructured.UnstructuredList{}
+			targets.SetAPIVersion("apps/v1")
+			targets.SetKind("DeploymentList")
+			require.NoError(t, c.List(ctx, targets, client.InNamespace(ns), client.MatchingLabels{"app-type": "web"}))
+			for _, target := range targets.Items {
+				observed := map[string]any{}
+				services := &unstructured.UnstructuredList{}
+				services.SetAPIVersion("v1")
+				services.SetKind("ServiceList")
+				require.NoError(t, c.List(ctx, services, client.InNamespace(ns)))
+				for _, s := range services.Items {
+					if ref := metav1.GetControllerOf(&s); ref != nil && ref.UID == target.GetUID() {
+						observed[s.GetName()] = s.Object
+					}
+				}
+				body, err := json.Marshal(map[string]any{"controller": map[string]any{"kind": "DecoratorController"},
+					"object": target.Object, "attachments": map[string]any{"Service.v1": observed}})
+				require.NoError(t, err)
+				resp, err := http.Post(base+"/sync/deployments", "application/json", bytes.NewReader(body))
+				require.NoError(t, err)
+				var response struct {
+					Attachments []map[string]any `json:"attachments"`
+				}
+				require.NoError(t, json.NewDecoder(resp.Body).Decode(&response))
+				resp.Body.Close()
+				for _, a := range response.Attachments {
+					// Metacontroller makes the decorated object the attachment's controller.
+					obj := &unstructured.Unstructured{Object: a}
+					obj.SetOwnerReferences([]metav1.OwnerReference{*metav1.NewControllerRef(&target, target.GroupVersionKind())})
+					require.NoError(t, carryOut(ctx, c, "CreateOrUpdate", "", "", "", "", "", obj.Object, nil))
+				}
+			}
+		}
+		decorate()
+		service := &unstructured.Unstructured{}
+		service.SetAPIVersion("v1")
+		service.SetKind("Service")
+		require.NoError(t, c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "web-service"}, service))
+		selector, _, _ := unstructured.NestedStringMap(service.Object, "spec", "selector")
+		assert.Equal(t, map[string]string{"app": "web"}, selector)
+		ports, _, _ := unstructured.NestedSlice(service.Object, "spec", "ports")
+		require.Len(t, ports, 1)
+		assert.EqualValues(t, 8080, ports[0].(map[string]any)["port"])
+		assert.Equal(t, web.GetUID(), metav1.GetControllerOf(service).UID)
+		err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "other-service"}, service.DeepCopy())
+		assert.True(t, apierrors.IsNotFound(err), "an unselected Deployment must get no Service")
+
+		before := service.GetResourceVersion()
+		decorate()
+		require.NoError(t, c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "web-service"}, service))
+		assert.Equal(t, before, service.GetResourceVersion(), "a second sync must change nothing")
+	})
 }

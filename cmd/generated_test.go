@@ -232,3 +232,48 @@ func TestGeneratedShellOperatorProject(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o755), info.Mode().Perm())
 }
+
+// decoratorInit and decoratorCreate scaffold the seed article's decorator:
+// every Deployment labelled app-type=web gets a matching Service.
+var (
+	decoratorInit   = []string{"init", "--style", "metacontroller-decorator", "--domain", "example.com", "--name", "web-services", "--yes"}
+	decoratorCreate = []string{"create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service"}
+)
+
+// TestGeneratedDecoratorProject runs the decorator project's own pytest and
+// pyflakes, with a second decorator added.
+func TestGeneratedDecoratorProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's Python tests")
+	}
+	py := python(t)
+	dir := t.TempDir()
+	require.Equal(t, 0, run(t, dir, nil, false, decoratorInit...).code)
+	r := run(t, dir, nil, false, decoratorCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NoDirExists(t, filepath.Join(dir, "config/crd"), "a decorator adds no CRD")
+	out := execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
+	assert.Contains(t, out, "3 passed")
+
+	r = run(t, dir, nil, false, "create", "api", "--target", "apps/v1/StatefulSet", "--name", "databases", "--owns", "Service")
+	require.Equal(t, 0, r.code, r.stderr)
+	out = execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
+	assert.Contains(t, out, "6 passed")
+	execIn(t, dir, "kubectl", "kustomize", "config/")
+
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--group", "myapp", "--target", "apps/v1/Deployment", "--owns", "Service"}, "opctl: --group does not apply to a metacontroller-decorator project, which adds no CRD: use --target, --selector, --owns\n"},
+		{[]string{"--owns", "Service"}, "opctl: --target is required: the kind to decorate, e.g. --target apps/v1/Deployment\n"},
+		{[]string{"--target", "deployment", "--owns", "Service"}, "opctl: --target \"deployment\": want GROUP/VERSION/KIND, or VERSION/KIND for the core group (e.g. apps/v1/Deployment)\n"},
+		{[]string{"--target", "apps/v1/Deployment", "--selector", "app type=web", "--owns", "Service"}, "opctl: --selector \"app type=web\": want KEY=VALUE[,KEY=VALUE...] with valid label keys and values (e.g. app-type=web)\n"},
+		{[]string{"--target", "apps/v1/Deployment", "--owns", "Job"}, "opctl: --owns \"Job\": a decorator attaches Service\n"},
+		{[]string{"--target", "apps/v1/Deployment", "--owns", "Service"}, "opctl: --name \"deployments\": the project already has this decorator; choose another --name\n"},
+	} {
+		r := run(t, dir, nil, false, append([]string{"create", "api"}, bad.args...)...)
+		assert.Equal(t, 2, r.code, bad.args)
+		assert.Equal(t, bad.want, r.stderr)
+	}
+}

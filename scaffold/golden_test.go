@@ -64,8 +64,13 @@ func goldenCases(t *testing.T) map[string]Project {
 		"go-two-kinds": two,
 	}
 	// Every other style: the seed example and the two-kinds project.
+	decorator := Project{Name: "web-services", Domain: "example.com", Style: "metacontroller-decorator", Versions: DefaultVersions(), ResyncSeconds: 60}
+	decorator, err = decorator.AddDecorator(Decorator{Name: "deployments", Target: Target{APIVersion: "apps/v1", Kind: "Deployment", Resource: "deployments"},
+		Selector: map[string]string{"app-type": "web"}, Owns: []string{"Service"}})
+	require.NoError(t, err)
+	cases["metacontroller-decorator-seed"] = decorator
 	for _, style := range StyleNames() {
-		if style == "go" {
+		if style == "go" || style == "metacontroller-decorator" {
 			continue
 		}
 		cases[style+"-seed"] = withStyle(seedProject(t, "go"), style)

@@ -68,15 +68,16 @@ type pythonAPI struct {
 }
 
 type pythonData struct {
-	Project Project
-	V       Versions
-	Package string
-	Command []string
-	APIs    []pythonAPI
+	Project    Project
+	V          Versions
+	Package    string
+	Command    []string
+	APIs       []pythonAPI
+	Decorators []Decorator
 }
 
 func newPythonData(p Project) pythonData {
-	d := pythonData{Project: p, V: p.Versions, Package: PythonPackage(p)}
+	d := pythonData{Project: p, V: p.Versions, Package: PythonPackage(p), Decorators: p.Decorators}
 	for _, a := range p.APIs {
 		pa := pythonAPI{API: a, FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: samplePath(p, a), Owned: a.OwnedKinds()}
 		for _, c := range pa.Owned {

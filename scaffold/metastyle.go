@@ -82,15 +82,7 @@ type webhook struct {
 // per kind. Names are written as kustomize will prefix them, since the
 // webhook URL is not rewritten by kustomize.
 func metacontrollerManifests(p Project) map[string][]any {
-	service := &corev1.Service{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: metav1.ObjectMeta{Name: "hook", Labels: commonLabels(p)},
-		Spec: corev1.ServiceSpec{
-			Selector: managerLabels(p),
-			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(hookPort), Protocol: corev1.ProtocolTCP}},
-		},
-	}
-	files := map[string][]any{"config/manager/service.yaml": {service}}
+	files := map[string][]any{"config/manager/service.yaml": {hookService(p)}}
 	for _, a := range p.APIs {
 		cc := &compositeController{
 			TypeMeta:   metav1.TypeMeta{APIVersion: "metacontroller.k8s.io/v1alpha1", Kind: "CompositeController"},
@@ -98,10 +90,7 @@ func metacontrollerManifests(p Project) map[string][]any {
 			Spec: compositeControllerSpec{
 				ResyncPeriodSeconds: p.ResyncSeconds,
 				ParentResource:      resourceRule{APIVersion: a.FullGroup(p.Domain) + "/" + a.Version, Resource: a.Plural},
-				Hooks: controllerHooks{Sync: hookRef{Webhook: webhook{
-					URL:     fmt.Sprintf("http://%s-hook.%s/sync/%s", p.Name, p.Namespace(), a.Plural),
-					Timeout: "10s",
-				}}},
+				Hooks:               controllerHooks{Sync: hookRef{Webhook: hookWebhook(p, a.Plural)}},
 			},
 		}
 		for _, c := range a.OwnedKinds() {
@@ -112,6 +101,24 @@ func metacontrollerManifests(p Project) map[string][]any {
 		files["config/metacontroller/"+a.Plural+".yaml"] = []any{cc}
 	}
 	return files
+}
+
+// hookService fronts the hook server; kustomize names it <project>-hook.
+func hookService(p Project) *corev1.Service {
+	return &corev1.Service{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
+		ObjectMeta: metav1.ObjectMeta{Name: "hook", Labels: commonLabels(p)},
+		Spec: corev1.ServiceSpec{
+			Selector: managerLabels(p),
+			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(hookPort), Protocol: corev1.ProtocolTCP}},
+		},
+	}
+}
+
+// hookWebhook points Metacontroller at /sync/<route> of the hook Service,
+// by the name kustomize gives it (kustomize does not rewrite URLs).
+func hookWebhook(p Project, route string) webhook {
+	return webhook{URL: fmt.Sprintf("http://%s-hook.%s/sync/%s", p.Name, p.Namespace(), route), Timeout: "10s"}
 }
 
 func metacontrollerFiles(p Project, t *Tree) error {
@@ -125,7 +132,7 @@ func metacontrollerFiles(p Project, t *Tree) error {
 	r.file(".gitignore", "gitignore.tmpl", UserOwned, d)
 	addPythonPackage(&r, d)
 	r.file(pkg+"sync.py", "pkg/sync.py.tmpl", UserOwned, d)
-	r.file(pkg+"server.py", "pkg/server.py.tmpl", UserOwned, d)
+	r.file(pkg+"server.py", "../shared/python/server.py.tmpl", UserOwned, d)
 	r.file("tests/conftest.py", "tests/conftest.py.tmpl", UserOwned, d)
 	for _, a := range d.APIs {
 		r.file("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", UserOwned, a)

@@ -114,8 +114,9 @@ type Project struct {
 	Style    string   `json:"style"`
 	Versions Versions `json:"versions"`
 	// ResyncSeconds is how often Metacontroller re-syncs every object.
-	ResyncSeconds int32 `json:"resyncSeconds,omitempty"`
-	APIs          []API `json:"apis,omitempty"`
+	ResyncSeconds int32       `json:"resyncSeconds,omitempty"`
+	APIs          []API       `json:"apis,omitempty"`
+	Decorators    []Decorator `json:"decorators,omitempty"`
 }
 
 // Groups returns the distinct API groups in the order they were added.
@@ -184,4 +185,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// Decorator attaches children to existing resources of a kind (no CRD):
+// the metacontroller-decorator style.
+type Decorator struct {
+	// Name names the DecoratorController and the hook route.
+	Name   string `json:"name"`
+	Target Target `json:"target"`
+	// Selector picks the targets by label; empty means every object.
+	Selector map[string]string `json:"selector,omitempty"`
+	Owns     []string          `json:"owns"`
+}
+
+// Target is the kind a decorator watches.
+type Target struct {
+	APIVersion string `json:"apiVersion"` // apps/v1, or v1 for core
+	Kind       string `json:"kind"`
+	Resource   string `json:"resource"` // plural, lower case
 }

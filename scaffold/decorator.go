@@ -1,0 +1,74 @@
+package scaffold
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// decoratorAttachments are the kinds a decorator can attach: a Service that
+// exposes the target's pods.
+var decoratorAttachments = []string{"Service"}
+
+var (
+	labelKey   = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
+	labelValue = regexp.MustCompile(`^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
+)
+
+// ParseTarget parses --target GROUP/VERSION/KIND or VERSION/KIND (core).
+func ParseTarget(s string, plural func(kind string) string) (Target, error) {
+	parts := strings.Split(s, "/")
+	if len(parts) < 2 || len(parts) > 3 {
+		return Target{}, inputErrorf("--target %q: want GROUP/VERSION/KIND, or VERSION/KIND for the core group (e.g. apps/v1/Deployment)", s)
+	}
+	kind := parts[len(parts)-1]
+	version := parts[len(parts)-2]
+	if err := CheckKind(kind); err != nil {
+		return Target{}, inputErrorf("--target %q: kind %q %v", s, kind, err)
+	}
+	if err := CheckVersion(version); err != nil {
+		return Target{}, inputErrorf("--target %q: version %q %v", s, version, err)
+	}
+	if len(parts) == 3 && !dnsSubdomain.MatchString(parts[0]) {
+		return Target{}, inputErrorf("--target %q: group %q must be a DNS-1123 subdomain", s, parts[0])
+	}
+	return Target{APIVersion: strings.Join(parts[:len(parts)-1], "/"), Kind: kind, Resource: plural(kind)}, nil
+}
+
+// ParseSelector parses --selector k=v[,k=v...].
+func ParseSelector(s string) (map[string]string, error) {
+	out := map[string]string{}
+	if s == "" {
+		return out, nil
+	}
+	for _, pair := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(pair, "=")
+		if !ok || !labelKey.MatchString(k) || !labelValue.MatchString(v) {
+			return nil, inputErrorf("--selector %q: want KEY=VALUE[,KEY=VALUE...] with valid label keys and values (e.g. app-type=web)", s)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// AddDecorator returns the project with a new decorator.
+func (p Project) AddDecorator(d Decorator) (Project, error) {
+	if len(d.Name) > 63 || !dnsLabel.MatchString(d.Name) {
+		return p, inputErrorf("--name %q: must be a DNS-1123 label", d.Name)
+	}
+	if len(d.Owns) == 0 {
+		return p, inputErrorf("--owns is required: the kinds to attach (%s)", strings.Join(decoratorAttachments, ", "))
+	}
+	for _, o := range d.Owns {
+		if !slices.Contains(decoratorAttachments, o) {
+			return p, inputErrorf("--owns %q: a decorator attaches %s", o, strings.Join(decoratorAttachments, ", "))
+		}
+	}
+	for _, old := range p.Decorators {
+		if old.Name == d.Name {
+			return p, inputErrorf("--name %q: the project already has this decorator; choose another --name", d.Name)
+		}
+	}
+	p.Decorators = append(append([]Decorator(nil), p.Decorators...), d)
+	return p, nil
+}
