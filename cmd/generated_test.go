@@ -277,3 +277,36 @@ func TestGeneratedDecoratorProject(t *testing.T) {
 		assert.Equal(t, bad.want, r.stderr)
 	}
 }
+
+// TestGeneratedAnsibleProject runs the ansible project's own make test:
+// syntax check, the children rendered by the role's filter compared with
+// opctl's reference, and ansible-lint.
+func TestGeneratedAnsibleProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ansible-playbook and ansible-lint")
+	}
+	for _, tool := range []string{"ansible-playbook", "ansible-lint"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s not found: install ansible and ansible-lint (Debian packages)", tool)
+		}
+	}
+	dir := t.TempDir()
+	args := append([]string{}, seedInit...)
+	args[2] = "ansible"
+	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
+	r := run(t, dir, nil, false, seedCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	out := execIn(t, dir, "make", "test")
+	assert.Contains(t, out, "All assertions passed")
+
+	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
+		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
+		"--field", "egressIPs:[]string", "--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
+	require.Equal(t, 0, r.code, r.stderr)
+	out = execIn(t, dir, "make", "test")
+	assert.Equal(t, 2, strings.Count(out, "All assertions passed"))
+	readme, err := os.ReadFile(filepath.Join(dir, "roles/cache/README.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "| `egressIPs` | `egress_i_ps` (lossy")
+	assert.Contains(t, string(readme), "| `tags` | none: `tags` is reserved in Ansible")
+}

@@ -61,7 +61,7 @@ kinds with opctl create api).`,
 	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
 	f.StringVar(&o.repo, "repo", "", "Go module path, for the go style (default: <domain>/<name>)")
-	f.Int32Var(&o.resyncSeconds, "resync-seconds", 60, "metacontroller styles: how often Metacontroller re-syncs every object")
+	f.Int32Var(&o.resyncSeconds, "resync-seconds", 60, "metacontroller and ansible styles: how often every object is re-synced")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
 	o.answers.register(cmd)
 	o.write.register(cmd)
@@ -122,7 +122,7 @@ func (o initOptions) project() (scaffold.Project, error) {
 		return scaffold.Project{}, usageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
 	}
 	p := scaffold.Project{Name: o.name, Domain: o.domain, Style: o.style, Versions: scaffold.DefaultVersions()}
-	if o.style == checklist.Metacontroller || o.style == checklist.MetacontrollerDecorator {
+	if o.style == checklist.Metacontroller || o.style == checklist.MetacontrollerDecorator || o.style == checklist.Ansible {
 		if o.resyncSeconds < 1 {
 			return scaffold.Project{}, usageErrorf("--resync-seconds %d: must be at least 1", o.resyncSeconds)
 		}

@@ -86,7 +86,7 @@ func withStyle(p Project, style string) Project {
 	if style != "go" {
 		p.Repo = ""
 	}
-	if style == "metacontroller" {
+	if style == "metacontroller" || style == "ansible" {
 		p.ResyncSeconds = 60
 	}
 	return p

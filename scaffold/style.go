@@ -25,7 +25,7 @@ type Style struct {
 
 // Styles returns every style opctl can scaffold, in the order help shows.
 func Styles() []Style {
-	return []Style{goStyle(), kopfStyle(), metacontrollerStyle(), metacontrollerDecoratorStyle(), shellOperatorStyle()}
+	return []Style{goStyle(), kopfStyle(), metacontrollerStyle(), metacontrollerDecoratorStyle(), shellOperatorStyle(), ansibleStyle()}
 }
 
 // StyleNames lists the names of every style.

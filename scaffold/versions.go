@@ -22,6 +22,10 @@ type Versions struct {
 	PythonImage      string `json:"pythonImage"`
 	// Metacontroller is the release users install before deploying hooks.
 	Metacontroller string `json:"metacontroller"`
+	// The Ansible Operator base image and the collections its roles use.
+	AnsibleOperatorImage      string `json:"ansibleOperatorImage"`
+	KubernetesCoreCollection  string `json:"kubernetesCoreCollection"`
+	OperatorSDKUtilCollection string `json:"operatorSDKUtilCollection"`
 	// ShellOperatorImage is the base image of shell-operator projects.
 	ShellOperatorImage string `json:"shellOperatorImage"`
 	// ChildImage runs workload children: the starter commands need sleep and env.
@@ -31,21 +35,24 @@ type Versions struct {
 // DefaultVersions is the pinned set used by new projects.
 func DefaultVersions() Versions {
 	return Versions{
-		Go:                 "1.26.0",
-		ControllerRuntime:  "v0.25.2",
-		Kubernetes:         "v0.37.2",
-		ControllerTools:    "v0.23.0",
-		SigsYAML:           "v1.6.0",
-		KubeAPIServer:      "v1.37.2",
-		Etcd:               "v3.6.8",
-		GoBuilderImage:     "golang:1.26.8-bookworm",
-		DistrolessImage:    "gcr.io/distroless/static-debian12:nonroot",
-		Kopf:               ">=1.44,<2",
-		KubernetesPython:   ">=31,<38",
-		PythonImage:        "python:3.13-slim-bookworm",
-		Metacontroller:     "v4.17.2",
-		ShellOperatorImage: "ghcr.io/flant/shell-operator:v1.20.3",
-		ChildImage:         "busybox:1.37.0",
+		Go:                        "1.26.0",
+		ControllerRuntime:         "v0.25.2",
+		Kubernetes:                "v0.37.2",
+		ControllerTools:           "v0.23.0",
+		SigsYAML:                  "v1.6.0",
+		KubeAPIServer:             "v1.37.2",
+		Etcd:                      "v3.6.8",
+		GoBuilderImage:            "golang:1.26.8-bookworm",
+		DistrolessImage:           "gcr.io/distroless/static-debian12:nonroot",
+		Kopf:                      ">=1.44,<2",
+		KubernetesPython:          ">=31,<38",
+		PythonImage:               "python:3.13-slim-bookworm",
+		Metacontroller:            "v4.17.2",
+		ShellOperatorImage:        "ghcr.io/flant/shell-operator:v1.20.3",
+		AnsibleOperatorImage:      "quay.io/operator-framework/ansible-operator:v1.42.3",
+		KubernetesCoreCollection:  "3.2.0",
+		OperatorSDKUtilCollection: "0.5.0",
+		ChildImage:                "busybox:1.37.0",
 	}
 }
 

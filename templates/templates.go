@@ -7,5 +7,5 @@ import "embed"
 
 // FS holds every template; paths start with the style name.
 //
-//go:embed all:go all:kopf all:metacontroller all:metacontroller-decorator all:shell-operator all:shared
+//go:embed all:go all:kopf all:metacontroller all:metacontroller-decorator all:shell-operator all:ansible all:shared
 var FS embed.FS

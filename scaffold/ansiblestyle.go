@@ -1,0 +1,256 @@
+package scaffold
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"sigs.k8s.io/yaml"
+)
+
+func ansibleStyle() Style {
+	return Style{
+		Name:    "ansible",
+		Summary: "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
+		Access: Access{
+			Parent: []string{"get", "list", "watch"},
+			// operator_sdk.util.k8s_status reads, then merge-patches status.
+			Status: []string{"get", "patch", "update"},
+			// kubernetes.core.k8s state=present gets, creates or patches; the
+			// operator watches what the role creates.
+			Child: func(ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Extra: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
+		},
+		Runtime: func(Project) Runtime {
+			return Runtime{
+				Args:          []string{"--health-probe-bind-address=:6789"},
+				Env:           []corev1.EnvVar{{Name: "ANSIBLE_GATHERING", Value: "explicit"}},
+				HealthPort:    6789,
+				LivenessPath:  "/healthz",
+				ReadinessPath: "/readyz",
+				WritableDirs:  []string{"/tmp", "/opt/ansible/.ansible"},
+			}
+		},
+		Files: ansibleFiles,
+	}
+}
+
+// SnakeCase converts a spec field name as the Ansible Operator does:
+// storageClass → storage_class, egressIPs → egress_i_ps.
+func SnakeCase(s string) string {
+	var b strings.Builder
+	for i, r := range s {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// snakeField is a top-level spec field as the role receives it.
+type snakeField struct {
+	Field, Snake string
+	// Lossy marks names whose conversion cannot be reversed (runs of
+	// capitals or digits).
+	Lossy bool
+	// Reserved marks names Ansible keeps for itself (tags, name, vars ...):
+	// the role must read them from the whole object.
+	Reserved bool
+}
+
+// ansibleReserved are the variable names Ansible reserves for play keywords.
+var ansibleReserved = strings.Fields(`False None True and any_errors_fatal as assert async await become become_exe
+become_flags become_method become_user break check_mode class collections connection continue debugger def
+del diff elif else environment except fact_path finally for force_handlers from gather_facts gather_subset
+gather_timeout global handlers hosts if ignore_errors ignore_unreachable import in is lambda
+max_fail_percentage module_defaults name no_log nonlocal not or order pass port post_tasks pre_tasks raise
+remote_user return roles run_once serial strategy tags tasks throttle timeout try vars vars_files
+vars_prompt while with yield`)
+
+// CRVar is the variable holding the whole object in the Ansible Operator:
+// _<group with . and - as _>_<kind in lower case>.
+func CRVar(domain string, a API) string {
+	return "_" + strings.NewReplacer(".", "_", "-", "_").Replace(a.FullGroup(domain)) + "_" + strings.ToLower(a.Kind)
+}
+
+type ansibleAPI struct {
+	API
+	Project     Project
+	FullGroup   string
+	CRVar       string
+	SamplePath  string
+	SnakeFields []snakeField
+}
+
+func ansibleFiles(p Project, t *Tree) error {
+	d := struct {
+		Project Project
+		V       Versions
+		APIs    []ansibleAPI
+	}{Project: p, V: p.Versions}
+	for _, a := range p.APIs {
+		aa := ansibleAPI{API: a, Project: p, FullGroup: a.FullGroup(p.Domain), CRVar: CRVar(p.Domain, a), SamplePath: samplePath(p, a)}
+		for _, node := range groupFields(a.Fields) {
+			snake := SnakeCase(node.Name)
+			lossy := false
+			for i := 1; i < len(node.Name); i++ {
+				prev, cur := rune(node.Name[i-1]), rune(node.Name[i])
+				lossy = lossy || (unicode.IsUpper(prev) && unicode.IsUpper(cur)) || unicode.IsDigit(cur)
+			}
+			aa.SnakeFields = append(aa.SnakeFields, snakeField{Field: node.Name, Snake: snake, Lossy: lossy,
+				Reserved: slices.Contains(ansibleReserved, snake)})
+		}
+		d.APIs = append(d.APIs, aa)
+	}
+	r := renderer{style: "ansible", tree: t}
+	r.file("ansible.cfg", "ansible.cfg.tmpl", UserOwned, d)
+	r.file("Dockerfile", "Dockerfile.tmpl", UserOwned, d)
+	r.file("Makefile", "Makefile.tmpl", UserOwned, d)
+	r.file("README.md", "README.md.tmpl", UserOwned, d)
+	r.file(".gitignore", "gitignore.tmpl", UserOwned, d)
+	r.file("filter_plugins/opctl.py", "filter_plugins.py.tmpl", UserOwned, d)
+	r.file("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl", UserOwned, d)
+	r.file("molecule/default/converge.yml", "molecule/converge.yml.tmpl", Generated, d)
+	r.file("molecule/default/verify.yml", "molecule/verify.yml.tmpl", Generated, d)
+	if r.err != nil {
+		return r.err
+	}
+	if err := addAnsibleData(p, d.APIs, t); err != nil {
+		return err
+	}
+	for _, a := range d.APIs {
+		role := "roles/" + a.Singular() + "/"
+		r.file(role+"tasks/main.yml", "role/tasks/main.yml.tmpl", UserOwned, a)
+		r.file(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", UserOwned, a)
+		r.file(role+"meta/main.yml", "role/meta/main.yml.tmpl", UserOwned, a)
+		r.file(role+"README.md", "role/README.md.tmpl", UserOwned, a)
+		r.file("playbooks/local-"+a.Singular()+".yml", "playbooks/local.yml.tmpl", UserOwned, a)
+		r.file("tests/test-"+a.Singular()+".yml", "tests.yml.tmpl", UserOwned, a)
+	}
+	return r.err
+}
+
+// watch is one entry of the Ansible Operator's watches.yaml.
+type watch struct {
+	Version             string `json:"version"`
+	Group               string `json:"group"`
+	Kind                string `json:"kind"`
+	Role                string `json:"role"`
+	ManageStatus        bool   `json:"manageStatus"`
+	SnakeCaseParameters bool   `json:"snakeCaseParameters"`
+	ReconcilePeriod     string `json:"reconcilePeriod"`
+}
+
+type galaxyRequirement struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// addAnsibleData adds the structured files: watches.yaml,
+// requirements.yml, each role's defaults and the children the tests expect.
+func addAnsibleData(p Project, apis []ansibleAPI, t *Tree) error {
+	var watches []watch
+	for _, a := range apis {
+		watches = append(watches, watch{Version: a.Version, Group: a.FullGroup, Kind: a.Kind, Role: a.Singular(),
+			ManageStatus: false, SnakeCaseParameters: true, ReconcilePeriod: fmt.Sprintf("%ds", p.ResyncSeconds)})
+	}
+	if watches == nil {
+		watches = []watch{}
+	}
+	add := func(path string, v any, owner Ownership) error {
+		b, err := yaml.Marshal(v)
+		if err != nil {
+			return err
+		}
+		header := "---\n"
+		if owner == Generated {
+			header += "# " + generatedHeader + "\n"
+		}
+		return t.Add(File{Path: path, Content: append([]byte(header), b...), Owner: owner})
+	}
+	if err := add("watches.yaml", watches, Generated); err != nil {
+		return err
+	}
+	if err := add("requirements.yml", map[string]any{"collections": []galaxyRequirement{
+		{Name: "kubernetes.core", Version: p.Versions.KubernetesCoreCollection},
+		{Name: "operator_sdk.util", Version: p.Versions.OperatorSDKUtilCollection},
+	}}, UserOwned); err != nil {
+		return err
+	}
+	for _, a := range apis {
+		defaults := map[string]any{
+			"opctl_owns":         ownedNames(a.API),
+			"opctl_child_image":  p.Versions.ChildImage,
+			"opctl_write_status": true,
+		}
+		for _, node := range groupFields(a.Fields) {
+			if slices.Contains(ansibleReserved, SnakeCase(node.Name)) {
+				continue
+			}
+			var v any
+			if node.Field == nil {
+				v = map[string]any{}
+			} else if node.Field.Default != nil {
+				v = typedDefault(*node.Field)
+			}
+			defaults[SnakeCase(node.Name)] = v
+		}
+		if err := t.Add(File{Path: "roles/" + a.Singular() + "/defaults/main.yml", Content: flowYAML(defaults), Owner: UserOwned}); err != nil {
+			return err
+		}
+		sample, err := BuildSample(p.Domain, a.API)
+		if err != nil {
+			return err
+		}
+		sample["metadata"] = map[string]any{"name": sample["metadata"].(map[string]any)["name"], "namespace": "default",
+			"uid": "0a1b2c3d-0000-4000-8000-000000000001", "generation": 1}
+		expected, err := json.MarshalIndent(DesiredChildren(p, a.API, roundTrip(sample)), "", "  ")
+		if err != nil {
+			return err
+		}
+		if string(expected) == "null" {
+			expected = []byte("[]")
+		}
+		if err := t.Add(File{Path: "tests/expected-" + a.Singular() + ".json", Content: append(expected, '\n')}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ownedNames(a API) []string {
+	out := []string{}
+	for _, c := range a.OwnedKinds() {
+		out = append(out, c.Kind)
+	}
+	return out
+}
+
+// flowYAML writes one key per line with its value in JSON, which YAML reads
+// as flow style: role defaults stay short and lint-clean.
+func flowYAML(m map[string]any) []byte {
+	out := []byte("---\n")
+	for _, k := range sortedKeys(m) {
+		var v []byte
+		if list, ok := m[k].([]string); ok {
+			quoted := make([]string, len(list))
+			for i, s := range list {
+				b, _ := json.Marshal(s)
+				quoted[i] = string(b)
+			}
+			v = []byte("[" + strings.Join(quoted, ", ") + "]")
+		} else {
+			v, _ = json.Marshal(m[k])
+		}
+		out = append(out, fmt.Sprintf("%s: %s\n", k, v)...)
+	}
+	return out
+}
