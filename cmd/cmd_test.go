@@ -119,6 +119,18 @@ func snapshot(t *testing.T, dir string) map[string]string {
 	return files
 }
 
+// scaffoldSeed writes the seed example in the style into a new directory.
+func scaffoldSeed(t *testing.T, style string) string {
+	t.Helper()
+	dir := t.TempDir()
+	args := append([]string{}, seedInit...)
+	args[2] = style
+	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
+	r := run(t, dir, nil, false, seedCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	return dir
+}
+
 func initSeed(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()

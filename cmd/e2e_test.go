@@ -82,12 +82,7 @@ func e2eStyle(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, 
 	c, err := client.New(cfg, client.Options{})
 	require.NoError(t, err)
 
-	dir := t.TempDir()
-	args := append([]string{}, seedInit...)
-	args[2] = style
-	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
-	r := run(t, dir, nil, false, seedCreate...)
-	require.Equal(t, 0, r.code, r.stderr)
+	dir := scaffoldSeed(t, style)
 	p, err := scaffold.LoadProject(dir)
 	require.NoError(t, err)
 	api := p.APIs[0]
@@ -530,18 +525,29 @@ func runShellOperatorHooks(t *testing.T, dir, kubeconfig, _ string) func() {
 	require.NoError(t, err)
 	p, err := scaffold.LoadProject(dir)
 	require.NoError(t, err)
+	return repeat(t, func(ctx context.Context) error {
+		for i, a := range p.APIs {
+			hook := filepath.Join(dir, "hooks", scaffold.HookName(i, a)+".sh")
+			if err := runHookOnce(ctx, c, hook, a.FullGroup(p.Domain)+"/"+a.Version, a.Kind, a.Plural); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// repeat runs pass every half second until the returned stop is called;
+// the first error ends the loop and fails the test at stop.
+func repeat(t *testing.T, pass func(context.Context) error) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	var failure error
 	go func() {
 		defer close(done)
 		for ctx.Err() == nil {
-			for i, a := range p.APIs {
-				hook := filepath.Join(dir, "hooks", scaffold.HookName(i, a)+".sh")
-				if err := runHookOnce(ctx, c, hook, a.FullGroup(p.Domain)+"/"+a.Version, a.Kind, a.Plural); err != nil && ctx.Err() == nil {
-					failure = err
-					return
-				}
+			if err := pass(ctx); err != nil && ctx.Err() == nil {
+				failure = err
+				return
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
@@ -648,26 +654,17 @@ func runMetacontrollerHooks(t *testing.T, dir, _, admin string) func() {
 	c, err := client.New(cfg, client.Options{})
 	require.NoError(t, err)
 	base, stopServer := startHookServer(t, dir)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	var failure error
-	go func() {
-		defer close(done)
-		for ctx.Err() == nil {
-			for _, a := range p.APIs {
-				if err := syncOnce(ctx, c, base, p, a); err != nil && ctx.Err() == nil {
-					failure = err
-					return
-				}
+	stopLoop := repeat(t, func(ctx context.Context) error {
+		for _, a := range p.APIs {
+			if err := syncOnce(ctx, c, base, p, a); err != nil {
+				return err
 			}
-			time.Sleep(500 * time.Millisecond)
 		}
-	}()
+		return nil
+	})
 	return func() {
-		cancel()
-		<-done
+		stopLoop()
 		stopServer()
-		assert.NoError(t, failure)
 	}
 }
 

@@ -182,16 +182,11 @@ func TestGeneratedPythonProjects(t *testing.T) {
 
 func checkPythonProject(t *testing.T, style string, tests [2]int) {
 	py := python(t)
-	dir := t.TempDir()
-	args := append([]string{}, seedInit...)
-	args[2] = style
-	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
-	r := run(t, dir, nil, false, seedCreate...)
-	require.Equal(t, 0, r.code, r.stderr)
+	dir := scaffoldSeed(t, style)
 	out := execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
 	assert.Contains(t, out, fmt.Sprintf("%d passed", tests[0]))
 
-	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
+	r := run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
 		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
 		"--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -212,16 +207,11 @@ func TestGeneratedShellOperatorProject(t *testing.T) {
 			t.Fatalf("%s not found: install bash, jq and shellcheck (Debian packages)", tool)
 		}
 	}
-	dir := t.TempDir()
-	args := append([]string{}, seedInit...)
-	args[2] = "shell-operator"
-	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
-	r := run(t, dir, nil, false, seedCreate...)
-	require.Equal(t, 0, r.code, r.stderr)
+	dir := scaffoldSeed(t, "shell-operator")
 	out := execIn(t, dir, "make", "test", "lint")
 	assert.Contains(t, out, "5 passed, 0 failed")
 
-	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
+	r := run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
 		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
 		"--field", "enabled:bool", "--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -290,16 +280,11 @@ func TestGeneratedAnsibleProject(t *testing.T) {
 			t.Fatalf("%s not found: install ansible and ansible-lint (Debian packages)", tool)
 		}
 	}
-	dir := t.TempDir()
-	args := append([]string{}, seedInit...)
-	args[2] = "ansible"
-	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
-	r := run(t, dir, nil, false, seedCreate...)
-	require.Equal(t, 0, r.code, r.stderr)
+	dir := scaffoldSeed(t, "ansible")
 	out := execIn(t, dir, "make", "test")
 	assert.Contains(t, out, "All assertions passed")
 
-	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
+	r := run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
 		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
 		"--field", "egressIPs:[]string", "--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
 	require.Equal(t, 0, r.code, r.stderr)
