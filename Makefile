@@ -36,3 +36,7 @@ envtest-bins: ## Build kube-apiserver and etcd from the Go module proxy into .ca
 test-e2e: ## Prove every style's generated project on a real API server built from source.
 	KUBEBUILDER_ASSETS="$${KUBEBUILDER_ASSETS:-$$($(GO) run ./hack/envtest-bins | tail -n 1)}" \
 	  $(GO) test -tags e2e -count=1 -timeout 60m -run TestE2E -v ./cmd
+
+.PHONY: test-fuzz
+test-fuzz: ## Fuzz the field parser through rendering every style (20 s).
+	$(GO) test ./scaffold -run '^$$' -fuzz FuzzField -fuzztime 20s

@@ -2,8 +2,8 @@ package scaffold
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -144,7 +144,7 @@ func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
 	case TypeString:
 		s.Type = "string"
 		for _, e := range f.Enum {
-			s.Enum = append(s.Enum, jsonValue(strconv.Quote(e)))
+			s.Enum = append(s.Enum, jsonString(e))
 		}
 		s.MinLength, s.MaxLength, s.Pattern = f.MinLength, f.MaxLength, f.Pattern
 	case TypeBool:
@@ -168,7 +168,7 @@ func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
 		s.AdditionalProperties = &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}
 	}
 	if f.Default != nil {
-		d := jsonValue(strconv.Quote(*f.Default))
+		d := jsonString(*f.Default)
 		if f.Type == TypeBool || f.Type.isInt() {
 			d = jsonValue(*f.Default)
 		}
@@ -178,6 +178,11 @@ func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
 }
 
 func jsonValue(raw string) apiextensionsv1.JSON { return apiextensionsv1.JSON{Raw: []byte(raw)} }
+
+func jsonString(s string) apiextensionsv1.JSON {
+	b, _ := json.Marshal(s)
+	return apiextensionsv1.JSON{Raw: b}
+}
 
 func toFloat(n *int64) *float64 {
 	if n == nil {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 )
@@ -20,6 +22,7 @@ var (
 	upperCamel   = regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`)
 	lowerCamel   = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
 	pluralRE     = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
+	quantityRE   = regexp.MustCompile(quantityPattern)
 )
 
 // reservedTopLevel are spec field names that would shadow object-level keys
@@ -183,7 +186,30 @@ func allowed(t FieldType, modifier string) bool {
 	return true
 }
 
+// printable reports whether s is valid UTF-8 without control characters:
+// values end up in Go markers, YAML, Python and bash.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
 func validateModifiers(f Field) error {
+	values := append([]string{f.Pattern}, f.Enum...)
+	if f.Default != nil {
+		values = append(values, *f.Default)
+	}
+	for _, v := range values {
+		if !printable(v) {
+			return fmt.Errorf("value %q must be printable UTF-8", v)
+		}
+	}
 	used := map[string]bool{
 		"default": f.Default != nil, "column": f.Column, "enum": f.Enum != nil,
 		"minLength": f.MinLength != nil, "maxLength": f.MaxLength != nil, "pattern": f.Pattern != "",
@@ -255,7 +281,7 @@ func validateDefault(f Field, d string) error {
 			return fmt.Errorf("default %d is outside min/max", n)
 		}
 	case TypeQuantity:
-		if _, err := resource.ParseQuantity(d); err != nil {
+		if _, err := resource.ParseQuantity(d); err != nil || !quantityRE.MatchString(d) {
 			return fmt.Errorf("default %q is not a quantity (e.g. 10Gi, 500m)", d)
 		}
 	case TypeDuration:

@@ -1,0 +1,77 @@
+package scaffold
+
+import (
+	"bytes"
+	"errors"
+	"go/parser"
+	"go/token"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/yaml"
+)
+
+// FuzzField: whatever --field spec the parser and the model validation
+// accept must render in every style: a CRD the API server's validation
+// accepts (Render checks it), Go that parses, YAML that parses. A refusal
+// must be an InputError (exit 2), never an internal error.
+func FuzzField(f *testing.F) {
+	for _, seed := range []string{
+		"engine:string:enum=mysql,postgres:required", "replicas:int32:min=1:max=5:default=1",
+		"storage:quantity:default=10Gi", "ttl:duration:default=1h", "since:datetime:default=2025-01-01T00:00:00Z",
+		"tags:[]string", "labels:map[string]string", "backup.schedule:string:pattern=^@(daily|hourly)$",
+		"name:string:minLength=1:maxLength=8:default=x", "on:bool:default=true:column", "size:int64:min=-5",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		field, err := ParseField(spec)
+		if err != nil {
+			requireInputError(t, spec, err)
+			return
+		}
+		api := API{Group: "fuzz", Version: "v1", Kind: "Fuzz", Plural: "fuzzes", Namespaced: true, Fields: []Field{field}, Owns: []string{"ConfigMap"}}
+		for _, style := range StyleNames() {
+			p := Project{Name: "fuzz", Domain: "example.com", Repo: "example.com/fuzz", Style: style, Versions: DefaultVersions(), ResyncSeconds: 60}
+			if style == "metacontroller-decorator" {
+				continue // no API
+			}
+			p, err := p.AddAPI(FlagSource, api)
+			if err != nil {
+				requireInputError(t, spec, err)
+				return
+			}
+			tree, err := Render(p)
+			if err != nil {
+				requireInputError(t, spec, err)
+				return
+			}
+			for _, file := range tree.Files() {
+				switch {
+				case strings.HasSuffix(file.Path, ".go"):
+					if _, err := parser.ParseFile(token.NewFileSet(), file.Path, file.Content, 0); err != nil {
+						t.Fatalf("--field %q: %s (%s) does not parse: %v", spec, file.Path, style, err)
+					}
+				case strings.HasSuffix(file.Path, ".yaml"):
+					for _, doc := range bytes.Split(file.Content, []byte("\n---\n")) {
+						var v any
+						if err := yaml.Unmarshal(doc, &v); err != nil {
+							t.Fatalf("--field %q: %s (%s) is not YAML: %v", spec, file.Path, style, err)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func requireInputError(t *testing.T, spec string, err error) {
+	t.Helper()
+	var inputErr *InputError
+	if !errors.As(err, &inputErr) {
+		t.Fatalf("--field %q: internal error instead of an input error: %v", spec, err)
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Fatalf("--field %q: error is not one line: %q", spec, err)
+	}
+}

@@ -1,0 +1,112 @@
+package scaffold
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+)
+
+// TestSafeOutput walks every file of every golden case and checks what
+// opctl promises about the operators it emits: least privilege, hardened
+// containers, pinned images, strict shell scripts.
+func TestSafeOutput(t *testing.T) {
+	for name, p := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			tree, err := Render(p)
+			require.NoError(t, err)
+			style, err := LookupStyle(p.Style)
+			require.NoError(t, err)
+			for _, f := range tree.Files() {
+				switch {
+				case strings.HasPrefix(f.Path, "config/") && strings.HasSuffix(f.Path, ".yaml"):
+					for _, doc := range bytes.Split(f.Content, []byte("\n---\n")) {
+						var obj map[string]any
+						require.NoError(t, yaml.Unmarshal(doc, &obj), f.Path)
+						checkObject(t, p, style, f.Path, obj)
+					}
+				case strings.HasSuffix(f.Path, "Dockerfile"):
+					for _, line := range strings.Split(string(f.Content), "\n") {
+						if strings.HasPrefix(line, "FROM ") {
+							assert.True(t, pinned(strings.Fields(line)[1]), "%s: %s is not pinned", f.Path, line)
+						}
+						if strings.HasPrefix(line, "USER ") {
+							assert.NotContains(t, line, "root", f.Path)
+						}
+					}
+					assert.Contains(t, string(f.Content), "\nUSER ", "%s runs as root", f.Path)
+				case strings.HasSuffix(f.Path, ".sh"):
+					lines := strings.SplitN(string(f.Content), "\n", 20)
+					assert.Equal(t, "#!/usr/bin/env bash", lines[0], f.Path)
+					assert.Contains(t, string(f.Content), "\nset -euo pipefail\n", "%s must stop on errors", f.Path)
+				}
+			}
+			assert.True(t, pinned(p.Versions.ChildImage))
+		})
+	}
+}
+
+// pinned reports whether an image reference names a tag other than latest
+// (or a digest).
+func pinned(image string) bool {
+	if image == "" || strings.ContainsAny(image, " \t") {
+		return false
+	}
+	slash := strings.LastIndex(image, "/")
+	rest := image[slash+1:]
+	return (strings.Contains(rest, ":") && !strings.HasSuffix(rest, ":latest")) || strings.Contains(image, "@sha256:")
+}
+
+func checkObject(t *testing.T, p Project, style Style, path string, obj map[string]any) {
+	kind, _ := obj["kind"].(string)
+	switch kind {
+	case "ClusterRole", "Role":
+		rules, _ := obj["rules"].([]any)
+		statusGranted := false
+		for _, r := range rules {
+			rule := r.(map[string]any)
+			for _, key := range []string{"apiGroups", "resources", "verbs"} {
+				for _, v := range rule[key].([]any) {
+					assert.NotEqual(t, "*", v, "%s: wildcard in %s", path, key)
+				}
+			}
+			for _, res := range rule["resources"].([]any) {
+				statusGranted = statusGranted || strings.HasSuffix(res.(string), "/status")
+			}
+		}
+		if kind == "ClusterRole" && len(style.Access.Status) > 0 && len(p.APIs) > 0 {
+			assert.True(t, statusGranted, "%s: the operator writes status but may not", path)
+		}
+	case "Deployment":
+		spec := obj["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+		podSC, _ := spec["securityContext"].(map[string]any)
+		assert.Equal(t, true, podSC["runAsNonRoot"], path)
+		assert.Equal(t, "RuntimeDefault", podSC["seccompProfile"].(map[string]any)["type"], path)
+		for _, c := range spec["containers"].([]any) {
+			container := c.(map[string]any)
+			sc := container["securityContext"].(map[string]any)
+			assert.Equal(t, false, sc["allowPrivilegeEscalation"], path)
+			assert.Equal(t, true, sc["readOnlyRootFilesystem"], path)
+			assert.Equal(t, []any{"ALL"}, sc["capabilities"].(map[string]any)["drop"], path)
+			resources := container["resources"].(map[string]any)
+			assert.NotEmpty(t, resources["requests"], path)
+			assert.NotEmpty(t, resources["limits"], path)
+			assert.True(t, pinned(container["image"].(string)), "%s: image %s", path, container["image"])
+			assert.NotNil(t, container["livenessProbe"], path)
+			assert.NotNil(t, container["readinessProbe"], path)
+		}
+	}
+}
+
+func TestPinned(t *testing.T) {
+	for image, want := range map[string]bool{
+		"busybox:1.37.0": true, "ghcr.io/flant/shell-operator:v1.20.3": true, "localhost:5000/x:v1": true,
+		"busybox": false, "busybox:latest": false, "localhost:5000/x": false,
+		"x@sha256:" + strings.Repeat("a", 64): true,
+	} {
+		assert.Equal(t, want, pinned(image), image)
+	}
+}
