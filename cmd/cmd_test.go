@@ -328,3 +328,49 @@ func TestStylesAndVersion(t *testing.T) {
 	r = run(t, t.TempDir(), nil, false, "version", "extra")
 	assert.Equal(t, 2, r.code)
 }
+
+// A hand edit to a generated file is reported, shown as a diff in a dry
+// run, and never overwritten without --force.
+func TestHandEditedGeneratedFileIsKept(t *testing.T) {
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	role := filepath.Join(dir, "config/rbac/role.yaml")
+	edited, err := os.ReadFile(role)
+	require.NoError(t, err)
+	edited = append(edited, []byte("# my note\n")...)
+	require.NoError(t, os.WriteFile(role, edited, 0o644))
+	before := snapshot(t, dir)
+
+	second := []string{"create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache", "--owns", "Deployment"}
+	r := run(t, dir, nil, false, append(second, "--dry-run")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "edited    config/rbac/role.yaml (generated, but edited by hand; --force overwrites)")
+	assert.Contains(t, r.stdout, "--- a/config/rbac/role.yaml\n+++ b/config/rbac/role.yaml\n")
+	assert.Contains(t, r.stdout, "-# my note\n")
+
+	r = run(t, dir, nil, false, second...)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "opctl: nothing written: config/rbac/role.yaml changed by hand since opctl generated them; move the change to a file of yours, or use --force to overwrite\n", r.stderr)
+	assert.Equal(t, before, snapshot(t, dir))
+
+	r = run(t, dir, nil, false, append(second, "--force")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	b, err := os.ReadFile(role)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "# my note")
+}
+
+func TestGenerateRerendersFromTheProjectFile(t *testing.T) {
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	crd := filepath.Join(dir, "config/crd/bases/myapp.example.com_databases.yaml")
+	require.NoError(t, os.Remove(crd))
+	r := run(t, dir, nil, false, "generate")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "create    config/crd/bases/myapp.example.com_databases.yaml")
+	assert.FileExists(t, crd)
+	r = run(t, dir, nil, false, "generate")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "create ")
+	assert.NotContains(t, r.stdout, "update ")
+}

@@ -81,6 +81,7 @@ Deployment and starter code that reconciles, with its own tests.`,
 		newDecideCmd(env),
 		newInitCmd(env),
 		newCreateCmd(env),
+		newGenerateCmd(env),
 		newStylesCmd(env),
 		newVersionCmd(env),
 	)

@@ -3,6 +3,11 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pmezard/go-difflib/difflib"
 
 	"github.com/spf13/cobra"
 
@@ -18,7 +23,7 @@ type writeFlags struct {
 
 func (w *writeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print what would be written and write nothing")
-	cmd.Flags().BoolVarP(&w.verbose, "verbose", "v", false, "with --dry-run, print file contents too")
+	cmd.Flags().BoolVarP(&w.verbose, "verbose", "v", false, "with --dry-run, print new files' contents too (changes are always shown as diffs)")
 	cmd.Flags().BoolVar(&w.force, "force", false, "overwrite user-owned files that already exist")
 }
 
@@ -31,24 +36,46 @@ func renderAndWrite(out io.Writer, dir string, p scaffold.Project, w writeFlags,
 	if err != nil {
 		return err
 	}
-	changes, err := scaffold.Plan(dir, tree, w.force)
+	changes, err := scaffold.Plan(dir, tree, p.Generated, w.force)
 	if err != nil {
 		return err
 	}
+	var edited []string
 	for _, c := range changes {
 		note := ""
-		if c.Action == scaffold.ActionKeep {
+		switch c.Action {
+		case scaffold.ActionKeep:
 			note = " (yours; --force overwrites)"
+		case scaffold.ActionEdited:
+			note = " (generated, but edited by hand; --force overwrites)"
+			edited = append(edited, c.Path)
 		}
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
-		if w.dryRun && w.verbose {
-			f, _ := tree.Get(c.Path)
+		f, _ := tree.Get(c.Path)
+		switch {
+		case w.dryRun && (c.Action == scaffold.ActionUpdate || c.Action == scaffold.ActionEdited):
+			old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path)))
+			if err != nil {
+				return err
+			}
+			diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+				A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(f.Content)),
+				FromFile: "a/" + c.Path, ToFile: "b/" + c.Path, Context: 3,
+			})
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(out, diff)
+		case w.dryRun && w.verbose && c.Action == scaffold.ActionCreate:
 			fmt.Fprintf(out, "%s\n", indent(f.Content))
 		}
 	}
 	if w.dryRun {
 		fmt.Fprintln(out, "dry run: nothing written")
 		return nil
+	}
+	if len(edited) > 0 {
+		return fmt.Errorf("nothing written: %s changed by hand since opctl generated them; move the change to a file of yours, or use --force to overwrite", strings.Join(edited, ", "))
 	}
 	if confirm != nil {
 		n := 0
@@ -61,7 +88,7 @@ func renderAndWrite(out io.Writer, dir string, p scaffold.Project, w writeFlags,
 			return err
 		}
 	}
-	return scaffold.Write(dir, tree, changes)
+	return scaffold.Write(scaffold.OSFS{}, dir, tree, changes)
 }
 
 func indent(b []byte) []byte {

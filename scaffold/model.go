@@ -108,6 +108,8 @@ func (a API) OwnedKinds() []ChildKind {
 // Project is everything opctl knows about a project; it is what the
 // project file stores.
 type Project struct {
+	// Format is the project file's version (ProjectFormat when written).
+	Format   int      `json:"format"`
 	Name     string   `json:"name"`
 	Domain   string   `json:"domain"`
 	Repo     string   `json:"repo,omitempty"`
@@ -117,6 +119,9 @@ type Project struct {
 	ResyncSeconds int32       `json:"resyncSeconds,omitempty"`
 	APIs          []API       `json:"apis,omitempty"`
 	Decorators    []Decorator `json:"decorators,omitempty"`
+	// Generated maps each generated file to the SHA-256 of its content as
+	// written, so hand edits are detected before they would be overwritten.
+	Generated map[string]string `json:"generated,omitempty"`
 }
 
 // Groups returns the distinct API groups in the order they were added.

@@ -1,11 +1,13 @@
 package scaffold
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 )
@@ -16,8 +18,13 @@ const ProjectFileName = "opctl.yaml"
 const projectFileHeader = "# The opctl project file: every input this project was generated from.\n" +
 	"# opctl re-renders generated files from it; change it with opctl commands.\n"
 
+// ProjectFormat is the version of the project file this opctl writes and
+// reads; a newer file is refused rather than misread.
+const ProjectFormat = 1
+
 // MarshalProject renders the project file.
 func MarshalProject(p Project) ([]byte, error) {
+	p.Format = ProjectFormat
 	b, err := yaml.Marshal(p)
 	if err != nil {
 		return nil, err
@@ -35,12 +42,24 @@ func LoadProject(dir string) (Project, error) {
 	if err != nil {
 		return Project{}, err
 	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return Project{}, inputErrorf("%s is empty: restore it from version control, or run opctl init --force", path)
+	}
 	var p Project
 	if err := yaml.UnmarshalStrict(b, &p); err != nil {
-		return Project{}, inputErrorf("%s: %v", path, err)
+		return Project{}, inputErrorf("%s is not a valid project file: %v", path, oneLine(err))
+	}
+	if p.Format > ProjectFormat {
+		return Project{}, inputErrorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, p.Format, ProjectFormat)
+	}
+	if err := p.Validate(FileSource(path)); err != nil {
+		return Project{}, err
 	}
 	return p, nil
 }
+
+// oneLine keeps an error message on one line.
+func oneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
 
 // LoadAPIFile reads one API from a YAML file given to --from. It has the
 // shape of an entry of "apis" in the project file; namespaced defaults to
@@ -52,7 +71,7 @@ func LoadAPIFile(path string) (API, error) {
 	}
 	a := API{Namespaced: true}
 	if err := yaml.UnmarshalStrict(b, &a); err != nil {
-		return API{}, inputErrorf("--from %s: %v", path, err)
+		return API{}, inputErrorf("--from %s: %v", path, oneLine(err))
 	}
 	return a, nil
 }

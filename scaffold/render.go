@@ -1,6 +1,8 @@
 package scaffold
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"path"
 )
@@ -13,6 +15,20 @@ func Render(p Project) (*Tree, error) {
 		return nil, inputErrorf("style %q: %v", p.Style, err)
 	}
 	t := NewTree()
+	if err := addManifests(p, style, t); err != nil {
+		return nil, err
+	}
+	if err := style.Files(p, t); err != nil {
+		return nil, err
+	}
+	// The project file comes last: it records the hash of every other
+	// generated file.
+	p.Generated = map[string]string{}
+	for _, f := range t.Files() {
+		if f.Owner == Generated {
+			p.Generated[f.Path] = contentHash(f.Content)
+		}
+	}
 	projectFile, err := MarshalProject(p)
 	if err != nil {
 		return nil, err
@@ -20,13 +36,12 @@ func Render(p Project) (*Tree, error) {
 	if err := t.Add(File{Path: ProjectFileName, Content: projectFile}); err != nil {
 		return nil, err
 	}
-	if err := addManifests(p, style, t); err != nil {
-		return nil, err
-	}
-	if err := style.Files(p, t); err != nil {
-		return nil, err
-	}
 	return t, nil
+}
+
+func contentHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // CRDPath is where the CRD of an API lives, named as controller-gen names it.

@@ -1,0 +1,28 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+func newGenerateCmd(env Env) *cobra.Command {
+	var w writeFlags
+	cmd := &cobra.Command{
+		Use:   "generate",
+		Short: "Re-render every generated file of the project in the current directory from opctl.yaml",
+		Long: `Re-render every generated file from opctl.yaml, for example after editing it
+or upgrading opctl. Files you own are left alone; generated files edited by
+hand are reported and left alone unless --force.`,
+		Args: maxArgs(0),
+		RunE: func(*cobra.Command, []string) error {
+			p, err := scaffold.LoadProject(env.Dir)
+			if err != nil {
+				return err
+			}
+			return renderAndWrite(env.IO.Out, env.Dir, p, w, nil)
+		},
+	}
+	w.register(cmd)
+	return cmd
+}

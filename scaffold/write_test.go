@@ -1,0 +1,156 @@
+package scaffold
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// failingFS fails the nth call of one operation.
+type failingFS struct {
+	OSFS
+	op    string
+	n     int
+	calls int
+}
+
+func (f *failingFS) fail(op string) error {
+	if op != f.op {
+		return nil
+	}
+	f.calls++
+	if f.calls == f.n {
+		return errors.New("injected failure")
+	}
+	return nil
+}
+
+func (f *failingFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	if err := f.fail("write"); err != nil {
+		return err
+	}
+	return f.OSFS.WriteFile(name, data, perm)
+}
+
+func (f *failingFS) Rename(oldpath, newpath string) error {
+	if err := f.fail("rename"); err != nil {
+		return err
+	}
+	return f.OSFS.Rename(oldpath, newpath)
+}
+
+func readTree(t *testing.T, dir string) map[string]string {
+	out := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		if d.IsDir() {
+			out[rel+"/"] = ""
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		out[rel] = string(b)
+		return err
+	}))
+	return out
+}
+
+// A failure half-way through a write leaves the directory exactly as it
+// was: no half-written tree, no temporary files.
+func TestWriteIsAllOrNothing(t *testing.T) {
+	p := seedProject(t, "go")
+	before, err := Render(withStyle(Project{Name: "db-operator", Domain: "example.com", Repo: "example.com/db-operator"}, "go"))
+	require.NoError(t, err)
+	after, err := Render(p)
+	require.NoError(t, err)
+	for _, failure := range []struct {
+		op string
+		n  int
+	}{{"write", 1}, {"write", 7}, {"rename", 1}, {"rename", 12}} {
+		dir := t.TempDir()
+		changes, err := Plan(dir, before, nil, false)
+		require.NoError(t, err)
+		require.NoError(t, Write(OSFS{}, dir, before, changes))
+		snapshot := readTree(t, dir)
+
+		changes, err = Plan(dir, after, nil, false)
+		require.NoError(t, err)
+		err = Write(&failingFS{op: failure.op, n: failure.n}, dir, after, changes)
+		require.Error(t, err, "%+v", failure)
+		assert.Contains(t, err.Error(), "injected failure")
+		assert.Contains(t, err.Error(), dir, "the error names the file")
+		assert.Equal(t, snapshot, readTree(t, dir), "%+v: the directory must be as it was", failure)
+	}
+}
+
+func TestWriteRefusesSymlinks(t *testing.T) {
+	p := seedProject(t, "go")
+	tree, err := Render(p)
+	require.NoError(t, err)
+	dir, outside := t.TempDir(), t.TempDir()
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "config")))
+	changes, err := Plan(dir, tree, nil, false)
+	require.NoError(t, err)
+	err = Write(OSFS{}, dir, tree, changes)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "resolves outside")
+	entries, _ := os.ReadDir(outside)
+	assert.Empty(t, entries, "nothing may be written through the link")
+
+	dir = t.TempDir()
+	require.NoError(t, os.Symlink(filepath.Join(outside, "x"), filepath.Join(dir, "Makefile")))
+	changes, err = Plan(dir, tree, nil, true)
+	require.NoError(t, err)
+	err = Write(OSFS{}, dir, tree, changes)
+	require.Error(t, err)
+	assert.True(t, strings.Contains(err.Error(), "symbolic link"), err.Error())
+}
+
+func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
+	p := seedProject(t, "go")
+	tree, err := Render(p)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	changes, err := Plan(dir, tree, nil, false)
+	require.NoError(t, err)
+	require.NoError(t, Write(OSFS{}, dir, tree, changes))
+	loaded, err := LoadProject(dir)
+	require.NoError(t, err)
+	require.NotEmpty(t, loaded.Generated["config/rbac/role.yaml"])
+
+	role := filepath.Join(dir, "config/rbac/role.yaml")
+	require.NoError(t, os.WriteFile(role, []byte("# mine\n"), 0o644))
+	changes, err = Plan(dir, tree, loaded.Generated, false)
+	require.NoError(t, err)
+	assert.Contains(t, changes, Change{"config/rbac/role.yaml", ActionEdited})
+	changes, err = Plan(dir, tree, loaded.Generated, true)
+	require.NoError(t, err)
+	assert.Contains(t, changes, Change{"config/rbac/role.yaml", ActionUpdate})
+}
+
+func TestLoadProjectRejectsBadFiles(t *testing.T) {
+	for name, content := range map[string]string{
+		"empty":   "",
+		"corrupt": "name: [unclosed\n",
+		"newer":   "format: 2\nname: demo\ndomain: example.com\nstyle: go\n",
+		"unknown": "format: 1\nname: demo\ndomain: example.com\nstyle: go\ncolour: blue\n",
+		"invalid": "format: 1\nname: Demo\ndomain: example.com\nstyle: go\n",
+	} {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(content), 0o644))
+		_, err := LoadProject(dir)
+		require.Error(t, err, name)
+		var inputErr *InputError
+		assert.True(t, errors.As(err, &inputErr), name)
+		assert.Contains(t, err.Error(), filepath.Join(dir, ProjectFileName), name)
+		assert.NotContains(t, err.Error(), "\n", name)
+	}
+}
