@@ -112,6 +112,11 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		if err != nil || d.IsDir() {
 			return err
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := os.Readlink(path)
+			files[path] = "-> " + target
+			return err
+		}
 		b, err := os.ReadFile(path)
 		files[path] = string(b)
 		return err

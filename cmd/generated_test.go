@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
@@ -294,4 +295,42 @@ func TestGeneratedAnsibleProject(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "| `egressIPs` | `egress_i_ps` (lossy")
 	assert.Contains(t, string(readme), "| `tags` | none: `tags` is reserved in Ansible")
+}
+
+// TestGoldenScriptsPassLinters checks every Python file of every golden
+// tree with pyflakes and every shell script with shellcheck.
+func TestGoldenScriptsPassLinters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs pyflakes and shellcheck")
+	}
+	py := python(t)
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		t.Fatal("shellcheck not found: install shellcheck (Debian package)")
+	}
+	goldens, err := filepath.Glob(filepath.Join("..", "testdata", "golden", "*.txtar"))
+	require.NoError(t, err)
+	require.NotEmpty(t, goldens)
+	for _, golden := range goldens {
+		archive, err := txtar.ParseFile(golden)
+		require.NoError(t, err)
+		dir := t.TempDir()
+		var pyFiles, shFiles []string
+		for _, f := range archive.Files {
+			path := filepath.Join(dir, f.Name)
+			require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+			require.NoError(t, os.WriteFile(path, f.Data, 0o755))
+			switch filepath.Ext(f.Name) {
+			case ".py":
+				pyFiles = append(pyFiles, f.Name)
+			case ".sh":
+				shFiles = append(shFiles, f.Name)
+			}
+		}
+		if len(pyFiles) > 0 {
+			execIn(t, dir, py, append([]string{"-m", "pyflakes"}, pyFiles...)...)
+		}
+		if len(shFiles) > 0 {
+			execIn(t, dir, "shellcheck", append([]string{"-x"}, shFiles...)...)
+		}
+	}
 }

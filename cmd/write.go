@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 
@@ -53,7 +54,10 @@ func renderAndWrite(out io.Writer, dir string, p scaffold.Project, w writeFlags,
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
 		f, _ := tree.Get(c.Path)
 		switch {
-		case w.dryRun && (c.Action == scaffold.ActionUpdate || c.Action == scaffold.ActionEdited):
+		// A change is shown as a diff in a dry run, and before a file of the
+		// user's is overwritten with --force.
+		case (w.dryRun && (c.Action == scaffold.ActionUpdate || c.Action == scaffold.ActionEdited)) ||
+			(c.Action == scaffold.ActionUpdate && f.Owner == scaffold.UserOwned):
 			old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path)))
 			if err != nil {
 				return err
@@ -88,6 +92,11 @@ func renderAndWrite(out io.Writer, dir string, p scaffold.Project, w writeFlags,
 			return err
 		}
 	}
+	// Ctrl-C while files are renamed into place waits for the write to
+	// finish (milliseconds), so it never leaves a half-written tree.
+	interrupts := make(chan os.Signal, 1)
+	signal.Notify(interrupts, os.Interrupt)
+	defer signal.Stop(interrupts)
 	return scaffold.Write(scaffold.OSFS{}, dir, tree, changes)
 }
 

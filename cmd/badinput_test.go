@@ -1,0 +1,111 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBadInputs runs the real commands with bad input of every kind: each
+// must exit 2 (usage) or 1 (failure) with one line on stderr naming the
+// flag or file and the value, and leave the directory exactly as it was.
+func TestBadInputs(t *testing.T) {
+	create := func(extra ...string) []string {
+		return append([]string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Widget"}, extra...)
+	}
+	tests := []struct {
+		name  string
+		setup string // empty, seed, corrupt, blank, newer, symlink, from
+		args  []string
+		code  int
+		want  string
+	}{
+		{"init without style", "empty", []string{"init", "--domain", "example.com"}, 2, "--style is required"},
+		{"init unknown style", "empty", []string{"init", "--style", "rust", "--domain", "example.com"}, 2, `--style "rust": unknown style`},
+		{"init without domain", "empty", []string{"init", "--style", "go"}, 2, "--domain is required"},
+		{"init domain upper case", "empty", []string{"init", "--style", "go", "--domain", "Example.com"}, 2, `--domain "Example.com"`},
+		{"init domain underscore", "empty", []string{"init", "--style", "go", "--domain", "my_domain.com"}, 2, `--domain "my_domain.com"`},
+		{"init name upper case", "empty", []string{"init", "--style", "go", "--domain", "example.com", "--name", "DB"}, 2, `--name "DB"`},
+		{"init name too long", "empty", []string{"init", "--style", "go", "--domain", "example.com", "--name", strings.Repeat("a", 64)}, 2, "--name"},
+		{"init resync zero", "empty", []string{"init", "--style", "metacontroller", "--domain", "example.com", "--resync-seconds", "0"}, 2, "--resync-seconds 0"},
+		{"init over a project", "seed", []string{"init", "--style", "go", "--domain", "example.com", "--yes"}, 2, "already has opctl.yaml"},
+		{"init two directories", "empty", []string{"init", "a", "b"}, 2, `takes at most 1 argument`},
+		{"unknown flag", "empty", []string{"init", "--colour"}, 2, "unknown flag: --colour"},
+		{"unknown command", "empty", []string{"destroy"}, 1, `unknown command "destroy"`},
+		{"kind lower case", "seed", create("--kind", "widget"), 2, `--kind "widget"`},
+		{"version without v", "seed", create("--version", "1"), 2, `--version "1"`},
+		{"version alpha0", "seed", create("--version", "v1alpha0"), 2, `--version "v1alpha0"`},
+		{"group underscore", "seed", create("--group", "my_app"), 2, `--group "my_app"`},
+		{"group upper case", "seed", create("--group", "MyApp"), 2, `--group "MyApp"`},
+		{"plural upper case", "seed", create("--plural", "Widgets"), 2, `--plural "Widgets"`},
+		{"unknown type", "seed", create("--field", "size:float"), 2, `--field "size:float": unknown type "float"`},
+		{"unknown modifier", "seed", create("--field", "size:int32:positive"), 2, `unknown modifier "positive"`},
+		{"modifier for another type", "seed", create("--field", "size:int32:minLength=1"), 2, `modifier "minLength" does not apply to type int32`},
+		{"min above max", "seed", create("--field", "size:int32:min=5:max=1"), 2, `--field "size": min 5 is greater than max 1`},
+		{"minLength above maxLength", "seed", create("--field", "s:string:minLength=5:maxLength=1"), 2, "minLength 5 is greater than maxLength 1"},
+		{"default outside enum", "seed", create("--field", "mode:string:enum=a,b:default=c"), 2, `default "c" is not in enum a,b`},
+		{"default outside range", "seed", create("--field", "size:int32:max=3:default=4"), 2, "default 4 is outside min/max"},
+		{"default not a bool", "seed", create("--field", "on:bool:default=yes"), 2, `default "yes" is not true or false`},
+		{"default not a duration", "seed", create("--field", "ttl:duration:default=soon"), 2, `default "soon" is not a duration`},
+		{"default not a datetime", "seed", create("--field", "at:datetime:default=today"), 2, `default "today" is not an RFC 3339 date-time`},
+		{"default not a quantity", "seed", create("--field", "mem:quantity:default=Gi"), 2, `default "Gi" is not a quantity`},
+		{"enum value twice", "seed", create("--field", "mode:string:enum=a,a"), 2, `enum value "a" listed twice`},
+		{"invalid regex", "seed", create("--field", "host:string:pattern=([a-z"), 2, `pattern "([a-z" does not compile`},
+		{"duplicate field", "seed", create("--field", "size:int32", "--field", "size:string"), 2, `--field "size": defined twice`},
+		{"field and object", "seed", create("--field", "backup:string", "--field", "backup.at:string"), 2, `"backup" is a field, so it cannot also be an object`},
+		{"reserved status", "seed", create("--field", "status:string"), 2, `name "status" is reserved`},
+		{"reserved metadata", "seed", create("--field", "metadata:string"), 2, `name "metadata" is reserved`},
+		{"go keyword", "seed", create("--field", "func:string"), 2, `name "func" is a Go keyword`},
+		{"not lowerCamelCase", "seed", create("--field", "Size:int32"), 2, `name "Size" must be lowerCamelCase`},
+		{"unknown owned kind", "seed", create("--owns", "Pod"), 2, `--owns "Pod": unknown kind`},
+		{"cluster-scoped owner", "seed", create("--namespaced=false", "--owns", "ConfigMap"), 2, "a cluster-scoped kind has no namespace"},
+		{"kind already there", "seed", create("--kind", "Database"), 2, `--kind "Database": the project already has this kind`},
+		{"decorator flag elsewhere", "seed", create("--target", "apps/v1/Deployment"), 2, "--target is for metacontroller-decorator projects"},
+		{"from missing file", "seed", []string{"create", "api", "--from", "nope.yaml"}, 2, "--from"},
+		{"from not YAML", "from", []string{"create", "api", "--from", "bad.yaml"}, 2, "--from"},
+		{"from unknown key", "from", []string{"create", "api", "--from", "unknown.yaml"}, 2, `unknown field "colour"`},
+		{"from and flags", "from", []string{"create", "api", "--from", "unknown.yaml", "--kind", "X"}, 2, "--from unknown.yaml cannot be combined with --kind"},
+		{"outside a project", "empty", create(), 2, "opctl.yaml not found"},
+		{"corrupt project file", "corrupt", create(), 2, "opctl.yaml is not a valid project file"},
+		{"empty project file", "blank", create(), 2, "opctl.yaml is empty"},
+		{"newer project file", "newer", create(), 2, "format 9 is newer than this opctl reads"},
+		{"output leaves the project", "symlink", create(), 1, "resolves outside"},
+		{"decide unknown language", "empty", []string{"decide", "--existing", "no", "--new-crd", "yes", "--stage", "prototype", "--language", "rust"}, 2, `--language "rust": want one of`},
+		{"decide missing answers", "empty", []string{"decide", "--existing", "no"}, 2, "--new-crd is required"},
+		{"decide unknown answer key", "from", []string{"decide", "--answers", "unknown.yaml"}, 2, `unknown question "colour"`},
+		{"decide bad output", "empty", []string{"decide", "-o", "xml"}, 2, `-o "xml": want text or json`},
+	}
+	require.GreaterOrEqual(t, len(tests), 40)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			switch tt.setup {
+			case "seed":
+				dir = initSeed(t)
+				require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+			case "corrupt", "blank", "newer":
+				content := map[string]string{"corrupt": "name: [unclosed\n", "blank": "\n", "newer": "format: 9\n"}[tt.setup]
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "opctl.yaml"), []byte(content), 0o644))
+			case "symlink":
+				dir = initSeed(t)
+				require.NoError(t, os.RemoveAll(filepath.Join(dir, "config")))
+				require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(dir, "config")))
+			case "from":
+				dir = initSeed(t)
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("group: [\n"), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "unknown.yaml"), []byte("colour: blue\n"), 0o644))
+			}
+			before := snapshot(t, dir)
+			r := run(t, dir, nil, false, tt.args...)
+			assert.Equal(t, tt.code, r.code, r.stderr)
+			assert.True(t, strings.HasPrefix(r.stderr, "opctl: "), r.stderr)
+			assert.Equal(t, 1, strings.Count(r.stderr, "\n"), "one line: %q", r.stderr)
+			assert.Contains(t, r.stderr, tt.want)
+			assert.Equal(t, before, snapshot(t, dir), "nothing may change")
+		})
+	}
+}
