@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -108,4 +109,36 @@ func TestBadInputs(t *testing.T) {
 			assert.Equal(t, before, snapshot(t, dir), "nothing may change")
 		})
 	}
+}
+
+// TestReadOnlyProjectLeavesNoTrace: in a project the user cannot write,
+// create api fails naming the path and leaves no temporary file behind.
+func TestReadOnlyProjectLeavesNoTrace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds opctl")
+	}
+	dir := t.TempDir()
+	require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", "kopf", "--domain", "example.com", "--name", "ro", "--yes").code)
+	var args []string
+	if os.Geteuid() == 0 { // root ignores permissions: act as nobody
+		setpriv, err := exec.LookPath("setpriv")
+		require.NoError(t, err, "setpriv not found: install util-linux")
+		require.NoError(t, exec.Command("chown", "-R", "65534:65534", dir).Run())
+		require.NoError(t, os.Chmod(filepath.Dir(dir), 0o755))
+		args = []string{setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"}
+	}
+	require.NoError(t, exec.Command("chmod", "-R", "a-w", dir).Run())
+	t.Cleanup(func() { _ = exec.Command("chmod", "-R", "u+w", dir).Run() })
+	before := snapshot(t, dir)
+	args = append(args, buildOpctl(t), "create", "api", "--group", "myapp", "--version", "v1", "--kind", "Database", "--owns", "ConfigMap")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir = dir
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	require.Error(t, err)
+	assert.Equal(t, 1, cmd.ProcessState.ExitCode())
+	assert.Contains(t, stderr.String(), "nothing written: "+dir)
+	assert.Contains(t, stderr.String(), "permission denied")
+	assert.Equal(t, before, snapshot(t, dir), "no file and no temporary file may appear")
 }

@@ -190,7 +190,7 @@ func Write(fsys FS, dir string, t *Tree, changes []Change) error {
 		for _, d := range missingDirs(filepath.Dir(p.target)) {
 			if err := fsys.MkdirAll(d, 0o755); err != nil {
 				rollback()
-				return fmt.Errorf("%s: %w", d, err)
+				return fmt.Errorf("nothing written: %s: %w", d, err)
 			}
 			createdDirs = append(createdDirs, d)
 		}
