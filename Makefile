@@ -40,3 +40,17 @@ test-e2e: ## Prove every style's generated project on a real API server built fr
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz the field parser through rendering every style (20 s).
 	$(GO) test ./scaffold -run '^$$' -fuzz FuzzField -fuzztime 20s
+
+.PHONY: bench
+bench: ## Benchmark rendering (every style, 1/10/50 kinds), the CRD build, and start-up.
+	mkdir -p .cache
+	$(GO) test ./scaffold -run '^$$' -bench . -benchmem -benchtime 20x > .cache/bench.txt; status=$$?; cat .cache/bench.txt; exit $$status
+	bash hack/bench/startup.sh
+
+.PHONY: bench-chart
+bench-chart: ## Draw docs/scaling.svg from the last make bench.
+	$(GO) run ./hack/bench/chart < .cache/bench.txt > docs/scaling.svg
+
+.PHONY: bench-compare
+bench-compare: ## Time opctl against kubebuilder v4.16.0 (installs it from the Go module proxy; not in CI).
+	bash hack/bench/compare.sh

@@ -156,3 +156,48 @@ func intSetter(set func(*scaffold.Field, *int64)) func(*scaffold.Field, string) 
 		return nil
 	}
 }
+
+// askDecorator prompts for what create api's --target, --selector and
+// --owns give in a metacontroller-decorator project.
+func askDecorator(pr Prompter) (scaffold.Decorator, error) {
+	var d scaffold.Decorator
+	parseTarget := func(v string) error {
+		t, err := scaffold.ParseTarget(v, pluralize)
+		d.Target = t
+		return stripFlag(err)
+	}
+	v, err := pr.Input("Kind to decorate", "GROUP/VERSION/KIND, or VERSION/KIND for the core group: apps/v1/Deployment", "apps/v1/Deployment", parseTarget)
+	if err != nil {
+		return d, err
+	}
+	if err := parseTarget(v); err != nil {
+		return d, err
+	}
+	parseSelector := func(v string) error {
+		sel, err := scaffold.ParseSelector(v)
+		d.Selector = sel
+		return stripFlag(err)
+	}
+	if v, err = pr.Input("Label selector of the objects to decorate (empty: all)", "KEY=VALUE[,KEY=VALUE...], e.g. app-type=web", "", parseSelector); err != nil {
+		return d, err
+	}
+	if err := parseSelector(v); err != nil {
+		return d, err
+	}
+	d.Name = d.Target.Resource
+	d.Owns = []string{"Service"}
+	return d, nil
+}
+
+// stripFlag turns a flag error into a prompt error: the prompt names the
+// question already.
+func stripFlag(err error) error {
+	if err == nil {
+		return nil
+	}
+	_, rule, found := strings.Cut(err.Error(), ": ")
+	if !found {
+		return err
+	}
+	return errors.New(rule)
+}

@@ -75,10 +75,10 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 		return err
 	}
 	prompt := env.IO.Interactive && !o.yes
-	var api *scaffold.API
+	var addFirst func(scaffold.Project) (scaffold.Project, error)
 	if prompt {
 		var err error
-		if api, err = askInit(env, cmd, &o); err != nil {
+		if addFirst, err = askInit(env, cmd, &o); err != nil {
 			return err
 		}
 	}
@@ -86,8 +86,8 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 	if err != nil {
 		return err
 	}
-	if api != nil {
-		if p, err = p.AddAPI(scaffold.FlagSource, *api); err != nil {
+	if addFirst != nil {
+		if p, err = addFirst(p); err != nil {
 			return err
 		}
 	}
@@ -104,7 +104,7 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 	if err := renderAndWrite(env.IO.Out, dir, p, o.write, confirm); err != nil {
 		return err
 	}
-	if !o.write.dryRun && api == nil {
+	if !o.write.dryRun && addFirst == nil {
 		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE\n", dir)
 	}
 	return nil
@@ -138,8 +138,9 @@ func (o initOptions) project() (scaffold.Project, error) {
 }
 
 // askInit prompts for everything the flags left out: the checklist and
-// style, the project metadata, and the first API.
-func askInit(env Env, cmd *cobra.Command, o *initOptions) (*scaffold.API, error) {
+// style, the project metadata, and the first API (or decorator), which it
+// returns as a step that adds it to the project.
+func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project) (scaffold.Project, error), error) {
 	pr := env.Prompter
 	if o.style == "" {
 		style, err := chooseStyle(env, cmd, o)
@@ -164,11 +165,18 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (*scaffold.API, error)
 			return nil, err
 		}
 	}
+	if o.style == checklist.MetacontrollerDecorator {
+		d, err := askDecorator(pr)
+		if err != nil {
+			return nil, err
+		}
+		return func(p scaffold.Project) (scaffold.Project, error) { return p.AddDecorator(d) }, nil
+	}
 	api, err := askAPI(pr, o.domain)
 	if err != nil {
 		return nil, err
 	}
-	return &api, nil
+	return func(p scaffold.Project) (scaffold.Project, error) { return p.AddAPI(scaffold.FlagSource, api) }, nil
 }
 
 // checkAnswer adapts a flag validator to a prompt validator.

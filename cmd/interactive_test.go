@@ -225,3 +225,19 @@ func TestDecidePromptsOnTerminal(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "Recommended style: kopf\nRunner-up:         go\n")
 }
+
+func TestInteractiveInitDecorator(t *testing.T) {
+	dir := t.TempDir()
+	pr := newFakePrompter(t, map[string][]string{
+		"Kind to decorate": {"Deployment", "apps/v1/Deployment"},
+		"Label selector of the objects to decorate (empty: all)": {"app type=web", "app-type=web"},
+		"Write these 18 files to " + dir + "?":                   {"y"},
+	})
+	r := run(t, dir, pr, true, "init", "--style", "metacontroller-decorator", "--domain", "example.com", "--name", "web-services")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Len(t, pr.rejected, 2)
+	viaFlags := t.TempDir()
+	require.Equal(t, 0, run(t, viaFlags, nil, false, "init", "--style", "metacontroller-decorator", "--domain", "example.com", "--name", "web-services", "--yes").code)
+	require.Equal(t, 0, run(t, viaFlags, nil, false, "create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service").code)
+	assert.Equal(t, relative(t, viaFlags), relative(t, dir), "the same bytes as with flags")
+}

@@ -1,7 +1,6 @@
 package scaffold
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -11,8 +10,8 @@ import (
 var decoratorAttachments = []string{"Service"}
 
 var (
-	labelKey   = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
-	labelValue = regexp.MustCompile(`^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
+	labelKey   = lazyRegexp(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
+	labelValue = lazyRegexp(`^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
 )
 
 // ParseTarget parses --target GROUP/VERSION/KIND or VERSION/KIND (core).
@@ -29,7 +28,7 @@ func ParseTarget(s string, plural func(kind string) string) (Target, error) {
 	if err := CheckVersion(version); err != nil {
 		return Target{}, inputErrorf("--target %q: version %q %v", s, version, err)
 	}
-	if len(parts) == 3 && !dnsSubdomain.MatchString(parts[0]) {
+	if len(parts) == 3 && !dnsSubdomain().MatchString(parts[0]) {
 		return Target{}, inputErrorf("--target %q: group %q must be a DNS-1123 subdomain", s, parts[0])
 	}
 	return Target{APIVersion: strings.Join(parts[:len(parts)-1], "/"), Kind: kind, Resource: plural(kind)}, nil
@@ -43,7 +42,7 @@ func ParseSelector(s string) (map[string]string, error) {
 	}
 	for _, pair := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(pair, "=")
-		if !ok || !labelKey.MatchString(k) || !labelValue.MatchString(v) {
+		if !ok || !labelKey().MatchString(k) || !labelValue().MatchString(v) {
 			return nil, inputErrorf("--selector %q: want KEY=VALUE[,KEY=VALUE...] with valid label keys and values (e.g. app-type=web)", s)
 		}
 		out[k] = v
@@ -53,7 +52,7 @@ func ParseSelector(s string) (map[string]string, error) {
 
 // AddDecorator returns the project with a new decorator.
 func (p Project) AddDecorator(d Decorator) (Project, error) {
-	if len(d.Name) > 63 || !dnsLabel.MatchString(d.Name) {
+	if len(d.Name) > 63 || !dnsLabel().MatchString(d.Name) {
 		return p, inputErrorf("--name %q: must be a DNS-1123 label", d.Name)
 	}
 	if len(d.Owns) == 0 {

@@ -149,3 +149,27 @@ func firstDiff(want, got []byte) string {
 	}
 	return ""
 }
+
+// User-owned files are written once, usually by init before any kind
+// exists, and never re-rendered: they must not depend on the kinds, or
+// init + create api would differ from scaffolding everything at once.
+func TestUserOwnedFilesDoNotDependOnKinds(t *testing.T) {
+	for name, p := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			full, err := Render(p)
+			require.NoError(t, err)
+			bare := p
+			bare.APIs, bare.Decorators = nil, nil
+			initial, err := Render(bare)
+			require.NoError(t, err)
+			for _, f := range initial.Files() {
+				if f.Owner != UserOwned {
+					continue
+				}
+				later, ok := full.Get(f.Path)
+				require.True(t, ok, f.Path)
+				assert.Equal(t, string(f.Content), string(later.Content), "%s depends on the kinds", f.Path)
+			}
+		})
+	}
+}

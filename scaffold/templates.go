@@ -15,9 +15,10 @@ import (
 // renderer executes a style's templates into the tree, keeping the first
 // error so callers can list files without checking each one.
 type renderer struct {
-	style string
-	tree  *Tree
-	err   error
+	style    string
+	tree     *Tree
+	err      error
+	partials *template.Template
 }
 
 var templateFuncs = template.FuncMap{
@@ -34,7 +35,14 @@ func (r *renderer) file(out, name string, owner Ownership, data any) {
 		r.err = err
 		return
 	}
-	tmpl, err := template.New(name).Funcs(templateFuncs).Option("missingkey=error").ParseFS(templates.FS, "shared/*.tmpl")
+	if r.partials == nil {
+		// The shared partials are parsed once per render, then cloned.
+		if r.partials, err = template.New("").Funcs(templateFuncs).Option("missingkey=error").ParseFS(templates.FS, "shared/*.tmpl"); err != nil {
+			r.err = fmt.Errorf("shared templates: %w", err)
+			return
+		}
+	}
+	tmpl, err := r.partials.Clone()
 	if err == nil {
 		tmpl, err = tmpl.New(name).Parse(string(src))
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -16,14 +17,20 @@ import (
 )
 
 var (
-	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	dnsLabel     = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	versionRE    = regexp.MustCompile(`^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$`)
-	upperCamel   = regexp.MustCompile(`^[A-Z][a-zA-Z0-9]*$`)
-	lowerCamel   = regexp.MustCompile(`^[a-z][a-zA-Z0-9]*$`)
-	pluralRE     = regexp.MustCompile(`^[a-z][a-z0-9]*$`)
-	quantityRE   = regexp.MustCompile(quantityPattern)
+	dnsSubdomain = lazyRegexp(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	dnsLabel     = lazyRegexp(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+	versionRE    = lazyRegexp(`^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$`)
+	upperCamel   = lazyRegexp(`^[A-Z][a-zA-Z0-9]*$`)
+	lowerCamel   = lazyRegexp(`^[a-z][a-zA-Z0-9]*$`)
+	pluralRE     = lazyRegexp(`^[a-z][a-z0-9]*$`)
+	quantityRE   = lazyRegexp(quantityPattern)
 )
+
+// lazyRegexp compiles on first use, so commands that never validate (opctl
+// version) do not pay for it at start-up.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // reservedTopLevel are spec field names that would shadow object-level keys
 // or generated Go methods.
@@ -31,7 +38,7 @@ var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "statu
 
 // ValidateProjectName checks the project name used for labels and images.
 func ValidateProjectName(src Source, name string) error {
-	if len(name) > 63 || !dnsLabel.MatchString(name) {
+	if len(name) > 63 || !dnsLabel().MatchString(name) {
 		return inputErrorf("%s %q: must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)", src("name"), name)
 	}
 	return nil
@@ -39,7 +46,7 @@ func ValidateProjectName(src Source, name string) error {
 
 // ValidateDomain checks the project domain.
 func ValidateDomain(src Source, domain string) error {
-	if domain == "" || len(domain) > 253 || !dnsSubdomain.MatchString(domain) {
+	if domain == "" || len(domain) > 253 || !dnsSubdomain().MatchString(domain) {
 		return inputErrorf("%s %q: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')", src("domain"), domain)
 	}
 	return nil
@@ -73,7 +80,7 @@ func ValidateAPI(src Source, domain string, a API) error {
 
 // CheckGroup checks an API group without the domain.
 func CheckGroup(group string) error {
-	if group == "" || !dnsSubdomain.MatchString(group) {
+	if group == "" || !dnsSubdomain().MatchString(group) {
 		return fmt.Errorf("must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
 	}
 	return nil
@@ -81,7 +88,7 @@ func CheckGroup(group string) error {
 
 // CheckVersion checks an API version.
 func CheckVersion(version string) error {
-	if !versionRE.MatchString(version) {
+	if !versionRE().MatchString(version) {
 		return fmt.Errorf("must look like v1, v1alpha1 or v2beta3")
 	}
 	return nil
@@ -89,7 +96,7 @@ func CheckVersion(version string) error {
 
 // CheckKind checks a kind name.
 func CheckKind(kind string) error {
-	if len(kind) > 63 || !upperCamel.MatchString(kind) {
+	if len(kind) > 63 || !upperCamel().MatchString(kind) {
 		return fmt.Errorf("must be UpperCamelCase (e.g. Database), at most 63 characters")
 	}
 	return nil
@@ -97,7 +104,7 @@ func CheckKind(kind string) error {
 
 // CheckPlural checks a resource name.
 func CheckPlural(plural string) error {
-	if len(plural) > 63 || !pluralRE.MatchString(plural) {
+	if len(plural) > 63 || !pluralRE().MatchString(plural) {
 		return fmt.Errorf("must be lower-case letters and digits, starting with a letter")
 	}
 	return nil
@@ -161,7 +168,7 @@ func checkFieldName(f Field) error {
 	}
 	for i, seg := range f.Path() {
 		switch {
-		case !lowerCamel.MatchString(seg):
+		case !lowerCamel().MatchString(seg):
 			return fmt.Errorf("name %q must be lowerCamelCase (e.g. storageClass)", seg)
 		case token.IsKeyword(seg):
 			return fmt.Errorf("name %q is a Go keyword", seg)
@@ -281,7 +288,7 @@ func validateDefault(f Field, d string) error {
 			return fmt.Errorf("default %d is outside min/max", n)
 		}
 	case TypeQuantity:
-		if _, err := resource.ParseQuantity(d); err != nil || !quantityRE.MatchString(d) {
+		if _, err := resource.ParseQuantity(d); err != nil || !quantityRE().MatchString(d) {
 			return fmt.Errorf("default %q is not a quantity (e.g. 10Gi, 500m)", d)
 		}
 	case TypeDuration:

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Start-up cost of opctl as a whole process: binary size, median wall time of
+# `opctl version` and `opctl create api --dry-run`, and the package init work
+# Go reports with GODEBUG=inittrace=1.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${RUNS:-20}
+bin=$(mktemp -d)/opctl
+go build -o "$bin" ./cmd/opctl
+project=$(mktemp -d)
+"$bin" init --style go --domain example.com --name db-operator --repo example.com/db-operator --yes "$project" >/dev/null
+
+median_ms() { # command... -> median wall time in ms over RUNS runs
+  local times=()
+  for _ in $(seq "$RUNS"); do
+    local t0 t1
+    t0=$(date +%s%N)
+    "$@" >/dev/null 2>&1
+    t1=$(date +%s%N)
+    times+=($(( (t1 - t0) / 1000 )))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)]/1000}'
+}
+
+echo "binary size: $(( $(stat -c %s "$bin") / 1024 / 1024 )) MiB"
+echo "opctl version: $(median_ms "$bin" version) ms (median of $RUNS)"
+echo "opctl create api --dry-run: $(cd "$project" && median_ms "$bin" create api --group myapp --version v1 --kind Database \
+  --field engine:string:enum=mysql,postgres:required --field replicas:int32:min=1:max=5:default=1 --owns ConfigMap --dry-run) ms (median of $RUNS)"
+GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | awk '/^init/ {ms += $5; n++} END {printf "package init: %d packages, %.1f ms in total\n", n, ms}'
+echo "largest package inits:"
+GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | sort -k5 -n -r | head -5 | awk '{printf "  %s %s ms\n", $2, $5}'
+rm -rf "$project" "$(dirname "$bin")"
