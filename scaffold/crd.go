@@ -246,7 +246,7 @@ func printerColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
 	for _, f := range a.Fields {
 		if f.Column {
 			cols = append(cols, apiextensionsv1.CustomResourceColumnDefinition{
-				Name: ColumnName(f), Type: columnType(f.Type), JSONPath: ".spec." + f.Name,
+				Name: columnName(f), Type: columnType(f.Type), JSONPath: ".spec." + f.Name,
 			})
 		}
 	}
@@ -256,8 +256,8 @@ func printerColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
 	)
 }
 
-// ColumnName titles the field's last segment: "storageClass" → "StorageClass".
-func ColumnName(f Field) string { return upperFirst(f.Leaf()) }
+// columnName titles the field's last segment: "storageClass" → "StorageClass".
+func columnName(f Field) string { return upperFirst(f.Leaf()) }
 
 func columnType(t FieldType) string {
 	switch t {

@@ -170,9 +170,6 @@ var childKinds = []ChildKind{
 	{Kind: "Job", Group: "batch", Version: "v1", Resource: "jobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: false},
 }
 
-// ChildKinds returns the kinds a custom resource may own, in canonical order.
-func ChildKinds() []ChildKind { return append([]ChildKind(nil), childKinds...) }
-
 // ChildKindNames lists the kinds a custom resource may own.
 func ChildKindNames() []string {
 	var out []string
