@@ -98,3 +98,28 @@ func BenchmarkCRD(b *testing.B) {
 		}
 	}
 }
+
+// TestRenderGrowsLinearly: a 50-kind project costs no more than about 50
+// times a 1-kind one (allocations are counted: they track the work and,
+// unlike time, do not depend on the machine's load).
+func TestRenderGrowsLinearly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 50-kind projects")
+	}
+	allocs := func(n int) int64 {
+		return testing.Benchmark(func(b *testing.B) {
+			p := benchProject(b, "go", n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := Render(p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}).AllocsPerOp()
+	}
+	one, fifty := allocs(1), allocs(50)
+	if fifty > 50*one {
+		t.Errorf("50 kinds cost %d allocations, more than 50× the %d of one kind", fifty, one)
+	}
+}
