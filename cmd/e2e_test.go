@@ -449,18 +449,24 @@ func waitFor(t *testing.T, what string, cond func() (bool, error)) {
 // runGoManager builds the generated manager and runs it as a process.
 func runGoManager(t *testing.T, dir, kubeconfig, _ string) func() {
 	execIn(t, dir, "go", "build", "-o", "bin/manager", "./cmd")
-	var logs bytes.Buffer
 	cmd := exec.Command(filepath.Join(dir, "bin/manager"), "--metrics-bind-address=0", "--health-probe-bind-address=0")
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+	return startProcess(t, cmd, "forbidden")
+}
+
+// startProcess runs a style's reconciler; at stop its output must not show
+// a permission error (forbidden names how the runtime reports it).
+func startProcess(t *testing.T, cmd *exec.Cmd, forbidden string) func() {
+	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	require.NoError(t, cmd.Start())
 	return func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		if t.Failed() {
-			t.Logf("manager logs:\n%s", logs.String())
+			t.Logf("%s output:\n%s", filepath.Base(cmd.Path), logs.String())
 		}
-		assert.NotContains(t, logs.String(), "forbidden", "the manager lacked a permission")
+		assert.NotContains(t, logs.String(), forbidden, "the reconciler lacked a permission")
 	}
 }
 
@@ -497,20 +503,10 @@ while True:
 func runKopfReconciler(t *testing.T, dir, kubeconfig, _ string) func() {
 	p, err := scaffold.LoadProject(dir)
 	require.NoError(t, err)
-	var logs bytes.Buffer
 	cmd := exec.Command(python(t), "-c", kopfDriver, scaffold.PythonPackage(p))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+dir)
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	require.NoError(t, cmd.Start())
-	return func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("reconciler output:\n%s", logs.String())
-		}
-		assert.NotContains(t, logs.String(), "Forbidden", "the reconciler lacked a permission")
-	}
+	return startProcess(t, cmd, "Forbidden")
 }
 
 // runShellOperatorHooks plays shell-operator: it reads the custom resources
