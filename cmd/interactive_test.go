@@ -231,7 +231,7 @@ func TestInteractiveInitDecorator(t *testing.T) {
 	pr := newFakePrompter(t, map[string][]string{
 		"Kind to decorate": {"Deployment", "apps/v1/Deployment"},
 		"Label selector of the objects to decorate (empty: all)": {"app type=web", "app-type=web"},
-		"Write these 18 files to " + dir + "?":                   {"y"},
+		"Write these 19 files to " + dir + "?":                   {"y"},
 	})
 	r := run(t, dir, pr, true, "init", "--style", "metacontroller-decorator", "--domain", "example.com", "--name", "web-services")
 	require.Equal(t, 0, r.code, r.stderr)

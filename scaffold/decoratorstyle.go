@@ -73,6 +73,7 @@ func decoratorFiles(p Project, t *Tree) error {
 	r.file(pkg+"decorators.py", "pkg/decorators.py.tmpl", Generated, d)
 	r.file(pkg+"sync.py", "pkg/sync.py.tmpl", UserOwned, d)
 	r.file(pkg+"server.py", "../shared/python/server.py.tmpl", UserOwned, d)
+	r.file("tests/conftest.py", "../shared/python/conftest.py.tmpl", UserOwned, d)
 	for _, dec := range p.Decorators {
 		r.file("tests/test_"+dec.Name+".py", "tests/test_decorator.py.tmpl", UserOwned, struct {
 			Decorator

@@ -112,7 +112,8 @@ func kopfFiles(p Project, t *Tree) error {
 	addPythonPackage(&r, d)
 	r.file(pkg+"operator.py", "pkg/operator.py.tmpl", Generated, d)
 	r.file(pkg+"apply.py", "pkg/apply.py.tmpl", UserOwned, d)
-	r.file("tests/conftest.py", "tests/conftest.py.tmpl", UserOwned, d)
+	r.file("tests/conftest.py", "../shared/python/conftest.py.tmpl", UserOwned, d)
+	r.file("tests/fake_api.py", "tests/fake_api.py.tmpl", UserOwned, d)
 	for _, a := range d.APIs {
 		r.file(pkg+"handlers_"+a.Singular()+".py", "pkg/handlers.py.tmpl", UserOwned, a)
 		r.file("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", UserOwned, a)

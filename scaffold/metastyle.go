@@ -133,7 +133,7 @@ func metacontrollerFiles(p Project, t *Tree) error {
 	addPythonPackage(&r, d)
 	r.file(pkg+"sync.py", "pkg/sync.py.tmpl", UserOwned, d)
 	r.file(pkg+"server.py", "../shared/python/server.py.tmpl", UserOwned, d)
-	r.file("tests/conftest.py", "tests/conftest.py.tmpl", UserOwned, d)
+	r.file("tests/conftest.py", "../shared/python/conftest.py.tmpl", UserOwned, d)
 	for _, a := range d.APIs {
 		r.file("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", UserOwned, a)
 	}

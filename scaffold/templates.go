@@ -26,15 +26,22 @@ var templateFuncs = template.FuncMap{
 	"header": func() string { return generatedHeader },
 }
 
-func (r *renderer) file(out, name string, owner Ownership, data any) {
+// read returns a template file of the style (names may climb to ../shared).
+func (r *renderer) read(name string) ([]byte, bool) {
 	if r.err != nil {
-		return
+		return nil, false
 	}
 	src, err := fs.ReadFile(templates.FS, path.Join(r.style, name))
-	if err != nil {
-		r.err = err
+	r.err = err
+	return src, err == nil
+}
+
+func (r *renderer) file(out, name string, owner Ownership, data any) {
+	src, ok := r.read(name)
+	if !ok {
 		return
 	}
+	var err error
 	if r.partials == nil {
 		// The shared partials are parsed once per render, then cloned.
 		if r.partials, err = template.New("").Funcs(templateFuncs).Option("missingkey=error").ParseFS(templates.FS, "shared/*.tmpl"); err != nil {
@@ -77,13 +84,7 @@ func (r *renderer) chmod(out string, mode fs.FileMode) {
 
 // copy adds a template file verbatim (no template actions).
 func (r *renderer) copy(out, name string, owner Ownership) {
-	if r.err != nil {
-		return
+	if src, ok := r.read(name); ok {
+		r.err = r.tree.Add(File{Path: out, Content: src, Owner: owner})
 	}
-	src, err := fs.ReadFile(templates.FS, path.Join(r.style, name))
-	if err != nil {
-		r.err = err
-		return
-	}
-	r.err = r.tree.Add(File{Path: out, Content: src, Owner: owner})
 }
