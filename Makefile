@@ -37,6 +37,11 @@ test-e2e: ## Prove every style's generated project on a real API server built fr
 	KUBEBUILDER_ASSETS="$${KUBEBUILDER_ASSETS:-$$($(GO) run ./hack/envtest-bins | tail -n 1)}" \
 	  $(GO) test -tags e2e -count=1 -timeout 60m -run TestE2E -v ./cmd
 
+.PHONY: test-runtimes
+test-runtimes: ## Run every style's seed project in its real runtime (given by OPCTL_* variables; see docs/real-runtimes.md).
+	KUBEBUILDER_ASSETS="$${KUBEBUILDER_ASSETS:-$$($(GO) run ./hack/envtest-bins | tail -n 1)}" \
+	  $(GO) test -tags e2e -count=1 -timeout 30m -run TestRuntimes -v ./cmd
+
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz the field parser through rendering every style (20 s).
 	$(GO) test ./scaffold -run '^$$' -fuzz FuzzField -fuzztime 20s

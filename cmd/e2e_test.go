@@ -7,12 +7,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +22,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -131,10 +128,20 @@ func e2eStyle(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, 
 		applyRBAC(t, c, dir, p.Namespace())
 		kubeconfig := serviceAccountKubeconfig(t, cfg, admin, p.Namespace(), p.Name+"-controller-manager")
 		stop := start(t, dir, kubeconfig, adminKubeconfig(t, admin))
-		defer stop()
-		// The ansible role writes status with operator_sdk.util, which is only
-		// in the operator image: its local runs check children alone.
-		checkReconcile(t, c, dir, ns, style != "ansible")
+		checkReconcile(t, c, dir, ns)
+		stop()
+		// Deletion never waits for the operator (no finalizer of its own):
+		// with the operator stopped, a resource is gone at once.
+		cr := readObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
+		cr.SetNamespace(ns)
+		require.NoError(t, c.Delete(ctx, cr))
+		waitFor(t, "the resource to be deleted with the operator stopped", func() (bool, error) {
+			err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr)
+			if err == nil && len(cr.GetFinalizers()) > 0 {
+				return false, fmt.Errorf("finalizers %v hold the deletion until the operator runs", cr.GetFinalizers())
+			}
+			return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
+		})
 	})
 
 	if style == "go" {
@@ -352,9 +359,10 @@ func serviceAccountKubeconfig(t *testing.T, cfg *rest.Config, admin *envtest.Aut
 }
 
 // checkReconcile creates the sample and checks the running reconcile logic:
-// children with ownerReferences, Ready status, children following a spec
-// change, and no writes when nothing changed.
-func checkReconcile(t *testing.T, c client.Client, dir, ns string, writesStatus bool) {
+// children with one controller ownerReference, Ready status (observed: only
+// once the children are as desired), children following a spec change, a
+// deleted child made again, and no writes when nothing changed.
+func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
 	ctx := context.Background()
 	cr := readObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
 	cr.SetNamespace(ns)
@@ -364,12 +372,7 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string, writesStatus 
 	child.SetKind("ConfigMap")
 	key := client.ObjectKey{Namespace: ns, Name: cr.GetName() + "-configmap"}
 
-	isReady := func() (bool, error) {
-		if !writesStatus {
-			return true, c.Get(ctx, client.ObjectKeyFromObject(cr), cr)
-		}
-		return ready(ctx, c, cr)
-	}
+	isReady := func() (bool, error) { return ready(ctx, c, cr) }
 	waitFor(t, "the ConfigMap child and Ready status", func() (bool, error) {
 		if err := c.Get(ctx, key, child); err != nil {
 			return false, client.IgnoreNotFound(err)
@@ -383,12 +386,13 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string, writesStatus 
 	// The same child in every style: same name, kind, labels and data.
 	data, _, _ := unstructured.NestedStringMap(child.Object, "data")
 	assert.Equal(t, map[string]string{"engine": "mysql", "replicas": "1", "storage": "1Gi", "version": "example"}, data)
+	childLabels := child.GetLabels()
+	// Metacontroller's generated selector labels every child with its parent's UID.
+	delete(childLabels, "controller-uid")
 	assert.Equal(t, map[string]string{
 		"app.kubernetes.io/name": "database", "app.kubernetes.io/instance": cr.GetName(), "app.kubernetes.io/managed-by": "db-operator",
-	}, child.GetLabels())
-	if writesStatus {
-		assert.Equal(t, "Reconciled", readyReason(cr))
-	}
+	}, childLabels)
+	assert.Equal(t, "Reconciled", readyReason(cr))
 
 	require.NoError(t, unstructured.SetNestedField(cr.Object, "8.0", "spec", "version"))
 	require.NoError(t, c.Update(ctx, cr))
@@ -403,7 +407,23 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string, writesStatus 
 		return isReady()
 	})
 
+	require.NoError(t, c.Delete(ctx, child))
+	waitFor(t, "the deleted child to be made again", func() (bool, error) {
+		fresh := child.DeepCopy()
+		if err := c.Get(ctx, key, fresh); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		if fresh.GetUID() == child.GetUID() {
+			return false, nil
+		}
+		return isReady()
+	})
+	require.NoError(t, c.Get(ctx, key, child))
+	time.Sleep(time.Second)
+
+	require.NoError(t, c.Get(ctx, key, child))
 	before := child.GetResourceVersion()
+	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
 	crBefore := cr.GetResourceVersion()
 	time.Sleep(3 * time.Second)
 	require.NoError(t, c.Get(ctx, key, child))
@@ -412,7 +432,8 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string, writesStatus 
 	assert.Equal(t, crBefore, cr.GetResourceVersion(), "an unchanged resource must cause no status write")
 }
 
-// ready reports whether the CR's status says Ready for its generation.
+// ready reports whether the CR's status says Ready for its generation, in
+// status.observedGeneration and in the condition's.
 func ready(ctx context.Context, c client.Client, cr *unstructured.Unstructured) (bool, error) {
 	if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
 		return false, err
@@ -421,7 +442,8 @@ func ready(ctx context.Context, c client.Client, cr *unstructured.Unstructured) 
 	conditions, _, _ := unstructured.NestedSlice(cr.Object, "status", "conditions")
 	for _, cond := range conditions {
 		m := cond.(map[string]any)
-		if m["type"] == "Ready" && m["status"] == "True" && observed == cr.GetGeneration() {
+		if m["type"] == "Ready" && m["status"] == "True" && observed == cr.GetGeneration() &&
+			fmt.Sprint(m["observedGeneration"]) == fmt.Sprint(cr.GetGeneration()) {
 			return true, nil
 		}
 	}
@@ -444,335 +466,6 @@ func waitFor(t *testing.T, what string, cond func() (bool, error)) {
 		return cond()
 	})
 	require.NoError(t, err, "waiting for %s", what)
-}
-
-// runGoManager builds the generated manager and runs it as a process.
-func runGoManager(t *testing.T, dir, kubeconfig, _ string) func() {
-	execIn(t, dir, "go", "build", "-o", "bin/manager", "./cmd")
-	cmd := exec.Command(filepath.Join(dir, "bin/manager"), "--metrics-bind-address=0", "--health-probe-bind-address=0")
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
-	return startProcess(t, cmd, "forbidden")
-}
-
-// startProcess runs a style's reconciler; at stop its output must not show
-// a permission error (forbidden names how the runtime reports it).
-func startProcess(t *testing.T, cmd *exec.Cmd, forbidden string) func() {
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	require.NoError(t, cmd.Start())
-	return func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-		if t.Failed() {
-			t.Logf("%s output:\n%s", filepath.Base(cmd.Path), logs.String())
-		}
-		assert.NotContains(t, logs.String(), forbidden, "the reconciler lacked a permission")
-	}
-}
-
-// kopfDriver runs the generated kopf project's reconcile logic without Kopf:
-// every half second it lists each kind, applies the children with apply.py
-// and patches status with children.status_patch, as the handlers do.
-const kopfDriver = `
-import datetime, importlib, sys, time
-from kubernetes import config, dynamic
-from kubernetes.client import api_client
-pkg = sys.argv[1]
-apply = importlib.import_module(pkg + ".apply")
-children = importlib.import_module(pkg + ".children")
-kinds = importlib.import_module(pkg + ".kinds")
-config.load_kube_config()
-resources = dynamic.DynamicClient(api_client.ApiClient()).resources
-apis = {k: resources.get(api_version=v.group + "/" + v.version, kind=k) for k, v in kinds.KINDS.items()}
-while True:
-    for api in apis.values():
-        for body in api.get().to_dict()["items"]:
-            for kind, name, action in apply.apply_children(resources, body):
-                print(action, kind, name, flush=True)
-            now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-            patch = children.status_patch(body, now)
-            if patch:
-                api.subresources["status"].patch(body={"status": patch}, name=body["metadata"]["name"],
-                    namespace=body["metadata"]["namespace"], content_type="application/merge-patch+json")
-                print("status", body["metadata"]["name"], flush=True)
-    time.sleep(0.5)
-`
-
-// runKopfReconciler drives the kopf project's apply/reconcile modules with
-// the real kubernetes client.
-func runKopfReconciler(t *testing.T, dir, kubeconfig, _ string) func() {
-	p, err := scaffold.LoadProject(dir)
-	require.NoError(t, err)
-	cmd := exec.Command(python(t), "-c", kopfDriver, scaffold.PythonPackage(p))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+dir)
-	return startProcess(t, cmd, "Forbidden")
-}
-
-// runShellOperatorHooks plays shell-operator: it reads the custom resources
-// from the API server, hands them to each hook as a Synchronization binding
-// context, and carries out the operations the hook writes to the patch file
-// (CreateOrUpdate: create, or merge-patch without status; MergePatch with
-// subresource status: a status merge patch).
-func runShellOperatorHooks(t *testing.T, dir, kubeconfig, _ string) func() {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	require.NoError(t, err)
-	c, err := client.New(cfg, client.Options{})
-	require.NoError(t, err)
-	p, err := scaffold.LoadProject(dir)
-	require.NoError(t, err)
-	return repeat(t, func(ctx context.Context) error {
-		for i, a := range p.APIs {
-			hook := filepath.Join(dir, "hooks", scaffold.HookName(i, a)+".sh")
-			if err := runHookOnce(ctx, c, hook, a.FullGroup(p.Domain)+"/"+a.Version, a.Kind, a.Plural); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// repeat runs pass every half second until the returned stop is called;
-// the first error ends the loop and fails the test at stop.
-func repeat(t *testing.T, pass func(context.Context) error) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	var failure error
-	go func() {
-		defer close(done)
-		for ctx.Err() == nil {
-			if err := pass(ctx); err != nil && ctx.Err() == nil {
-				failure = err
-				return
-			}
-			time.Sleep(500 * time.Millisecond)
-		}
-	}()
-	return func() {
-		cancel()
-		<-done
-		assert.NoError(t, failure)
-	}
-}
-
-func runHookOnce(ctx context.Context, c client.Client, hook, apiVersion, kind, plural string) error {
-	list := &unstructured.UnstructuredList{}
-	list.SetAPIVersion(apiVersion)
-	list.SetKind(kind + "List")
-	if err := c.List(ctx, list); err != nil {
-		return err
-	}
-	var objects []any
-	for _, o := range list.Items {
-		objects = append(objects, map[string]any{"object": o.Object, "filterResult": o.Object["spec"]})
-	}
-	bindingContext, err := json.Marshal([]any{map[string]any{"binding": plural, "type": "Synchronization", "objects": objects}})
-	if err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp("", "hook")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	contextPath, patchPath := filepath.Join(tmp, "context.json"), filepath.Join(tmp, "patch.json")
-	if err := os.WriteFile(contextPath, bindingContext, 0o644); err != nil {
-		return err
-	}
-	cmd := exec.CommandContext(ctx, hook)
-	cmd.Env = append(os.Environ(), "BINDING_CONTEXT_PATH="+contextPath, "KUBERNETES_PATCH_PATH="+patchPath)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s: %v\n%s", hook, err, out)
-	}
-	patch, err := os.ReadFile(patchPath)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(patch))
-	for dec.More() {
-		var op struct {
-			Operation, APIVersion, Kind, Namespace, Name, Subresource string
-			Object                                                    map[string]any
-			MergePatch                                                json.RawMessage
-		}
-		if err := dec.Decode(&op); err != nil {
-			return err
-		}
-		if err := carryOut(ctx, c, op.Operation, op.APIVersion, op.Kind, op.Namespace, op.Name, op.Subresource, op.Object, op.MergePatch); err != nil {
-			return fmt.Errorf("%s %s %s: %w", op.Operation, op.Kind, op.Name, err)
-		}
-	}
-	return nil
-}
-
-func carryOut(ctx context.Context, c client.Client, operation, apiVersion, kind, ns, name, subresource string, object map[string]any, mergePatch json.RawMessage) error {
-	switch operation {
-	case "CreateOrUpdate":
-		obj := &unstructured.Unstructured{Object: object}
-		current := &unstructured.Unstructured{}
-		current.SetGroupVersionKind(obj.GroupVersionKind())
-		err := c.Get(ctx, client.ObjectKeyFromObject(obj), current)
-		if apierrors.IsNotFound(err) {
-			return c.Create(ctx, obj)
-		}
-		if err != nil {
-			return err
-		}
-		delete(obj.Object, "status")
-		body, err := json.Marshal(obj.Object)
-		if err != nil {
-			return err
-		}
-		return c.Patch(ctx, current, client.RawPatch(types.MergePatchType, body))
-	case "MergePatch":
-		obj := &unstructured.Unstructured{}
-		obj.SetAPIVersion(apiVersion)
-		obj.SetKind(kind)
-		obj.SetNamespace(ns)
-		obj.SetName(name)
-		if subresource == "status" {
-			return c.Status().Patch(ctx, obj, client.RawPatch(types.MergePatchType, mergePatch))
-		}
-		return c.Patch(ctx, obj, client.RawPatch(types.MergePatchType, mergePatch))
-	}
-	return fmt.Errorf("unknown operation %q", operation)
-}
-
-// runMetacontrollerHooks plays Metacontroller: it serves the generated hook
-// server on loopback, builds each sync request from the parent and its
-// current children read from the API server, posts it, applies the returned
-// children (create or merge-patch) and writes the returned status.
-func runMetacontrollerHooks(t *testing.T, dir, _, admin string) func() {
-	p, err := scaffold.LoadProject(dir)
-	require.NoError(t, err)
-	cfg, err := clientcmd.BuildConfigFromFlags("", admin)
-	require.NoError(t, err)
-	c, err := client.New(cfg, client.Options{})
-	require.NoError(t, err)
-	base, stopServer := startHookServer(t, dir)
-	stopLoop := repeat(t, func(ctx context.Context) error {
-		for _, a := range p.APIs {
-			if err := syncOnce(ctx, c, base, p, a); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return func() {
-		stopLoop()
-		stopServer()
-	}
-}
-
-// startHookServer runs the generated Python hook server on a free loopback
-// port and returns its base URL.
-func startHookServer(t *testing.T, dir string) (string, func()) {
-	p, err := scaffold.LoadProject(dir)
-	require.NoError(t, err)
-	port := freePort(t)
-	var logs bytes.Buffer
-	server := exec.Command(python(t), "-m", scaffold.PythonPackage(p)+".server")
-	server.Dir = dir
-	server.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	server.Stdout, server.Stderr = &logs, &logs
-	require.NoError(t, server.Start())
-	base := fmt.Sprintf("http://127.0.0.1:%d", port)
-	waitFor(t, "the hook server", func() (bool, error) {
-		resp, err := http.Get(base + "/healthz")
-		if err != nil {
-			return false, nil
-		}
-		resp.Body.Close()
-		return resp.StatusCode == http.StatusOK, nil
-	})
-	return base, func() {
-		_ = server.Process.Kill()
-		_ = server.Wait()
-		if t.Failed() {
-			t.Logf("hook server output:\n%s", logs.String())
-		}
-	}
-}
-
-func freePort(t *testing.T) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-func syncOnce(ctx context.Context, c client.Client, base string, p scaffold.Project, a scaffold.API) error {
-	parents := &unstructured.UnstructuredList{}
-	parents.SetAPIVersion(a.FullGroup(p.Domain) + "/" + a.Version)
-	parents.SetKind(a.Kind + "List")
-	if err := c.List(ctx, parents); err != nil {
-		return err
-	}
-	for _, parent := range parents.Items {
-		// Observed children, keyed as Metacontroller keys them: Kind.apiVersion, then name.
-		observed := map[string]any{}
-		for _, kind := range a.OwnedKinds() {
-			key := kind.Kind + "." + kind.APIVersion()
-			byName := map[string]any{}
-			list := &unstructured.UnstructuredList{}
-			list.SetAPIVersion(kind.APIVersion())
-			list.SetKind(kind.Kind + "List")
-			if err := c.List(ctx, list, client.InNamespace(parent.GetNamespace())); err != nil {
-				return err
-			}
-			for _, child := range list.Items {
-				if ref := metav1.GetControllerOf(&child); ref != nil && ref.UID == parent.GetUID() {
-					byName[child.GetName()] = child.Object
-				}
-			}
-			observed[key] = byName
-		}
-		body, err := json.Marshal(map[string]any{"controller": map[string]any{"kind": "CompositeController"},
-			"parent": parent.Object, "children": observed, "finalizing": false})
-		if err != nil {
-			return err
-		}
-		resp, err := http.Post(base+"/sync/"+a.Plural, "application/json", bytes.NewReader(body))
-		if err != nil {
-			return err
-		}
-		var response struct {
-			Status   map[string]any   `json:"status"`
-			Children []map[string]any `json:"children"`
-		}
-		err = json.NewDecoder(resp.Body).Decode(&response)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("sync %s: HTTP %d: %v", parent.GetName(), resp.StatusCode, err)
-		}
-		for _, child := range response.Children {
-			if err := carryOut(ctx, c, "CreateOrUpdate", "", "", "", "", "", child, nil); err != nil {
-				return err
-			}
-		}
-		// Metacontroller injects observedGeneration, then writes status if it changed.
-		response.Status["observedGeneration"] = parent.GetGeneration()
-		current, _, _ := unstructured.NestedMap(parent.Object, "status")
-		if !equalJSON(current, response.Status) {
-			patch, err := json.Marshal(map[string]any{"status": response.Status})
-			if err != nil {
-				return err
-			}
-			if err := c.Status().Patch(ctx, &parent, client.RawPatch(types.MergePatchType, patch)); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func equalJSON(a, b any) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	var xa, yb any
-	_ = json.Unmarshal(x, &xa)
-	_ = json.Unmarshal(y, &yb)
-	return reflect.DeepEqual(xa, yb)
 }
 
 // e2eDecorator proves the decorator project: its manifests pass restricted
@@ -846,7 +539,7 @@ func e2eDecorator(t *testing.T, cfg *rest.Config) {
 					// Metacontroller makes the decorated object the attachment's controller.
 					obj := &unstructured.Unstructured{Object: a}
 					obj.SetOwnerReferences([]metav1.OwnerReference{*metav1.NewControllerRef(&target, target.GroupVersionKind())})
-					require.NoError(t, carryOut(ctx, c, "CreateOrUpdate", "", "", "", "", "", obj.Object, nil))
+					require.NoError(t, applyAsMetacontroller(ctx, c, obj))
 				}
 			}
 		}
@@ -869,78 +562,4 @@ func e2eDecorator(t *testing.T, cfg *rest.Config) {
 		require.NoError(t, c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "web-service"}, service))
 		assert.Equal(t, before, service.GetResourceVersion(), "a second sync must change nothing")
 	})
-}
-
-// runAnsibleRole runs the generated role with ansible-playbook, as the
-// Ansible operator would, for every object of the kind, again and again;
-// at the end the last run of each object must have changed nothing.
-func runAnsibleRole(t *testing.T, dir, kubeconfig, _ string) func() {
-	if _, err := exec.LookPath("ansible-playbook"); err != nil {
-		t.Fatal("ansible-playbook not found: install ansible (Debian package; it ships kubernetes.core)")
-	}
-	p, err := scaffold.LoadProject(dir)
-	require.NoError(t, err)
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	require.NoError(t, err)
-	c, err := client.New(cfg, client.Options{})
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	var failure error
-	var mu sync.Mutex
-	last := map[string]string{}
-	passes := 0
-	go func() {
-		defer close(done)
-		for ctx.Err() == nil {
-			for _, a := range p.APIs {
-				list := &unstructured.UnstructuredList{}
-				list.SetAPIVersion(a.FullGroup(p.Domain) + "/" + a.Version)
-				list.SetKind(a.Kind + "List")
-				if err := c.List(ctx, list); err != nil {
-					failure = err
-					return
-				}
-				for _, o := range list.Items {
-					cmd := exec.CommandContext(ctx, "ansible-playbook", "playbooks/local-"+a.Singular()+".yml",
-						"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace())
-					cmd.Dir = dir
-					cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+kubeconfig, "ANSIBLE_NOCOLOR=1")
-					out, err := cmd.CombinedOutput()
-					if ctx.Err() != nil {
-						return
-					}
-					if err != nil {
-						failure = fmt.Errorf("ansible-playbook: %v\n%s", err, out)
-						return
-					}
-					mu.Lock()
-					last[o.GetName()] = string(out)
-					mu.Unlock()
-				}
-			}
-			mu.Lock()
-			passes++
-			mu.Unlock()
-		}
-	}()
-	return func() {
-		// Let one whole pass start and finish after the checks: that is the
-		// run that must change nothing.
-		mu.Lock()
-		target := passes + 2
-		mu.Unlock()
-		waitFor(t, "a complete ansible-playbook pass", func() (bool, error) {
-			mu.Lock()
-			defer mu.Unlock()
-			return passes >= target || failure != nil, nil
-		})
-		cancel()
-		<-done
-		require.NoError(t, failure)
-		require.NotEmpty(t, last)
-		for name, out := range last {
-			assert.Regexp(t, `changed=0\s`, out, "the last run for %s must change nothing", name)
-		}
-	}
 }

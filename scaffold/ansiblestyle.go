@@ -19,9 +19,10 @@ func ansibleStyle() Style {
 		Access: Access{
 			Parent: []string{"get", "list", "watch"},
 			// operator_sdk.util.k8s_status reads, then merge-patches status.
-			Status: []string{"get", "patch", "update"},
-			// kubernetes.core.k8s state=present gets, creates or patches; the
-			// operator watches what the role creates.
+			Status: []string{"get", "patch"},
+			// kubernetes.core.k8s gets, then server-side applies (a patch,
+			// which creates a missing child); the operator lists and
+			// watches what the role reads.
 			Child: func(ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
 		},
@@ -32,7 +33,9 @@ func ansibleStyle() Style {
 				HealthPort:    6789,
 				LivenessPath:  "/healthz",
 				ReadinessPath: "/readyz",
-				WritableDirs:  []string{"/tmp", "/opt/ansible/.ansible"},
+				// Ansible's local temp only: the image's collections live
+				// in /opt/ansible/.ansible and must stay visible.
+				WritableDirs: []string{"/tmp", "/opt/ansible/.ansible/tmp"},
 			}
 		},
 		Files: ansibleFiles,

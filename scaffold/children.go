@@ -148,9 +148,11 @@ func podTemplate(p Project, labels map[string]any, command []any, values map[str
 }
 
 // StatusPatch returns the status a reconciled resource should record, or nil
-// when its status already says so. lastTransitionTime changes only when the
+// when its status already says so: Ready=True when no child is pending
+// (missing or not yet as desired when read back), else False with reason
+// ChildrenPending naming them. lastTransitionTime changes only when the
 // Ready condition's status does, as with metav1.Condition.
-func StatusPatch(cr map[string]any, now string) map[string]any {
+func StatusPatch(cr map[string]any, now string, pending []string) map[string]any {
 	meta, _ := cr["metadata"].(map[string]any)
 	generation := meta["generation"]
 	if generation == nil {
@@ -160,6 +162,10 @@ func StatusPatch(cr map[string]any, now string) map[string]any {
 	ready := map[string]any{
 		"type": "Ready", "status": "True", "reason": "Reconciled",
 		"message": "all children are up to date", "observedGeneration": generation,
+	}
+	if len(pending) > 0 {
+		ready["status"], ready["reason"] = "False", "ChildrenPending"
+		ready["message"] = "waiting for " + strings.Join(pending, ", ")
 	}
 	conditions, _ := status["conditions"].([]any)
 	out := make([]any, 0, len(conditions)+1)
@@ -176,7 +182,7 @@ func StatusPatch(cr map[string]any, now string) map[string]any {
 		}
 		next := copyMap(ready)
 		next["lastTransitionTime"] = now
-		if cond["status"] == "True" {
+		if cond["status"] == ready["status"] {
 			next["lastTransitionTime"] = cond["lastTransitionTime"]
 		}
 		out = append(out, next)
@@ -187,6 +193,49 @@ func StatusPatch(cr map[string]any, now string) map[string]any {
 		out = append(out, next)
 	}
 	return map[string]any{"observedGeneration": generation, "conditions": out}
+}
+
+// IsSubset reports whether every field of desired has the same value in
+// actual: fields the API server adds (defaults, resourceVersion, status) do
+// not count. Lists must have the same length, item by item.
+func IsSubset(desired, actual any) bool {
+	switch d := desired.(type) {
+	case map[string]any:
+		a, ok := actual.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range d {
+			av, ok := a[k]
+			if !ok || !IsSubset(v, av) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		a, ok := actual.([]any)
+		if !ok || len(a) != len(d) {
+			return false
+		}
+		for i := range d {
+			if !IsSubset(d[i], a[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return jsonEqual(desired, actual)
+}
+
+// Comparable is the part of a child that must match what the API server
+// has: only the metadata of kinds whose spec cannot change after creation.
+func Comparable(child map[string]any) map[string]any {
+	for _, c := range childKinds {
+		if c.Kind == child["kind"] && !c.Mutable {
+			return map[string]any{"metadata": child["metadata"]}
+		}
+	}
+	return child
 }
 
 func sameCondition(have, want map[string]any) bool {

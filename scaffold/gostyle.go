@@ -14,8 +14,9 @@ func goStyle() Style {
 		Name:    "go",
 		Summary: "Go with controller-runtime in the kubebuilder go/v4 layout: typed, fast, for large long-lived operators",
 		Access: Access{
-			Parent:     []string{"get", "list", "watch"},
-			Status:     []string{"update"},
+			Parent: []string{"get", "list", "watch"},
+			// Status is merge-patched, so that a concurrent change is no conflict.
+			Status:     []string{"patch"},
 			Finalizers: []string{"update"},
 			Child: func(c ChildKind) []string {
 				if c.Mutable {

@@ -20,10 +20,13 @@ func kopfStyle() Style {
 		Name:    "kopf",
 		Summary: "Python handlers run by Kopf: quick to write, for Python teams and glue to Python SDKs",
 		Access: Access{
-			Parent:     []string{"list", "patch", "watch"},
+			// Kopf lists, watches and patches its own annotations; a child's
+			// event handler gets its owner.
+			Parent:     []string{"get", "list", "patch", "watch"},
 			Status:     []string{"patch"},
 			Finalizers: []string{"update"},
-			Child:      func(ChildKind) []string { return []string{"create", "get", "patch"} },
+			// apply.py gets, creates and merge-patches; the child handlers watch.
+			Child: func(ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{
 				{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
 				// Cluster-wide Kopf observes CRDs and namespaces.

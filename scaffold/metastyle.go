@@ -45,6 +45,10 @@ type compositeController struct {
 }
 
 type compositeControllerSpec struct {
+	// GenerateSelector makes Metacontroller select children by a
+	// controller-uid label it adds; without it the parent needs a
+	// spec.selector, which opctl's CRDs do not have, and nothing syncs.
+	GenerateSelector    bool                `json:"generateSelector"`
 	ResyncPeriodSeconds int32               `json:"resyncPeriodSeconds,omitempty"`
 	ParentResource      resourceRule        `json:"parentResource"`
 	ChildResources      []childResourceRule `json:"childResources,omitempty"`
@@ -88,6 +92,7 @@ func metacontrollerManifests(p Project) map[string][]any {
 			TypeMeta:   metav1.TypeMeta{APIVersion: "metacontroller.k8s.io/v1alpha1", Kind: "CompositeController"},
 			ObjectMeta: metav1.ObjectMeta{Name: a.Plural, Labels: commonLabels(p)},
 			Spec: compositeControllerSpec{
+				GenerateSelector:    true,
 				ResyncPeriodSeconds: p.ResyncSeconds,
 				ParentResource:      resourceRule{APIVersion: a.FullGroup(p.Domain) + "/" + a.Version, Resource: a.Plural},
 				Hooks:               controllerHooks{Sync: hookRef{Webhook: hookWebhook(p, a.Plural)}},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 func shellOperatorStyle() Style {
@@ -14,8 +15,10 @@ func shellOperatorStyle() Style {
 		Access: Access{
 			Parent: []string{"get", "list", "watch"},
 			Status: []string{"patch"},
-			// CreateOrUpdate gets the child, then creates or merge-patches it.
-			Child: func(ChildKind) []string { return []string{"create", "get", "patch"} },
+			// The hooks watch the children (snapshots); shell-operator's
+			// CreateOrUpdate creates, and on AlreadyExists gets and updates
+			// (pkg/kube/object_patch/patch.go).
+			Child: func(ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
 		},
 		Runtime: func(Project) Runtime {
 			return Runtime{
@@ -34,9 +37,68 @@ func shellOperatorStyle() Style {
 // shellAPI is the template data of one kind in the shell-operator style.
 type shellAPI struct {
 	API
-	FullGroup string
-	Hook      string // hook file name without .sh: 10-databases
-	OwnsJSON  string
+	FullGroup         string
+	Hook              string // hook file name without .sh: 10-databases
+	OwnsJSON          string
+	ChildBindingsJSON string // names of the children's bindings, as JSON
+	Config            string // what the hook prints for --config
+}
+
+// hookConfig is the part of shell-operator's configVersion v1 hook
+// configuration that opctl writes.
+type hookConfig struct {
+	ConfigVersion string              `json:"configVersion"`
+	Kubernetes    []kubernetesBinding `json:"kubernetes"`
+	Schedule      []scheduleBinding   `json:"schedule"`
+}
+
+type kubernetesBinding struct {
+	Name                         string                `json:"name"`
+	APIVersion                   string                `json:"apiVersion"`
+	Kind                         string                `json:"kind"`
+	LabelSelector                *metav1.LabelSelector `json:"labelSelector,omitempty"`
+	ExecuteHookOnEvent           []string              `json:"executeHookOnEvent"`
+	ExecuteHookOnSynchronization bool                  `json:"executeHookOnSynchronization"`
+	JQFilter                     string                `json:"jqFilter,omitempty"`
+	IncludeSnapshotsFrom         []string              `json:"includeSnapshotsFrom"`
+}
+
+type scheduleBinding struct {
+	Name                 string   `json:"name"`
+	Crontab              string   `json:"crontab"`
+	IncludeSnapshotsFrom []string `json:"includeSnapshotsFrom"`
+}
+
+// childBinding names the binding that watches one owned kind of a.
+func childBinding(a API, c ChildKind) string { return a.Plural + "-" + c.Resource }
+
+// newHookConfig watches the kind (spec changes only: the jqFilter keeps
+// status writes from running the hook again) and each owned kind, narrowed
+// to this kind's children by their labels, with every binding's snapshot in
+// every run so that the hook sees the children as they are.
+func newHookConfig(p Project, a API) hookConfig {
+	snapshots := []string{a.Plural}
+	for _, c := range a.OwnedKinds() {
+		snapshots = append(snapshots, childBinding(a, c))
+	}
+	cfg := hookConfig{ConfigVersion: "v1", Kubernetes: []kubernetesBinding{{
+		Name: a.Plural, APIVersion: a.FullGroup(p.Domain) + "/" + a.Version, Kind: a.Kind,
+		ExecuteHookOnEvent: []string{"Added", "Modified"}, ExecuteHookOnSynchronization: true,
+		JQFilter: ".spec", IncludeSnapshotsFrom: snapshots,
+	}}}
+	for _, c := range a.OwnedKinds() {
+		cfg.Kubernetes = append(cfg.Kubernetes, kubernetesBinding{
+			Name: childBinding(a, c), APIVersion: c.APIVersion(), Kind: c.Kind,
+			LabelSelector: &metav1.LabelSelector{MatchLabels: map[string]string{
+				"app.kubernetes.io/name": a.Singular(), "app.kubernetes.io/managed-by": p.Name}},
+			ExecuteHookOnEvent:           []string{"Added", "Modified", "Deleted"},
+			ExecuteHookOnSynchronization: true,
+			IncludeSnapshotsFrom:         snapshots,
+		})
+	}
+	// A safety net: every object is checked against its children every 5 minutes.
+	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "*/5 * * * *", IncludeSnapshotsFrom: snapshots}}
+	return cfg
 }
 
 // HookName numbers hooks in steps of ten, in the order kinds were added.
@@ -62,7 +124,18 @@ func shellOperatorFiles(p Project, t *Tree) error {
 			owns = append(owns, c.Kind)
 		}
 		ownsJSON, _ := json.Marshal(append([]string{}, owns...))
-		sa := shellAPI{API: a, FullGroup: a.FullGroup(p.Domain), Hook: HookName(i, a), OwnsJSON: string(ownsJSON)}
+		cfg := newHookConfig(p, a)
+		configJSON, err := json.MarshalIndent(cfg, "", "  ")
+		if err != nil {
+			return err
+		}
+		bindings := []string{}
+		for _, b := range cfg.Kubernetes[1:] {
+			bindings = append(bindings, b.Name)
+		}
+		childBindingsJSON, _ := json.Marshal(bindings)
+		sa := shellAPI{API: a, FullGroup: a.FullGroup(p.Domain), Hook: HookName(i, a), OwnsJSON: string(ownsJSON),
+			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON)}
 		r.file("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", UserOwned, sa)
 		r.chmod("hooks/"+sa.Hook+".sh", 0o755)
 		if r.err == nil {
@@ -82,54 +155,109 @@ func addHookFixtures(p Project, a API, hook string, t *Tree) error {
 	if err != nil {
 		return err
 	}
-	object := func(name, uid string, generation int64, reconciledAt int64) map[string]any {
+	object := func(name, uid string, generation int64, status map[string]any) map[string]any {
 		o := map[string]any{"apiVersion": sample["apiVersion"], "kind": sample["kind"], "spec": sample["spec"],
 			"metadata": map[string]any{"name": name, "namespace": "default", "uid": uid, "generation": generation}}
-		if reconciledAt > 0 {
-			reconciled := copyMap(o)
-			reconciled["metadata"] = map[string]any{"generation": reconciledAt}
-			o["status"] = StatusPatch(reconciled, "2024-12-01T00:00:00Z")
+		if status != nil {
+			o["status"] = status
 		}
 		return roundTrip(o)
 	}
-	first := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 1, 0)
-	second := object(a.Singular()+"-other", "00000000-0000-4000-8000-000000000002", 2, 2)
-	changed := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 2, 1)
-	item := func(o map[string]any) map[string]any { return map[string]any{"object": o, "filterResult": o["spec"]} }
-	event := func(watch string, o map[string]any) map[string]any {
-		return map[string]any{"binding": a.Plural, "type": "Event", "watchEvent": watch, "object": o, "filterResult": o["spec"]}
+	// reconciled is the status of a resource reconciled at generation gen.
+	reconciled := func(gen int64, pending []string) map[string]any {
+		return StatusPatch(map[string]any{"metadata": map[string]any{"generation": gen}}, "2024-12-01T00:00:00Z", pending)
 	}
-	cases := []struct {
+	// observed is a child as the API server returns it.
+	observed := func(child map[string]any) map[string]any {
+		o := roundTrip(child)
+		meta := o["metadata"].(map[string]any)
+		meta["resourceVersion"], meta["uid"] = "42", "00000000-0000-4000-8000-0000000000c1"
+		return o
+	}
+	childrenOf := func(crs ...map[string]any) []map[string]any {
+		var out []map[string]any
+		for _, cr := range crs {
+			for _, c := range DesiredChildren(p, a, cr) {
+				out = append(out, observed(c))
+			}
+		}
+		return out
+	}
+	cfg := newHookConfig(p, a)
+	childBindings := cfg.Kubernetes[1:]
+	item := func(o map[string]any) map[string]any { return map[string]any{"object": o, "filterResult": o["spec"]} }
+	items := func(objs []map[string]any) []any {
+		out := []any{}
+		for _, o := range objs {
+			out = append(out, item(o))
+		}
+		return out
+	}
+	snapshots := func(crs []map[string]any, children []map[string]any) map[string]any {
+		snap := map[string]any{a.Plural: items(crs)}
+		for _, b := range childBindings {
+			var ofKind []map[string]any
+			for _, c := range children {
+				if c["kind"] == b.Kind {
+					ofKind = append(ofKind, c)
+				}
+			}
+			snap[b.Name] = items(ofKind)
+		}
+		return snap
+	}
+	event := func(binding, watch string, o map[string]any, snap map[string]any) map[string]any {
+		c := map[string]any{"binding": binding, "type": "Event", "watchEvent": watch, "object": o}
+		if binding == a.Plural {
+			c["filterResult"] = o["spec"]
+		}
+		if snap != nil {
+			c["snapshots"] = snap
+		}
+		return c
+	}
+
+	first := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 1, nil)
+	second := object(a.Singular()+"-other", "00000000-0000-4000-8000-000000000002", 2, reconciled(2, nil))
+	changed := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 2, reconciled(1, nil))
+	// The children of changed, out of date: written for its first generation.
+	var stale []map[string]any
+	for _, c := range childrenOf(changed) {
+		c["metadata"].(map[string]any)["labels"].(map[string]any)["app.kubernetes.io/instance"] = "out-of-date"
+		stale = append(stale, c)
+	}
+	type hookCase struct {
 		name     string
 		contexts []map[string]any
-		objects  []map[string]any // what the hook must reconcile, in order
-	}{
+	}
+	cases := []hookCase{
+		// Start-up: first has no children yet, second is up to date.
 		{"synchronization", []map[string]any{{"binding": a.Plural, "type": "Synchronization",
-			"objects": []any{item(first), item(second)}}}, []map[string]any{first, second}},
-		{"added", []map[string]any{event("Added", first)}, []map[string]any{first}},
-		{"modified", []map[string]any{event("Modified", changed)}, []map[string]any{changed}},
-		// Several queued contexts in one run: the last copy of an object wins,
-		// a Deleted event needs nothing, the drift-check schedule covers its snapshot.
-		{"combined", []map[string]any{event("Added", first), event("Deleted", second), event("Modified", changed),
-			{"binding": a.Plural + "-drift-check", "type": "Schedule",
-				"snapshots": map[string]any{a.Plural: []any{item(second)}}}}, []map[string]any{changed, second}},
+			"objects": items([]map[string]any{first, second}), "snapshots": snapshots([]map[string]any{first, second}, childrenOf(second))}}},
+		{"added", []map[string]any{event(a.Plural, "Added", first, snapshots([]map[string]any{first}, nil))}},
+		{"modified", []map[string]any{event(a.Plural, "Modified", changed, snapshots([]map[string]any{changed}, stale))}},
+		// Several queued contexts in one run: the snapshot's copy of an object
+		// wins, a Deleted event needs nothing, the drift check reconciles all.
+		{"combined", []map[string]any{event(a.Plural, "Added", first, nil), event(a.Plural, "Deleted", second, nil),
+			event(a.Plural, "Modified", changed, nil),
+			{"binding": a.Plural + "-drift-check", "type": "Schedule", "snapshots": snapshots([]map[string]any{changed, second}, childrenOf(second))}}},
+	}
+	if len(childBindings) > 0 {
+		// The child's own events: once a child is written as desired, Ready
+		// turns True; a deleted child is made again.
+		pendingNames := []string{}
+		for _, c := range DesiredChildren(p, a, changed) {
+			pendingNames = append(pendingNames, c["kind"].(string)+" "+c["metadata"].(map[string]any)["name"].(string))
+		}
+		waiting := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 2, reconciled(2, pendingNames))
+		children := childrenOf(waiting)
+		cases = append(cases,
+			hookCase{"child-written", []map[string]any{event(childBindings[0].Name, "Modified", children[0], snapshots([]map[string]any{waiting}, children))}},
+			hookCase{"child-deleted", []map[string]any{event(childBindings[0].Name, "Deleted", childrenOf(second)[0], snapshots([]map[string]any{second}, childrenOf(second)[1:]))}},
+		)
 	}
 	for _, c := range cases {
-		var ops []any
-		for _, o := range c.objects {
-			for _, child := range DesiredChildren(p, a, o) {
-				ops = append(ops, map[string]any{"operation": "CreateOrUpdate", "object": child})
-			}
-			if st := StatusPatch(o, fixtureNow); st != nil {
-				meta := o["metadata"].(map[string]any)
-				ops = append(ops, map[string]any{"operation": "MergePatch", "apiVersion": o["apiVersion"], "kind": o["kind"],
-					"namespace": meta["namespace"], "name": meta["name"], "subresource": "status",
-					"mergePatch": map[string]any{"status": st}})
-			}
-		}
-		if ops == nil {
-			ops = []any{}
-		}
+		ops := hookOperations(p, a, c.contexts, childBindings)
 		for path, v := range map[string]any{
 			"tests/fixtures/" + hook + "--" + c.name + ".json": c.contexts,
 			"tests/expected/" + hook + "--" + c.name + ".json": ops,
@@ -144,6 +272,90 @@ func addHookFixtures(p Project, a API, hook string, t *Tree) error {
 		}
 	}
 	return nil
+}
+
+// hookOperations is the reference of what a hook writes for its binding
+// contexts: every object the contexts carry or the newest snapshot holds
+// (first position, last copy), a CreateOrUpdate for each child the snapshots
+// do not show as desired, and the status when it must change.
+func hookOperations(p Project, a API, contexts []map[string]any, childBindings []kubernetesBinding) []any {
+	contexts = roundTripAll(contexts)
+	var snap map[string]any
+	for _, c := range contexts {
+		if s, ok := c["snapshots"].(map[string]any); ok {
+			snap = s
+		}
+	}
+	objectsOf := func(list any) []map[string]any {
+		var out []map[string]any
+		items, _ := list.([]any)
+		for _, it := range items {
+			if o, ok := it.(map[string]any)["object"].(map[string]any); ok {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	key := func(o map[string]any) string {
+		m := o["metadata"].(map[string]any)
+		return fmt.Sprint(o["kind"], "/", m["namespace"], "/", m["name"])
+	}
+	observed := map[string]map[string]any{}
+	for _, b := range childBindings {
+		for _, o := range objectsOf(snap[b.Name]) {
+			observed[key(o)] = o
+		}
+	}
+	var crs []map[string]any
+	for _, c := range contexts {
+		switch {
+		case c["type"] == "Synchronization":
+			crs = append(crs, objectsOf(c["objects"])...)
+		case c["type"] == "Event" && (c["watchEvent"] == "Added" || c["watchEvent"] == "Modified"):
+			crs = append(crs, c["object"].(map[string]any))
+		}
+	}
+	crs = append(crs, objectsOf(snap[a.Plural])...)
+	var order []string
+	byUID := map[string]map[string]any{}
+	for _, o := range crs {
+		if o["kind"] != a.Kind {
+			continue
+		}
+		uid := fmt.Sprint(o["metadata"].(map[string]any)["uid"])
+		if _, seen := byUID[uid]; !seen {
+			order = append(order, uid)
+		}
+		byUID[uid] = o
+	}
+	ops := []any{}
+	for _, uid := range order {
+		o := byUID[uid]
+		pending := []string{}
+		for _, child := range DesiredChildren(p, a, o) {
+			child = roundTrip(child)
+			if IsSubset(Comparable(child), observed[key(child)]) {
+				continue
+			}
+			ops = append(ops, map[string]any{"operation": "CreateOrUpdate", "object": child})
+			pending = append(pending, fmt.Sprint(child["kind"], " ", child["metadata"].(map[string]any)["name"]))
+		}
+		if st := StatusPatch(o, fixtureNow, pending); st != nil {
+			meta := o["metadata"].(map[string]any)
+			ops = append(ops, map[string]any{"operation": "MergePatch", "apiVersion": o["apiVersion"], "kind": o["kind"],
+				"namespace": meta["namespace"], "name": meta["name"], "subresource": "status",
+				"mergePatch": map[string]any{"status": st}})
+		}
+	}
+	return ops
+}
+
+func roundTripAll(objs []map[string]any) []map[string]any {
+	out := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		out[i] = roundTrip(o)
+	}
+	return out
 }
 
 // roundTrip normalises an object through JSON, as a file would hold it.

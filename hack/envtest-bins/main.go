@@ -1,7 +1,8 @@
 // Command envtest-bins builds kube-apiserver and etcd for opctl's API-server
 // tests from the same sources a generated Go project gets (hack/envtest),
-// into .cache/, once. Its last line of output is the directory to use as
-// KUBEBUILDER_ASSETS.
+// once per user: into the same directory under os.UserCacheDir() that
+// generated projects' Makefiles use, so neither builds what the other has.
+// Its last line of output is the directory to use as KUBEBUILDER_ASSETS.
 package main
 
 import (
@@ -45,7 +46,11 @@ func run() error {
 			return err
 		}
 	}
-	cmd := exec.Command("bash", filepath.Join(src, "hack/envtest/build.sh"), filepath.Join(cache, v.EnvtestDir()))
+	userCache, err := os.UserCacheDir()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("bash", filepath.Join(src, "hack/envtest/build.sh"), filepath.Join(userCache, "opctl", v.EnvtestDir()))
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	return cmd.Run()
 }
