@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -316,9 +317,13 @@ func realMetacontroller(t *testing.T, dir, _, admin string, c client.Client) fun
 	require.NoError(t, err)
 	for _, f := range files {
 		for _, cc := range readObjects(t, f) {
+			if cc.GetKind() != "CompositeController" {
+				continue
+			}
 			hook, _, _ := unstructured.NestedString(cc.Object, "spec", "hooks", "sync", "webhook", "url")
-			path := hook[strings.Index(hook[len("http://"):], "/")+len("http://"):]
-			require.NoError(t, unstructured.SetNestedField(cc.Object, base+path, "spec", "hooks", "sync", "webhook", "url"))
+			u, err := url.Parse(hook)
+			require.NoError(t, err)
+			require.NoError(t, unstructured.SetNestedField(cc.Object, base+u.Path, "spec", "hooks", "sync", "webhook", "url"))
 			require.NoError(t, c.Create(context.Background(), cc))
 			t.Cleanup(func() { _ = c.Delete(context.Background(), cc) })
 		}
