@@ -488,22 +488,8 @@ func e2eDecorator(t *testing.T, cfg *rest.Config) {
 	})
 
 	t.Run("attach", func(t *testing.T) {
-		deployment := func(name string, labels map[string]any) *unstructured.Unstructured {
-			return &unstructured.Unstructured{Object: map[string]any{
-				"apiVersion": "apps/v1", "kind": "Deployment",
-				"metadata": map[string]any{"name": name, "namespace": ns, "labels": labels},
-				"spec": map[string]any{
-					"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
-					"template": map[string]any{
-						"metadata": map[string]any{"labels": map[string]any{"app": name}},
-						"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "busybox:1.37.0",
-							"ports": []any{map[string]any{"name": "http", "containerPort": int64(8080)}}}}},
-					},
-				},
-			}}
-		}
-		web := deployment("web", map[string]any{"app-type": "web"})
-		other := deployment("other", nil)
+		web := webDeployment("web", ns, map[string]any{"app-type": "web"})
+		other := webDeployment("other", ns, nil)
 		require.NoError(t, c.Create(ctx, web))
 		require.NoError(t, c.Create(ctx, other))
 		base, stop := startHookServer(t, dir)
@@ -562,4 +548,21 @@ func e2eDecorator(t *testing.T, cfg *rest.Config) {
 		require.NoError(t, c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "web-service"}, service))
 		assert.Equal(t, before, service.GetResourceVersion(), "a second sync must change nothing")
 	})
+}
+
+// webDeployment is a Deployment with an http container port: what the seed
+// decorator attaches a Service to when it carries the selected labels.
+func webDeployment(name, ns string, labels map[string]any) *unstructured.Unstructured {
+	return &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": name, "namespace": ns, "labels": labels},
+		"spec": map[string]any{
+			"selector": map[string]any{"matchLabels": map[string]any{"app": name}},
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": map[string]any{"app": name}},
+				"spec": map[string]any{"containers": []any{map[string]any{"name": "web", "image": "busybox:1.37.0",
+					"ports": []any{map[string]any{"name": "http", "containerPort": int64(8080)}}}}},
+			},
+		},
+	}}
 }

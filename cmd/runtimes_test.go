@@ -19,6 +19,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
@@ -108,6 +109,80 @@ func TestRuntimes(t *testing.T) {
 			logs := realRuntimes[style](t, dir, kubeconfig, adminKubeconfig(t, admin), c)
 			checkRuntime(t, c, dir, ns, style, logs, results)
 		})
+	}
+	t.Run("metacontroller-decorator", func(t *testing.T) {
+		checkDecoratorRuntime(t, c, adminKubeconfig(t, admin), results)
+	})
+}
+
+// checkDecoratorRuntime runs the seed decorator (a Service for every
+// Deployment labelled app-type=web) in real Metacontroller.
+func checkDecoratorRuntime(t *testing.T, c client.Client, admin string, results *resultTable) {
+	const style = "metacontroller-decorator"
+	ctx := context.Background()
+	check := func(name string, f func(t *testing.T)) bool {
+		ok := t.Run(name, f)
+		results.record(name, style, ok)
+		return ok
+	}
+	dir := t.TempDir()
+	require.Equal(t, 0, run(t, dir, nil, false, decoratorInit...).code)
+	r := run(t, dir, nil, false, decoratorCreate...)
+	require.Equal(t, 0, r.code, r.stderr)
+	ns := "rt-decorator"
+	createNamespace(t, c, ns, false)
+	logs := realMetacontroller(t, dir, "", admin, c)
+	web := webDeployment("web", ns, map[string]any{"app-type": "web"})
+	other := webDeployment("other", ns, nil)
+	require.NoError(t, c.Create(ctx, web))
+	require.NoError(t, c.Create(ctx, other))
+	service := &unstructured.Unstructured{}
+	service.SetAPIVersion("v1")
+	service.SetKind("Service")
+	key := client.ObjectKey{Namespace: ns, Name: "web-service"}
+	attached := func() (bool, error) {
+		if err := c.Get(ctx, key, service); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		return true, nil
+	}
+	if !check("children created, one controller ownerReference", func(t *testing.T) {
+		waitFor(t, "the Service attached to the selected Deployment", attached)
+		refs := service.GetOwnerReferences()
+		require.Len(t, refs, 1, "ownerReferences: %v", refs)
+		assert.Equal(t, web.GetUID(), refs[0].UID)
+		assert.True(t, refs[0].Controller != nil && *refs[0].Controller)
+	}) {
+		t.Logf("%s log:\n%s", style, logs())
+		return
+	}
+	check("an unselected object gets no child", func(t *testing.T) {
+		err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "other-service"}, service.DeepCopy())
+		assert.True(t, apierrors.IsNotFound(err), "other-service: %v", err)
+	})
+	check("a deleted child is made again", func(t *testing.T) {
+		old := service.GetUID()
+		require.NoError(t, c.Delete(ctx, service))
+		waitFor(t, "the Service to be made again", func() (bool, error) {
+			ok, err := attached()
+			return ok && service.GetUID() != old, err
+		})
+	})
+	time.Sleep(5 * time.Second)
+	logStart := len(logs())
+	check("no writes for 30 s when nothing changes", func(t *testing.T) {
+		require.NoError(t, c.Get(ctx, key, service))
+		before := service.GetResourceVersion()
+		time.Sleep(30 * time.Second)
+		require.NoError(t, c.Get(ctx, key, service))
+		assert.Equal(t, before, service.GetResourceVersion(), "child written")
+	})
+	check("no ERROR lines in the runtime's log in steady state", func(t *testing.T) {
+		steady := logs()[logStart:]
+		assert.Empty(t, errorLine.FindAllString(steady, -1), "%s", steady)
+	})
+	if t.Failed() {
+		t.Logf("%s log:\n%s", style, logs())
 	}
 }
 
@@ -308,8 +383,8 @@ func realKopf(t *testing.T, dir, kubeconfig, _ string, _ client.Client) func() s
 }
 
 // realMetacontroller runs Metacontroller outside the cluster with the
-// project's CompositeControllers, their hook URL (only) rewritten to the
-// hook server on loopback.
+// project's Composite- and DecoratorControllers, their hook URL (only)
+// rewritten to the hook server on loopback.
 func realMetacontroller(t *testing.T, dir, _, admin string, c client.Client) func() string {
 	base, stop := startHookServer(t, dir)
 	t.Cleanup(stop)
@@ -317,7 +392,7 @@ func realMetacontroller(t *testing.T, dir, _, admin string, c client.Client) fun
 	require.NoError(t, err)
 	for _, f := range files {
 		for _, cc := range readObjects(t, f) {
-			if cc.GetKind() != "CompositeController" {
+			if cc.GetKind() != "CompositeController" && cc.GetKind() != "DecoratorController" {
 				continue
 			}
 			hook, _, _ := unstructured.NestedString(cc.Object, "spec", "hooks", "sync", "webhook", "url")

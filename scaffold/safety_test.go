@@ -2,11 +2,13 @@ package scaffold
 
 import (
 	"bytes"
+	"path"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -108,5 +110,62 @@ func TestPinned(t *testing.T) {
 		"x@sha256:" + strings.Repeat("a", 64): true,
 	} {
 		assert.Equal(t, want, pinned(image), image)
+	}
+}
+
+// imageHome is $HOME in the base images whose Dockerfiles use it
+// (quay.io/operator-framework/ansible-operator sets HOME=/opt/ansible).
+var imageHome = map[string]string{"ansible": "/opt/ansible"}
+
+// TestScratchMountsHideNothingTheImageShips checks that no writable emptyDir
+// of the manager Deployment is mounted over what the style's Dockerfile puts
+// into the image (COPY destinations, collections ansible-galaxy installs):
+// the container would start without them.
+func TestScratchMountsHideNothingTheImageShips(t *testing.T) {
+	for name, p := range goldenCases(t) {
+		if !strings.HasSuffix(name, "-seed") {
+			continue
+		}
+		style := p.Style
+		t.Run(name, func(t *testing.T) {
+			tree, err := Render(p)
+			require.NoError(t, err)
+			dockerfile, ok := tree.Get("Dockerfile")
+			if !ok {
+				t.Skip("no Dockerfile")
+			}
+			var shipped []string
+			workdir := "/"
+			for _, line := range strings.Split(string(dockerfile.Content), "\n") {
+				fields := strings.Fields(strings.ReplaceAll(line, "${HOME}", imageHome[style]))
+				switch {
+				case len(fields) >= 2 && fields[0] == "WORKDIR":
+					workdir = fields[1]
+				case len(fields) >= 3 && fields[0] == "COPY":
+					dest := fields[len(fields)-1]
+					if !strings.HasPrefix(dest, "/") {
+						dest = path.Join(workdir, dest)
+					}
+					shipped = append(shipped, path.Clean(dest))
+				case strings.Contains(line, "ansible-galaxy collection install"):
+					shipped = append(shipped, imageHome[style]+"/.ansible/collections")
+				}
+			}
+			require.NotEmpty(t, shipped, "no COPY in the Dockerfile")
+			manager, ok := tree.Get("config/manager/manager.yaml")
+			require.True(t, ok)
+			for _, doc := range strings.Split(string(manager.Content), "\n---\n") {
+				var d appsv1.Deployment
+				require.NoError(t, yaml.Unmarshal([]byte(doc), &d))
+				for _, c := range d.Spec.Template.Spec.Containers {
+					for _, m := range c.VolumeMounts {
+						for _, s := range shipped {
+							assert.False(t, s == m.MountPath || strings.HasPrefix(s, m.MountPath+"/"),
+								"the scratch mount %s hides %s, which the image ships", m.MountPath, s)
+						}
+					}
+				}
+			}
+		})
 	}
 }
