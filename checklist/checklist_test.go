@@ -1,10 +1,23 @@
-package checklist
+package checklist_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	. "github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
+)
+
+// The style names the scenarios expect, as the registry spells them.
+const (
+	Go                      = "go"
+	Kopf                    = "kopf"
+	Metacontroller          = "metacontroller"
+	MetacontrollerDecorator = "metacontroller-decorator"
+	ShellOperator           = "shell-operator"
+	Ansible                 = "ansible"
 )
 
 func TestRecommendScenarios(t *testing.T) {
@@ -46,7 +59,7 @@ func TestRecommendScenarios(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := Recommend(tt.answers)
+			rec, err := Recommend(scaffold.Profiles(), tt.answers)
 			require.NoError(t, err)
 			assert.Equal(t, tt.style, rec.Style, "ranking %v", rec.Ranking)
 			assert.Equal(t, tt.runnerUp, rec.RunnerUp, "ranking %v", rec.Ranking)
@@ -67,7 +80,7 @@ func boolInt(b bool) int {
 }
 
 func TestRecommendExistingOperator(t *testing.T) {
-	rec, err := Recommend(Answers{"existing": "yes", "software": "PostgreSQL 16", "new-crd": "yes", "stage": "prototype",
+	rec, err := Recommend(scaffold.Profiles(), Answers{"existing": "yes", "software": "PostgreSQL 16", "new-crd": "yes", "stage": "prototype",
 		"language": "python", "logic": "imperative", "maintainers": "yes"})
 	require.NoError(t, err)
 	assert.True(t, rec.UseExisting)
@@ -121,35 +134,49 @@ func TestRecommendRejectsBadAnswers(t *testing.T) {
 			a[k] = v
 		}
 		a[tt.id] = tt.value
-		_, err := Recommend(a)
+		_, err := Recommend(scaffold.Profiles(), a)
 		assert.EqualError(t, err, tt.want)
 	}
 	// scale is only asked in production.
 	a := Answers{"existing": "no", "new-crd": "yes", "stage": "production", "language": "go", "logic": "imperative", "maintainers": "yes"}
-	_, err := Recommend(a)
+	_, err := Recommend(scaffold.Profiles(), a)
 	assert.EqualError(t, err, `--scale is required (one of small, large)`)
 }
 
-// Every rule names a question and an option that exist, so the table has
-// no dead rows.
-func TestRulesMatchQuestions(t *testing.T) {
-	options := map[string]bool{}
-	for _, q := range Questions() {
-		for _, o := range q.Options {
-			options[q.ID+"="+o.Value] = true
-		}
+func TestRegistryProfilesAreAccepted(t *testing.T) {
+	require.NoError(t, CheckProfiles(scaffold.Profiles()))
+}
+
+func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
+	row := Comparison{Language: "l", LearningCurve: "c", Expressiveness: "e", Performance: "p", Idempotency: "i", Maturity: "m", BestFit: "b"}
+	good := func(name string) Profile { return Profile{Style: name, Comparison: row} }
+	noRow := good("rust")
+	noRow.Comparison = Comparison{}
+	badPoints := good("rust")
+	badPoints.Points = map[string]int{"language=rust": 3}
+	badLanguage := good("rust")
+	badLanguage.MaintainerPoints = map[string]int{"rust": 4}
+	tests := []struct {
+		name     string
+		profiles []Profile
+		want     string
+	}{
+		{"one style", []Profile{good("go")}, "style registry: 1 style(s), the checklist needs at least two"},
+		{"no comparison row", []Profile{good("go"), noRow}, `style registry: style "rust" has no comparison row (Language is empty)`},
+		{"twice", []Profile{good("go"), good("go")}, `style registry: style "go" is registered twice`},
+		{"points for no answer", []Profile{good("go"), badPoints}, `style registry: style "rust" gives points for "language=rust", which no question offers`},
+		{"unknown language", []Profile{good("go"), badLanguage}, `style registry: style "rust" gives maintainer points for language "rust", which the checklist does not offer`},
 	}
-	for _, r := range rules {
-		assert.True(t, options[r.question+"="+r.answer], "rule for %s=%s", r.question, r.answer)
-		for style := range r.weights {
-			assert.Contains(t, AllStyles(), style)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.EqualError(t, CheckProfiles(tt.profiles), tt.want)
+		})
 	}
-	for key := range options {
-		found := false
-		for _, r := range rules {
-			found = found || r.question+"="+r.answer == key
-		}
-		assert.True(t, found, "answer %s has no rule", key)
-	}
+	// What it accepts, Recommend serves: the runner-up and both rows are there.
+	rec, err := Recommend([]Profile{good("a"), good("b")}, Answers{"existing": "no", "new-crd": "yes", "stage": "prototype",
+		"language": "go", "logic": "imperative", "maintainers": "yes"})
+	require.NoError(t, err)
+	assert.Equal(t, "a", rec.Style)
+	assert.Equal(t, "b", rec.RunnerUp)
+	assert.Equal(t, []string{"a", "b"}, []string{rec.Comparison[0].Style, rec.Comparison[1].Style})
 }

@@ -1,22 +1,9 @@
 // Package checklist is opctl's decision checklist: six questions about the
 // team and the problem, and Recommend, which ranks the operator styles from
-// the answers with a documented rule table. It does no I/O.
+// the answers. Each style brings its own Profile (comparison row and points
+// per answer) from the style registry; the checklist knows no style by name.
+// It does no I/O.
 package checklist
-
-// Style names, as the command line spells them.
-const (
-	Go                      = "go"
-	Kopf                    = "kopf"
-	Metacontroller          = "metacontroller"
-	MetacontrollerDecorator = "metacontroller-decorator"
-	ShellOperator           = "shell-operator"
-	Ansible                 = "ansible"
-)
-
-// AllStyles lists every style in the order ties are broken.
-func AllStyles() []string {
-	return []string{Go, Kopf, Metacontroller, MetacontrollerDecorator, ShellOperator, Ansible}
-}
 
 // Option is one possible answer.
 type Option struct {

@@ -61,44 +61,46 @@ func ValidateAnswer(q Question, value string) error {
 	return fmt.Errorf("--%s %q: want one of %s", q.ID, value, strings.Join(values, ", "))
 }
 
-// Recommend ranks the styles for the answers. Every question that applies
-// must be answered; answers to questions that do not apply are ignored.
-func Recommend(a Answers) (Recommendation, error) {
-	scores := map[string]int{}
+// Recommend ranks the styles of the registry (profiles, already checked
+// with CheckProfiles) for the answers; ties go to the earlier style. Every
+// question that applies must be answered; answers to questions that do not
+// apply are ignored.
+func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
+	scores := make([]int, len(profiles))
 	var reasons []Reason
 	for _, q := range Asked(a) {
 		v := a[q.ID]
 		if err := ValidateAnswer(q, v); err != nil {
 			return Recommendation{}, err
 		}
+		for i, p := range profiles {
+			scores[i] += p.Points[q.ID+"="+v]
+		}
 		for _, r := range rules {
 			if r.question == q.ID && r.answer == v {
-				for style, w := range r.weights {
-					scores[style] += w
-				}
 				reasons = append(reasons, Reason{q.ID, v, r.reason})
 			}
 		}
 	}
 	if a["maintainers"] == "yes" {
-		scores[languageStyle[a["language"]]] += maintainersBonus
-		if a["language"] == "go" || a["language"] == "python" {
-			scores[Metacontroller] += maintainersBonus / 2 // its hook can be written in that language too
+		for i, p := range profiles {
+			scores[i] += p.MaintainerPoints[a["language"]]
 		}
 	}
 	rec := Recommendation{Reasons: reasons}
-	for _, s := range AllStyles() {
-		rec.Ranking = append(rec.Ranking, Score{s, scores[s]})
+	for i, p := range profiles {
+		rec.Ranking = append(rec.Ranking, Score{p.Style, scores[i]})
 	}
 	sort.SliceStable(rec.Ranking, func(i, j int) bool { return rec.Ranking[i].Score > rec.Ranking[j].Score })
 	rec.Style, rec.RunnerUp = rec.Ranking[0].Style, rec.Ranking[1].Style
-	for _, c := range Comparisons() {
-		if c.Style == rec.Style || c.Style == rec.RunnerUp {
-			rec.Comparison = append(rec.Comparison, c)
+	for _, name := range []string{rec.Style, rec.RunnerUp} {
+		for _, p := range profiles {
+			if p.Style == name {
+				row := p.Comparison
+				row.Style = p.Style
+				rec.Comparison = append(rec.Comparison, row)
+			}
 		}
-	}
-	if rec.Comparison[0].Style != rec.Style {
-		rec.Comparison[0], rec.Comparison[1] = rec.Comparison[1], rec.Comparison[0]
 	}
 	if a["existing"] != "no" {
 		rec.Candidates = Lookup(a["software"])

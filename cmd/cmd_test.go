@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 )
 
@@ -378,4 +379,18 @@ func TestGenerateRerendersFromTheProjectFile(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.NotContains(t, r.stdout, "create ")
 	assert.NotContains(t, r.stdout, "update ")
+}
+
+// A style registered without a comparison row is refused when opctl
+// starts, with a message naming it, before decide could fail on it.
+func TestRegistryWithoutComparisonRowIsRefusedAtStart(t *testing.T) {
+	profiles := scaffold.Profiles()
+	profiles = append(profiles, checklist.Profile{Style: "rust", Points: map[string]int{"language=other": 9}})
+	var out, errOut bytes.Buffer
+	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil), Dir: t.TempDir()}
+	code := runWith([]string{"decide", "--existing", "no", "--new-crd", "yes", "--stage", "prototype",
+		"--language", "other", "--logic", "imperative", "--maintainers", "no"}, env, profiles)
+	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, "opctl: style registry: style \"rust\" has no comparison row (Language is empty)\n", errOut.String())
+	assert.Empty(t, out.String())
 }

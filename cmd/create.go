@@ -68,9 +68,9 @@ re-rendered; your files already there are left alone.
 	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
-	f.StringVar(&o.target, "target", "", "metacontroller-decorator: the kind to decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
-	f.StringVar(&o.selector, "selector", "", "metacontroller-decorator: label selector of the targets, KEY=VALUE[,...]")
-	f.StringVar(&o.name, "name", "", "metacontroller-decorator: the decorator's name (default: the target's resource name)")
+	f.StringVar(&o.target, "target", "", existingKindStyles()+": the kind to decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
+	f.StringVar(&o.selector, "selector", "", existingKindStyles()+": label selector of the targets, KEY=VALUE[,...]")
+	f.StringVar(&o.name, "name", "", existingKindStyles()+": the decorator's name (default: the target's resource name)")
 	o.write.register(cmd)
 	return cmd
 }
@@ -80,12 +80,16 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	if err != nil {
 		return err
 	}
-	if p.Style == "metacontroller-decorator" {
+	style, err := scaffold.LookupStyle(p.Style)
+	if err != nil {
+		return err
+	}
+	if style.ExistingKinds {
 		return createDecorator(env, cmd, p, o)
 	}
 	for _, name := range []string{"target", "selector", "name"} {
 		if cmd.Flags().Changed(name) {
-			return usageErrorf("--%s is for metacontroller-decorator projects; this project's style is %s", name, p.Style)
+			return usageErrorf("--%s is for %s projects; this project's style is %s", name, existingKindStyles(), p.Style)
 		}
 	}
 	api, src, err := o.api(env.Dir)
@@ -170,4 +174,9 @@ func typeNames() []string {
 		out = append(out, string(t))
 	}
 	return out
+}
+
+// existingKindStyles names the styles that decorate existing kinds.
+func existingKindStyles() string {
+	return stylesWith(func(s scaffold.Style) bool { return s.ExistingKinds })
 }

@@ -135,7 +135,7 @@ type decideOptions struct {
 	domain, name string
 }
 
-func newDecideCmd(env Env) *cobra.Command {
+func newDecideCmd(env Env, profiles []checklist.Profile) *cobra.Command {
 	var o decideOptions
 	cmd := &cobra.Command{
 		Use:   "decide",
@@ -158,7 +158,7 @@ that applies must be answered by a flag or by --answers FILE.`,
 			if err != nil {
 				return err
 			}
-			rec, err := checklist.Recommend(a)
+			rec, err := checklist.Recommend(profiles, a)
 			if err != nil {
 				return usageError{err}
 			}
@@ -180,7 +180,7 @@ that applies must be answered by a flag or by --answers FILE.`,
 // initCommand is the exact command that scaffolds the recommendation.
 func initCommand(style, domain, name string) string {
 	cmd := fmt.Sprintf("opctl init --style %s --domain %s --name %s", style, domain, name)
-	if style == checklist.Go {
+	if s, err := scaffold.LookupStyle(style); err == nil && s.ModulePath {
 		cmd += fmt.Sprintf(" --repo %s/%s", domain, name)
 	}
 	return cmd + " " + name

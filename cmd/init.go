@@ -21,10 +21,11 @@ type initOptions struct {
 	resyncSeconds             int32
 	answers                   checklistFlags
 	write                     writeFlags
+	profiles                  []checklist.Profile
 }
 
-func newInitCmd(env Env) *cobra.Command {
-	var o initOptions
+func newInitCmd(env Env, profiles []checklist.Profile) *cobra.Command {
+	o := initOptions{profiles: profiles}
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "Create a new operator project",
@@ -60,8 +61,8 @@ kinds with opctl create api).`,
 	f.StringVar(&o.style, "style", "", "operator style: "+strings.Join(scaffold.StyleNames(), ", ")+" (skips the checklist)")
 	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
-	f.StringVar(&o.repo, "repo", "", "Go module path, for the go style (default: <domain>/<name>)")
-	f.Int32Var(&o.resyncSeconds, "resync-seconds", 60, "metacontroller and ansible styles: how often every object is re-synced")
+	f.StringVar(&o.repo, "repo", "", stylesWith(func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
+	f.Int32Var(&o.resyncSeconds, "resync-seconds", 60, stylesWith(func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
 	o.answers.register(cmd)
 	o.write.register(cmd)
@@ -115,20 +116,21 @@ func (o initOptions) project() (scaffold.Project, error) {
 	if o.style == "" {
 		return scaffold.Project{}, usageErrorf("--style is required when not prompting (styles: %s)", strings.Join(scaffold.StyleNames(), ", "))
 	}
-	if _, err := scaffold.LookupStyle(o.style); err != nil {
+	style, err := scaffold.LookupStyle(o.style)
+	if err != nil {
 		return scaffold.Project{}, usageErrorf("--style %q: %v", o.style, err)
 	}
 	if o.domain == "" {
 		return scaffold.Project{}, usageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
 	}
 	p := scaffold.Project{Name: o.name, Domain: o.domain, Style: o.style, Versions: scaffold.DefaultVersions()}
-	if o.style == checklist.Metacontroller || o.style == checklist.MetacontrollerDecorator || o.style == checklist.Ansible {
+	if style.Resync {
 		if o.resyncSeconds < 1 {
 			return scaffold.Project{}, usageErrorf("--resync-seconds %d: must be at least 1", o.resyncSeconds)
 		}
 		p.ResyncSeconds = o.resyncSeconds
 	}
-	if o.style == checklist.Go {
+	if style.ModulePath {
 		p.Repo = o.repo
 		if p.Repo == "" {
 			p.Repo = o.domain + "/" + o.name
@@ -149,7 +151,10 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project
 		}
 		o.style = style
 	}
-	var err error
+	style, err := scaffold.LookupStyle(o.style)
+	if err != nil {
+		return nil, usageErrorf("--style %q: %v", o.style, err)
+	}
 	if o.domain == "" {
 		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", "", checkAnswer(scaffold.ValidateDomain)); err != nil {
 			return nil, err
@@ -160,12 +165,12 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project
 			return nil, err
 		}
 	}
-	if o.style == checklist.Go && o.repo == "" {
+	if style.ModulePath && o.repo == "" {
 		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", o.domain+"/"+o.name, nil); err != nil {
 			return nil, err
 		}
 	}
-	if o.style == checklist.MetacontrollerDecorator {
+	if style.ExistingKinds {
 		d, err := askDecorator(pr)
 		if err != nil {
 			return nil, err
@@ -196,7 +201,7 @@ func chooseStyle(env Env, cmd *cobra.Command, o *initOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rec, err := checklist.Recommend(answers)
+	rec, err := checklist.Recommend(o.profiles, answers)
 	if err != nil {
 		return "", usageError{err}
 	}
@@ -217,4 +222,15 @@ func chooseStyle(env Env, cmd *cobra.Command, o *initOptions) (string, error) {
 		}
 	}
 	return env.Prompter.Select("Style to scaffold", "the recommendation is preselected; opctl styles describes each", styles, def)
+}
+
+// stylesWith names the styles a flag applies to, for its help text.
+func stylesWith(applies func(scaffold.Style) bool) string {
+	var names []string
+	for _, s := range scaffold.Styles() {
+		if applies(s) {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 )
 
@@ -40,7 +41,18 @@ func Main() int {
 
 // Run executes one command line and returns the exit code.
 func Run(args []string, env Env) int {
-	root := newRootCmd(env)
+	return runWith(args, env, scaffold.Profiles())
+}
+
+// runWith runs a command line with the style registry's checklist
+// profiles, which are checked first: a registry decide could not serve is
+// refused at start, not by a panic later.
+func runWith(args []string, env Env, profiles []checklist.Profile) int {
+	if err := checklist.CheckProfiles(profiles); err != nil {
+		fmt.Fprintln(env.IO.ErrOut, "opctl:", err)
+		return exitFailure
+	}
+	root := newRootCmd(env, profiles)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -63,7 +75,7 @@ func usageErrorf(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
-func newRootCmd(env Env) *cobra.Command {
+func newRootCmd(env Env, profiles []checklist.Profile) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "opctl",
 		Short: "Scaffold Kubernetes operators in any style",
@@ -78,8 +90,8 @@ Deployment and starter code that reconciles, with its own tests.`,
 	root.SetErr(env.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
-		newDecideCmd(env),
-		newInitCmd(env),
+		newDecideCmd(env, profiles),
+		newInitCmd(env, profiles),
 		newCreateCmd(env),
 		newGenerateCmd(env),
 		newStylesCmd(env),

@@ -10,11 +10,23 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/checklist"
 )
 
 func ansibleStyle() Style {
 	return Style{
-		Name:    "ansible",
+		Name: "ansible",
+		Checklist: checklist.Profile{
+			Comparison: checklist.Comparison{Language: "Ansible YAML", LearningCurve: "gentle for Ansible users",
+				Expressiveness: "what Ansible modules can do", Performance: "heaviest: ansible-runner per reconcile",
+				Idempotency: "Ansible modules (k8s state: present is idempotent)",
+				Maturity:    "maintained by the Operator Framework", BestFit: "organisations with many existing playbooks"},
+			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -1, "scale=small": 1, "language=ansible": 5,
+				"logic=declarative": 1, "logic=imperative": 1},
+			MaintainerPoints: map[string]int{"ansible": 4},
+		},
+		Resync:  true,
 		Summary: "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
 		Access: Access{
 			Parent: []string{"get", "list", "watch"},

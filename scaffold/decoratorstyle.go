@@ -2,6 +2,8 @@ package scaffold
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opctl/opctl/checklist"
 )
 
 func metacontrollerDecoratorStyle() Style {
@@ -10,6 +12,15 @@ func metacontrollerDecoratorStyle() Style {
 	s.Summary = "a sync hook behind a Metacontroller DecoratorController: attach children to existing resources, no CRD"
 	s.Manifests = decoratorManifests
 	s.Files = decoratorFiles
+	s.ExistingKinds = true
+	s.Checklist = checklist.Profile{
+		Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function",
+			Expressiveness: "adds children to existing resources", Performance: "good: Metacontroller does watches and applies",
+			Idempotency: "Metacontroller", Maturity: "stable, community-maintained",
+			BestFit: "extending built-in or third-party resources without a CRD"},
+		Points: map[string]int{"new-crd=yes": -3, "new-crd=no": 4, "language=shell": 1, "language=other": 2,
+			"logic=declarative": 2, "logic=imperative": -1, "maintainers=no": 2},
+	}
 	return s
 }
 

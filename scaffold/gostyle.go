@@ -7,12 +7,25 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+
+	"github.com/opctl/opctl/checklist"
 )
 
 func goStyle() Style {
 	return Style{
 		Name:    "go",
 		Summary: "Go with controller-runtime in the kubebuilder go/v4 layout: typed, fast, for large long-lived operators",
+		Checklist: checklist.Profile{
+			Comparison: checklist.Comparison{Language: "Go", LearningCurve: "steep: controller-runtime, informers, typed clients",
+				Expressiveness: "anything", Performance: "best: one static binary, shared caches",
+				Idempotency: "you: reconcile must be idempotent (CreateOrUpdate helps)",
+				Maturity:    "highest: kubebuilder, operator-sdk, most production operators",
+				BestFit:     "large, long-lived, performance-sensitive operators"},
+			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -1, "scale=small": 1, "scale=large": 3,
+				"language=go": 4, "logic=declarative": -1, "logic=imperative": 2},
+			MaintainerPoints: map[string]int{"go": 4},
+		},
+		ModulePath: true,
 		Access: Access{
 			Parent: []string{"get", "list", "watch"},
 			// Status is merge-patched, so that a concurrent change is no conflict.

@@ -5,6 +5,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+
+	"github.com/opctl/opctl/checklist"
 )
 
 // kopfCommand runs every handlers module of the project in standalone mode
@@ -17,7 +19,16 @@ func kopfCommand(p Project) []string {
 
 func kopfStyle() Style {
 	return Style{
-		Name:    "kopf",
+		Name: "kopf",
+		Checklist: checklist.Profile{
+			Comparison: checklist.Comparison{Language: "Python", LearningCurve: "gentle: decorated Python functions",
+				Expressiveness: "anything Python can do", Performance: "moderate: one Python process, higher memory",
+				Idempotency: "you: handlers must be idempotent; Kopf retries and records progress",
+				Maturity:    "mature, single-maintainer project", BestFit: "Python teams, glue to Python SDKs and external APIs"},
+			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -1, "stage=prototype": 2, "scale=small": 1, "scale=large": 1,
+				"language=python": 4, "logic=declarative": -1, "logic=imperative": 2},
+			MaintainerPoints: map[string]int{"python": 4},
+		},
 		Summary: "Python handlers run by Kopf: quick to write, for Python teams and glue to Python SDKs",
 		Access: Access{
 			// Kopf lists, watches and patches its own annotations; a child's

@@ -6,6 +6,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/opctl/opctl/checklist"
 )
 
 // hookPort is where the Python hook server listens.
@@ -17,7 +19,19 @@ func metacontrollerCommand(p Project) []string {
 
 func metacontrollerStyle() Style {
 	return Style{
-		Name:    "metacontroller",
+		Name: "metacontroller",
+		Checklist: checklist.Profile{
+			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function, JSON in and out",
+				Expressiveness: "declarative: desired children from the parent", Performance: "good: Metacontroller does watches and applies",
+				Idempotency: "Metacontroller: it diffs and applies what the hook returns",
+				Maturity:    "stable, community-maintained", BestFit: "spec → children mappings without external calls"},
+			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -8, "stage=prototype": 2, "scale=small": 1,
+				"language=go": 1, "language=python": 1, "language=other": 3,
+				"logic=declarative": 5, "logic=imperative": -1, "maintainers=no": 2},
+			// The hook is a plain webhook: Go and Python teams can write it too.
+			MaintainerPoints: map[string]int{"other": 4, "go": 2, "python": 2},
+		},
+		Resync:  true,
 		Summary: "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
 		// Metacontroller makes every API call with its own account: the hook
 		// server needs no RBAC at all.

@@ -6,11 +6,21 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opctl/opctl/checklist"
 )
 
 func shellOperatorStyle() Style {
 	return Style{
-		Name:    "shell-operator",
+		Name: "shell-operator",
+		Checklist: checklist.Profile{
+			Comparison: checklist.Comparison{Language: "bash + jq", LearningCurve: "gentle for shell users",
+				Expressiveness: "limited: scripts and kubectl-style patches", Performance: "light: a Go runner executing hooks",
+				Idempotency: "you: hooks must tolerate replays of every binding context",
+				Maturity:    "mature (Flant, used by Deckhouse)", BestFit: "small automations by ops teams"},
+			Points:           map[string]int{"new-crd=no": 4, "stage=prototype": 1, "language=shell": 4, "logic=imperative": 1},
+			MaintainerPoints: map[string]int{"shell": 4},
+		},
 		Summary: "bash hooks run by shell-operator: small automations for shell and kubectl teams",
 		Access: Access{
 			Parent: []string{"get", "list", "watch"},

@@ -1,0 +1,66 @@
+package checklist
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Profile is what the checklist knows of one style; each style declares its
+// own in the style registry.
+type Profile struct {
+	Style      string
+	Comparison Comparison
+	// Points are added to the style's score for an answer, keyed
+	// "question=answer" ("logic=declarative"); negative points push it down.
+	Points map[string]int
+	// MaintainerPoints are added when the maintainers can fix code in the
+	// team's language, keyed by the language answer. The style written in
+	// that language gets the largest single weight: maintainability
+	// outweighs raw performance.
+	MaintainerPoints map[string]int
+}
+
+// CheckProfiles refuses a style registry Recommend could not serve: fewer
+// than two styles (there is always a runner-up), an unnamed or duplicate
+// style, a comparison row with an empty column, or points for an answer no
+// question offers. opctl runs it at start.
+func CheckProfiles(profiles []Profile) error {
+	if len(profiles) < 2 {
+		return fmt.Errorf("style registry: %d style(s), the checklist needs at least two", len(profiles))
+	}
+	options := map[string]bool{}
+	for _, q := range Questions() {
+		for _, o := range q.Options {
+			options[q.ID+"="+o.Value] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range profiles {
+		if p.Style == "" {
+			return fmt.Errorf("style registry: a style without a name")
+		}
+		if seen[p.Style] {
+			return fmt.Errorf("style registry: style %q is registered twice", p.Style)
+		}
+		seen[p.Style] = true
+		row := reflect.ValueOf(p.Comparison)
+		for i := 0; i < row.NumField(); i++ {
+			name := row.Type().Field(i).Name
+			if name != "Style" && strings.TrimSpace(row.Field(i).String()) == "" {
+				return fmt.Errorf("style registry: style %q has no comparison row (%s is empty)", p.Style, name)
+			}
+		}
+		for key := range p.Points {
+			if !options[key] {
+				return fmt.Errorf("style registry: style %q gives points for %q, which no question offers", p.Style, key)
+			}
+		}
+		for lang := range p.MaintainerPoints {
+			if !options["language="+lang] {
+				return fmt.Errorf("style registry: style %q gives maintainer points for language %q, which the checklist does not offer", p.Style, lang)
+			}
+		}
+	}
+	return nil
+}
