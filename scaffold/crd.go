@@ -100,9 +100,34 @@ func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
 			}
 			continue
 		}
-		s.Properties[node.Name] = objectSchema(node.Children)
+		nested := objectSchema(node.Children)
+		if defaultsToEmpty(node.Children) {
+			empty := jsonValue("{}")
+			nested.Default = &empty
+		}
+		s.Properties[node.Name] = nested
 	}
 	return s
+}
+
+// defaultsToEmpty reports whether a nested object of these fields gets
+// `default: {}`: it has a default to apply (its own fields' or a nested
+// object's) and no required field of its own, so {} is valid, and the
+// nested defaults apply even when the user leaves the object out (the API
+// server applies a field's default only inside an object that is present).
+func defaultsToEmpty(fields []Field) bool {
+	found := false
+	for _, node := range groupFields(fields) {
+		if node.Field != nil {
+			if node.Field.Required {
+				return false
+			}
+			found = found || node.Field.Default != nil
+			continue
+		}
+		found = found || defaultsToEmpty(node.Children)
+	}
+	return found
 }
 
 // fieldNode is one property of an object: a field, or a nested object

@@ -3,7 +3,10 @@ package scaffold
 import (
 	"testing"
 
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -85,4 +88,35 @@ func TestSampleImpossiblePattern(t *testing.T) {
 		Fields: mustFields(t, "code:string:pattern=^zz[0-9]{3}$")}
 	_, err := BuildSample("example.com", a)
 	assert.EqualError(t, err, `field "code": no sample value matches pattern "^zz[0-9]{3}$"; add default=V`)
+}
+
+// A nested field's default applies even when the object holding it is left
+// out: the object defaults to {} unless it has a required field of its own.
+func TestNestedDefaultsApply(t *testing.T) {
+	fields := mustFields(t, "engine:string:required", "backup.schedule:string:default=@daily",
+		"backup.retention.days:int32:default=7", "tls.secret:string:required", "tls.port:int32:default=443", "notes.text:string")
+	a := API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true, Fields: fields}
+	crd := BuildCRD("example.com", a)
+	require.NoError(t, ValidateCRD(crd))
+	spec := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+	assert.Equal(t, "{}", string(spec.Properties["backup"].Default.Raw))
+	assert.Equal(t, "{}", string(spec.Properties["backup"].Properties["retention"].Default.Raw))
+	assert.Nil(t, spec.Properties["tls"].Default, "tls has a required field: {} would be invalid")
+	assert.Nil(t, spec.Properties["notes"].Default, "nothing to default in notes")
+	obj := map[string]any{"apiVersion": "myapp.example.com/v1", "kind": "Database",
+		"metadata": map[string]any{"name": "x"}, "spec": map[string]any{"engine": "mysql"}}
+	assert.Empty(t, ValidateObject(crd, obj))
+	assert.Equal(t, map[string]any{"engine": "mysql", "backup": map[string]any{"schedule": "@daily", "retention": map[string]any{"days": int64(7)}}},
+		defaulted(t, crd, obj)["spec"])
+}
+
+// defaulted applies the CRD's defaults to obj with the API server's own
+// structural defaulting.
+func defaulted(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) map[string]any {
+	var internal apiextensions.JSONSchemaProps
+	require.NoError(t, apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil))
+	s, err := structuralschema.NewStructural(&internal)
+	require.NoError(t, err)
+	structuraldefaulting.Default(obj, s)
+	return obj
 }

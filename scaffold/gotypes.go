@@ -44,11 +44,15 @@ func goStructs(a API) []goStruct {
 			if name == a.Kind+"Spec" {
 				child = a.Kind + upperFirst(node.Name)
 			}
+			markers := []string{"+optional"}
+			if defaultsToEmpty(node.Children) {
+				markers = append(markers, "+kubebuilder:default={}")
+			}
 			s.Fields = append(s.Fields, goField{
 				Name: upperFirst(node.Name), JSON: node.Name + ",omitempty",
 				Type: "*" + child, Elem: child, Copy: "ptrStruct",
 				Doc:     fmt.Sprintf("%s holds the %s settings.", upperFirst(node.Name), node.Name),
-				Markers: []string{"+optional"},
+				Markers: markers,
 			})
 			walk(child, fmt.Sprintf("%s is the %s object of %s.", child, node.Name, name), node.Children)
 		}
