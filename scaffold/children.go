@@ -197,7 +197,10 @@ func StatusPatch(cr map[string]any, now string, pending []string) map[string]any
 
 // IsSubset reports whether every field of desired has the same value in
 // actual: fields the API server adds (defaults, resourceVersion, status) do
-// not count. Lists must have the same length, item by item.
+// not count. Lists must have the same length; lists of objects keyed by name
+// (env, containers, ports) compare by name, since runtimes that merge them
+// (Metacontroller) keep existing items in place and append new ones; other
+// lists compare item by item.
 func IsSubset(desired, actual any) bool {
 	switch d := desired.(type) {
 	case map[string]any:
@@ -217,6 +220,17 @@ func IsSubset(desired, actual any) bool {
 		if !ok || len(a) != len(d) {
 			return false
 		}
+		if named, actualNamed := byName(d), byName(a); named != nil && actualNamed != nil {
+			if len(named) != len(actualNamed) {
+				return false
+			}
+			for name, item := range named {
+				if !IsSubset(item, actualNamed[name]) {
+					return false
+				}
+			}
+			return true
+		}
 		for i := range d {
 			if !IsSubset(d[i], a[i]) {
 				return false
@@ -225,6 +239,27 @@ func IsSubset(desired, actual any) bool {
 		return true
 	}
 	return jsonEqual(desired, actual)
+}
+
+// byName keys a list of objects by their name field, or returns nil when
+// some item is not an object with a name.
+func byName(items []any) map[string]any {
+	if len(items) == 0 {
+		return nil
+	}
+	out := make(map[string]any, len(items))
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return nil
+		}
+		name, ok := m["name"].(string)
+		if !ok {
+			return nil
+		}
+		out[name] = m
+	}
+	return out
 }
 
 // Comparable is the part of a child that must match what the API server

@@ -252,6 +252,14 @@ func addHookFixtures(p Project, a API, hook string, t *Tree) error {
 			event(a.Plural, "Modified", changed, nil),
 			{"binding": a.Plural + "-drift-check", "type": "Schedule", "snapshots": snapshots([]map[string]any{changed, second}, childrenOf(second))}}},
 	}
+	// Children as a runtime that merges name-keyed lists leaves them: the
+	// same items, another order. Not drift: nothing to write.
+	var reordered []map[string]any
+	for _, c := range childrenOf(second) {
+		reordered = append(reordered, reverseNamedLists(c).(map[string]any))
+	}
+	cases = append(cases, hookCase{"children-reordered", []map[string]any{{"binding": a.Plural, "type": "Synchronization",
+		"objects": items([]map[string]any{second}), "snapshots": snapshots([]map[string]any{second}, reordered)}}})
 	if len(childBindings) > 0 {
 		// The child's own events: once a child is written as desired, Ready
 		// turns True; a deleted child is made again.
@@ -358,6 +366,30 @@ func hookOperations(p Project, a API, contexts []map[string]any, childBindings [
 		}
 	}
 	return ops
+}
+
+// reverseNamedLists reverses every list of objects keyed by name in v.
+func reverseNamedLists(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = reverseNamedLists(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = reverseNamedLists(x)
+		}
+		if byName(t) != nil {
+			for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+		return out
+	}
+	return v
 }
 
 func roundTripAll(objs []map[string]any) []map[string]any {
