@@ -37,6 +37,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/jsonmergepatch"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
@@ -432,25 +433,53 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 	return nil
 }
 
-// applyAsMetacontroller creates a child, or updates it in place with the
-// desired fields merged over what the API server has (InPlace).
+// lastAppliedAnnotation is where Metacontroller keeps what it last applied.
+const lastAppliedAnnotation = "metacontroller.k8s.io/last-applied-configuration"
+
+// applyAsMetacontroller creates a child, or updates it in place as
+// Metacontroller's dynamic apply does (pkg/controller/common: a three-way
+// merge of what it last applied, what it applies now and what the API server
+// has, so fields it stops applying are removed), recording what it applied
+// in an annotation; nothing is written when nothing differs.
 func applyAsMetacontroller(ctx context.Context, c client.Client, obj *unstructured.Unstructured) error {
-	current := &unstructured.Unstructured{}
-	current.SetGroupVersionKind(obj.GroupVersionKind())
-	err := c.Get(ctx, client.ObjectKeyFromObject(obj), current)
-	if apierrors.IsNotFound(err) {
-		return c.Create(ctx, obj)
-	}
-	if err != nil {
-		return err
-	}
 	desired := obj.DeepCopy()
 	delete(desired.Object, "status")
-	body, err := json.Marshal(desired.Object)
+	applied, err := json.Marshal(desired.Object)
 	if err != nil {
 		return err
 	}
-	return c.Patch(ctx, current, client.RawPatch(types.MergePatchType, body))
+	annotations := desired.GetAnnotations()
+	if annotations == nil {
+		annotations = map[string]string{}
+	}
+	annotations[lastAppliedAnnotation] = string(applied)
+	desired.SetAnnotations(annotations)
+	current := &unstructured.Unstructured{}
+	current.SetGroupVersionKind(obj.GroupVersionKind())
+	err = c.Get(ctx, client.ObjectKeyFromObject(obj), current)
+	if apierrors.IsNotFound(err) {
+		return c.Create(ctx, desired)
+	}
+	if err != nil {
+		return err
+	}
+	modified, err := json.Marshal(desired.Object)
+	if err != nil {
+		return err
+	}
+	currentJSON, err := json.Marshal(current.Object)
+	if err != nil {
+		return err
+	}
+	var original []byte
+	if last, ok := current.GetAnnotations()[lastAppliedAnnotation]; ok {
+		original = []byte(last)
+	}
+	patch, err := jsonmergepatch.CreateThreeWayJSONMergePatch(original, modified, currentJSON)
+	if err != nil || string(patch) == "{}" {
+		return err
+	}
+	return c.Patch(ctx, current, client.RawPatch(types.MergePatchType, patch))
 }
 
 func equalJSON(a, b any) bool {

@@ -434,6 +434,24 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
 	}
 	waitFor(t, "the child to follow a burst of spec changes", following("8.8"))
 
+	// A field removed from the spec leaves the children: no stale keys.
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
+			return err
+		}
+		unstructured.RemoveNestedField(cr.Object, "spec", "version")
+		return c.Update(ctx, cr)
+	}))
+	waitFor(t, "the removed field to leave the child", func() (bool, error) {
+		if err := c.Get(ctx, key, child); err != nil {
+			return false, err
+		}
+		if _, found, _ := unstructured.NestedString(child.Object, "data", "version"); found {
+			return false, nil
+		}
+		return isReady()
+	})
+
 	require.NoError(t, c.Delete(ctx, child))
 	waitFor(t, "the deleted child to be made again", func() (bool, error) {
 		fresh := child.DeepCopy()

@@ -176,7 +176,7 @@ func TestGeneratedPythonProjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated projects' Python tests")
 	}
-	for style, tests := range map[string][2]int{"kopf": {6, 12}, "metacontroller": {4, 8}} {
+	for style, tests := range map[string][2]int{"kopf": {7, 14}, "metacontroller": {4, 8}} {
 		t.Run(style, func(t *testing.T) { checkPythonProject(t, style, tests) })
 	}
 }
@@ -210,14 +210,14 @@ func TestGeneratedShellOperatorProject(t *testing.T) {
 	}
 	dir := scaffoldSeed(t, "shell-operator")
 	out := execIn(t, dir, "make", "test", "lint")
-	assert.Contains(t, out, "8 passed, 0 failed")
+	assert.Contains(t, out, "9 passed, 0 failed")
 
 	r := run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
 		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
 		"--field", "enabled:bool", "--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
 	require.Equal(t, 0, r.code, r.stderr)
 	out = execIn(t, dir, "make", "test", "lint")
-	assert.Contains(t, out, "16 passed, 0 failed")
+	assert.Contains(t, out, "18 passed, 0 failed")
 	// A hook that is not executable is skipped by shell-operator.
 	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
 	require.NoError(t, err)

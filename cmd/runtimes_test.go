@@ -304,6 +304,18 @@ func checkRuntime(t *testing.T, c client.Client, dir, ns, style string, logs fun
 		require.NoError(t, c.Update(ctx, cr))
 		waitFor(t, "the child to follow the spec change", converged("8.0"))
 	})
+	check("a field removed from the spec leaves the child", func(t *testing.T) {
+		require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
+		unstructured.RemoveNestedField(cr.Object, "spec", "storage")
+		require.NoError(t, c.Update(ctx, cr))
+		waitFor(t, "storage to leave the child", func() (bool, error) {
+			if ok, err := converged("8.0")(); !ok || err != nil {
+				return ok, err
+			}
+			_, found, _ := unstructured.NestedString(child.Object, "data", "storage")
+			return !found, nil
+		})
+	})
 	check("a deleted child is made again", func(t *testing.T) {
 		require.NoError(t, c.Get(ctx, key, child))
 		old := child.GetUID()

@@ -262,6 +262,30 @@ func byName(items []any) map[string]any {
 	return out
 }
 
+// specMap is the top-level map whose every key comes from the spec (a
+// ConfigMap's or a Secret's data): a key the spec no longer has is stale.
+const specMap = "data"
+
+// Matches reports whether actual (as read back, or nil) is the desired
+// child: every desired field is there (IsSubset of Comparable) and the maps
+// the spec decides hold no stale key.
+func Matches(desired, actual map[string]any) bool {
+	if actual == nil || !IsSubset(Comparable(desired), actual) {
+		return false
+	}
+	want, ok := desired[specMap].(map[string]any)
+	if !ok {
+		return true
+	}
+	have, _ := actual[specMap].(map[string]any)
+	for k := range have {
+		if _, ok := want[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // Comparable is the part of a child that must match what the API server
 // has: only the metadata of kinds whose spec cannot change after creation.
 func Comparable(child map[string]any) map[string]any {
