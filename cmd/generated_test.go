@@ -176,7 +176,7 @@ func TestGeneratedPythonProjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated projects' Python tests")
 	}
-	for style, tests := range map[string][2]int{"kopf": {7, 14}, "metacontroller": {4, 8}} {
+	for style, tests := range map[string][2]int{"kopf": {8, 16}, "metacontroller": {4, 8}} {
 		t.Run(style, func(t *testing.T) { checkPythonProject(t, style, tests) })
 	}
 }
