@@ -53,6 +53,14 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 			a[id] = *v
 		}
 	}
+	// A wrong value is reported before a missing one: it is what the user typed.
+	for _, q := range checklist.Questions() {
+		if v, given := a[q.ID]; given && (q.AskIf == nil || q.AskIf(a)) {
+			if err := checklist.ValidateAnswer(q, v); err != nil {
+				return nil, usageError{err}
+			}
+		}
+	}
 	for _, q := range checklist.Questions() {
 		if q.AskIf != nil && !q.AskIf(a) {
 			delete(a, q.ID)

@@ -114,6 +114,11 @@ func validateOwns(src Source, a API) error {
 	seen := map[string]bool{}
 	for _, o := range a.Owns {
 		if !slices.Contains(ChildKindNames(), o) {
+			for _, k := range ChildKindNames() {
+				if strings.EqualFold(k, o) {
+					return inputErrorf("%s %q: unknown kind; kinds are case-sensitive: %s", src("owns"), o, k)
+				}
+			}
 			return inputErrorf("%s %q: unknown kind (kinds: %s)", src("owns"), o, strings.Join(ChildKindNames(), ", "))
 		}
 		if seen[o] {
