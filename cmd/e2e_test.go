@@ -51,18 +51,7 @@ var reconcileRunners = map[string]func(t *testing.T, dir, kubeconfig, admin stri
 // TestE2E proves every style's generated project on a real kube-apiserver
 // and etcd built from the Go module proxy (make test-e2e).
 func TestE2E(t *testing.T) {
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		t.Fatal("KUBEBUILDER_ASSETS is not set: run `make test-e2e`, which builds kube-apiserver and etcd from the Go module proxy")
-	}
-	env := &envtest.Environment{}
-	cfg, err := env.Start()
-	require.NoError(t, err, "start kube-apiserver and etcd")
-	t.Cleanup(func() { assert.NoError(t, env.Stop()) })
-	admin, err := env.AddUser(envtest.User{Name: "e2e-admin", Groups: []string{"system:masters"}}, nil)
-	require.NoError(t, err)
-	version, err := exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-apiserver"), "--version").Output()
-	require.NoError(t, err)
-	t.Logf("API server: %s", strings.TrimSpace(string(version)))
+	cfg, admin := startAPIServer(t, "make test-e2e")
 
 	for _, style := range scaffold.StyleNames() {
 		t.Run(style, func(t *testing.T) {
@@ -73,6 +62,24 @@ func TestE2E(t *testing.T) {
 			e2eStyle(t, cfg, admin, style)
 		})
 	}
+}
+
+// startAPIServer starts kube-apiserver and etcd from KUBEBUILDER_ASSETS
+// (which target sets it names) for the test, and a cluster admin.
+func startAPIServer(t *testing.T, target string) (*rest.Config, *envtest.AuthenticatedUser) {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		t.Fatalf("KUBEBUILDER_ASSETS is not set: run `%s`, which builds kube-apiserver and etcd from the Go module proxy", target)
+	}
+	env := &envtest.Environment{}
+	cfg, err := env.Start()
+	require.NoError(t, err, "start kube-apiserver and etcd")
+	t.Cleanup(func() { assert.NoError(t, env.Stop()) })
+	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+	require.NoError(t, err)
+	version, err := exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-apiserver"), "--version").Output()
+	require.NoError(t, err)
+	t.Logf("API server: %s", strings.TrimSpace(string(version)))
+	return cfg, admin
 }
 
 func e2eStyle(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, style string) {

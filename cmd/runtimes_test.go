@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -68,15 +69,7 @@ func TestRuntimes(t *testing.T) {
 	if len(missing) > 0 {
 		t.Fatalf("the real runtimes are not given: set %s (docs/real-runtimes.md says how to build them)", strings.Join(missing, ", "))
 	}
-	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
-		t.Fatal("KUBEBUILDER_ASSETS is not set: run `make test-runtimes`")
-	}
-	env := &envtest.Environment{}
-	cfg, err := env.Start()
-	require.NoError(t, err, "start kube-apiserver and etcd")
-	t.Cleanup(func() { assert.NoError(t, env.Stop()) })
-	admin, err := env.AddUser(envtest.User{Name: "runtimes-admin", Groups: []string{"system:masters"}}, nil)
-	require.NoError(t, err)
+	cfg, admin := startAPIServer(t, "make test-runtimes")
 	c, err := client.New(cfg, client.Options{})
 	require.NoError(t, err)
 	if crds := os.Getenv("OPCTL_METACONTROLLER_CRDS"); crds != "" {
@@ -118,20 +111,15 @@ func TestRuntimes(t *testing.T) {
 // checkDecoratorRuntime runs the seed decorator (a Service for every
 // Deployment labelled app-type=web) in real Metacontroller.
 func checkDecoratorRuntime(t *testing.T, c client.Client, admin string, results *resultTable) {
-	const style = "metacontroller-decorator"
 	ctx := context.Background()
-	check := func(name string, f func(t *testing.T)) bool {
-		ok := t.Run(name, f)
-		results.record(name, style, ok)
-		return ok
-	}
 	dir := t.TempDir()
 	require.Equal(t, 0, run(t, dir, nil, false, decoratorInit...).code)
 	r := run(t, dir, nil, false, decoratorCreate...)
 	require.Equal(t, 0, r.code, r.stderr)
 	ns := "rt-decorator"
 	createNamespace(t, c, ns, false)
-	logs := realMetacontroller(t, dir, "", admin, c)
+	suite := conformance{style: "metacontroller-decorator", logs: realMetacontroller(t, dir, "", admin, c), results: results}
+	check := suite.check
 	web := webDeployment("web", ns, map[string]any{"app-type": "web"})
 	other := webDeployment("other", ns, nil)
 	require.NoError(t, c.Create(ctx, web))
@@ -146,21 +134,17 @@ func checkDecoratorRuntime(t *testing.T, c client.Client, admin string, results 
 		}
 		return true, nil
 	}
-	if !check("children created, one controller ownerReference", func(t *testing.T) {
+	if !check(t, "children created, one controller ownerReference", func(t *testing.T) {
 		waitFor(t, "the Service attached to the selected Deployment", attached)
-		refs := service.GetOwnerReferences()
-		require.Len(t, refs, 1, "ownerReferences: %v", refs)
-		assert.Equal(t, web.GetUID(), refs[0].UID)
-		assert.True(t, refs[0].Controller != nil && *refs[0].Controller)
+		requireOneControllerRef(t, service, web)
 	}) {
-		t.Logf("%s log:\n%s", style, logs())
 		return
 	}
-	check("an unselected object gets no child", func(t *testing.T) {
+	check(t, "an unselected object gets no child", func(t *testing.T) {
 		err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "other-service"}, service.DeepCopy())
 		assert.True(t, apierrors.IsNotFound(err), "other-service: %v", err)
 	})
-	check("a deleted child is made again", func(t *testing.T) {
+	check(t, "a deleted child is made again", func(t *testing.T) {
 		old := service.GetUID()
 		require.NoError(t, c.Delete(ctx, service))
 		waitFor(t, "the Service to be made again", func() (bool, error) {
@@ -168,22 +152,7 @@ func checkDecoratorRuntime(t *testing.T, c client.Client, admin string, results 
 			return ok && service.GetUID() != old, err
 		})
 	})
-	time.Sleep(5 * time.Second)
-	logStart := len(logs())
-	check("no writes for 30 s when nothing changes", func(t *testing.T) {
-		require.NoError(t, c.Get(ctx, key, service))
-		before := service.GetResourceVersion()
-		time.Sleep(30 * time.Second)
-		require.NoError(t, c.Get(ctx, key, service))
-		assert.Equal(t, before, service.GetResourceVersion(), "child written")
-	})
-	check("no ERROR lines in the runtime's log in steady state", func(t *testing.T) {
-		steady := logs()[logStart:]
-		assert.Empty(t, errorLine.FindAllString(steady, -1), "%s", steady)
-	})
-	if t.Failed() {
-		t.Logf("%s log:\n%s", style, logs())
-	}
+	suite.steadyState(t, c, service)
 }
 
 func sortedStyles() []string {
@@ -209,22 +178,13 @@ func (r *resultTable) record(check, style string, ok bool) {
 	if r.cells == nil {
 		r.cells = map[[2]string]string{}
 	}
-	if !contains(r.checks, check) {
+	if !slices.Contains(r.checks, check) {
 		r.checks = append(r.checks, check)
 	}
-	if !contains(r.styles, style) {
+	if !slices.Contains(r.styles, style) {
 		r.styles = append(r.styles, style)
 	}
 	r.cells[[2]string{check, style}] = map[bool]string{true: "pass", false: "FAIL"}[ok]
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *resultTable) String() string {
@@ -249,11 +209,8 @@ func (r *resultTable) String() string {
 // checkRuntime is the conformance suite of one style in its real runtime.
 func checkRuntime(t *testing.T, c client.Client, dir, ns, style string, logs func() string, results *resultTable) {
 	ctx := context.Background()
-	check := func(name string, f func(t *testing.T)) bool {
-		ok := t.Run(name, f)
-		results.record(name, style, ok)
-		return ok
-	}
+	suite := conformance{style: style, logs: logs, results: results}
+	check := suite.check
 	cr := readObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
 	cr.SetNamespace(ns)
 	child := &unstructured.Unstructured{}
@@ -272,23 +229,19 @@ func checkRuntime(t *testing.T, c client.Client, dir, ns, style string, logs fun
 		}
 	}
 	require.NoError(t, c.Create(ctx, cr))
-	if !check("children created, one controller ownerReference", func(t *testing.T) {
+	if !check(t, "children created, one controller ownerReference", func(t *testing.T) {
 		waitFor(t, "the ConfigMap child and Ready", converged("example"))
-		refs := child.GetOwnerReferences()
-		require.Len(t, refs, 1, "ownerReferences: %v", refs)
-		assert.Equal(t, cr.GetUID(), refs[0].UID)
-		assert.True(t, refs[0].Controller != nil && *refs[0].Controller)
+		requireOneControllerRef(t, child, cr)
 	}) {
-		t.Logf("%s log:\n%s", style, logs())
 		return
 	}
-	check("Ready and observedGeneration (resource and condition)", func(t *testing.T) {
+	check(t, "Ready and observedGeneration (resource and condition)", func(t *testing.T) {
 		ok, err := ready(ctx, c, cr)
 		require.NoError(t, err)
 		assert.True(t, ok)
 		assert.Equal(t, "Reconciled", readyReason(cr))
 	})
-	check("same ConfigMap data and status fields in every style", func(t *testing.T) {
+	check(t, "same ConfigMap data and status fields in every style", func(t *testing.T) {
 		data, _, _ := unstructured.NestedStringMap(child.Object, "data")
 		assert.Equal(t, map[string]string{"engine": "mysql", "replicas": "1", "storage": "1Gi", "version": "example"}, data)
 		status, _, _ := unstructured.NestedMap(cr.Object, "status")
@@ -299,12 +252,12 @@ func checkRuntime(t *testing.T, c client.Client, dir, ns, style string, logs fun
 		b, _ := yaml.Marshal(status)
 		assert.Equal(t, "conditions:\n- message: all children are up to date\n  observedGeneration: 1\n  reason: Reconciled\n  status: \"True\"\n  type: Ready\nobservedGeneration: 1\n", string(b))
 	})
-	check("spec change followed within 60 s", func(t *testing.T) {
+	check(t, "spec change followed within 60 s", func(t *testing.T) {
 		require.NoError(t, unstructured.SetNestedField(cr.Object, "8.0", "spec", "version"))
 		require.NoError(t, c.Update(ctx, cr))
 		waitFor(t, "the child to follow the spec change", converged("8.0"))
 	})
-	check("a field removed from the spec leaves the child", func(t *testing.T) {
+	check(t, "a field removed from the spec leaves the child", func(t *testing.T) {
 		require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
 		unstructured.RemoveNestedField(cr.Object, "spec", "storage")
 		require.NoError(t, c.Update(ctx, cr))
@@ -316,7 +269,7 @@ func checkRuntime(t *testing.T, c client.Client, dir, ns, style string, logs fun
 			return !found, nil
 		})
 	})
-	check("a deleted child is made again", func(t *testing.T) {
+	check(t, "a deleted child is made again", func(t *testing.T) {
 		require.NoError(t, c.Get(ctx, key, child))
 		old := child.GetUID()
 		require.NoError(t, c.Delete(ctx, child))
@@ -327,28 +280,62 @@ func checkRuntime(t *testing.T, c client.Client, dir, ns, style string, logs fun
 			return child.GetUID() != old, nil
 		})
 	})
-	check("invalid resources rejected", func(t *testing.T) {
+	check(t, "invalid resources rejected", func(t *testing.T) {
 		assert.Empty(t, schemaViolationsAccepted(ctx, c, ns))
 	})
+	suite.steadyState(t, c, child, cr)
+}
+
+// conformance runs one style's checks in its real runtime and records each
+// outcome in the table of checks by style.
+type conformance struct {
+	style   string
+	logs    func() string
+	results *resultTable
+}
+
+// check runs one named check as a subtest and records whether it passed;
+// a failure shows the runtime's log.
+func (s conformance) check(t *testing.T, name string, f func(t *testing.T)) bool {
+	ok := t.Run(name, f)
+	s.results.record(name, s.style, ok)
+	if !ok {
+		t.Logf("%s log:\n%s", s.style, s.logs())
+	}
+	return ok
+}
+
+// steadyState checks, once the runtime has settled, that nothing changes
+// objs for 30 s and that its log shows no error meanwhile.
+func (s conformance) steadyState(t *testing.T, c client.Client, objs ...*unstructured.Unstructured) {
+	ctx := context.Background()
 	time.Sleep(5 * time.Second) // let the runtime settle after the last change
-	logStart := len(logs())
-	check("no writes for 30 s when nothing changes", func(t *testing.T) {
-		require.NoError(t, c.Get(ctx, key, child))
-		require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
-		before, crBefore := child.GetResourceVersion(), cr.GetResourceVersion()
+	logStart := len(s.logs())
+	s.check(t, "no writes for 30 s when nothing changes", func(t *testing.T) {
+		versions := map[*unstructured.Unstructured]string{}
+		for _, o := range objs {
+			require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(o), o))
+			versions[o] = o.GetResourceVersion()
+		}
 		time.Sleep(30 * time.Second)
-		require.NoError(t, c.Get(ctx, key, child))
-		require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
-		assert.Equal(t, before, child.GetResourceVersion(), "child written")
-		assert.Equal(t, crBefore, cr.GetResourceVersion(), "resource written")
+		for _, o := range objs {
+			require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(o), o))
+			assert.Equal(t, versions[o], o.GetResourceVersion(), "%s %s written", o.GetKind(), o.GetName())
+		}
 	})
-	check("no ERROR lines in the runtime's log in steady state", func(t *testing.T) {
-		steady := logs()[logStart:]
+	s.check(t, "no ERROR lines in the runtime's log in steady state", func(t *testing.T) {
+		steady := s.logs()[logStart:]
 		assert.Empty(t, errorLine.FindAllString(steady, -1), "%s", steady)
 	})
-	if t.Failed() {
-		t.Logf("%s log:\n%s", style, logs())
-	}
+}
+
+// requireOneControllerRef checks that child has exactly one ownerReference,
+// a controller reference to owner.
+func requireOneControllerRef(t *testing.T, child, owner *unstructured.Unstructured) {
+	refs := child.GetOwnerReferences()
+	require.Len(t, refs, 1, "ownerReferences: %v", refs)
+	assert.Equal(t, owner.GetUID(), refs[0].UID)
+	assert.True(t, refs[0].Controller != nil && *refs[0].Controller)
 }
 
 // startLogged starts cmd with its output in a buffer, stopped at cleanup.
