@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/kube-openapi/pkg/validation/strfmt"
 )
 
 var (
@@ -301,7 +302,9 @@ func validateDefault(f Field, d string) error {
 			return fmt.Errorf("default %q is not a duration (e.g. 30s, 1h)", d)
 		}
 	case TypeDatetime:
-		if _, err := time.Parse(time.RFC3339, d); err != nil {
+		// The API server's own date-time check: Go's RFC 3339 parser also
+		// takes one-digit hours, which the CRD's schema refuses.
+		if !strfmt.IsDateTime(d) {
 			return fmt.Errorf("default %q is not an RFC 3339 date-time", d)
 		}
 	case TypeString:
