@@ -22,7 +22,7 @@ test-short: ## Unit and golden tests only.
 
 .PHONY: golden
 golden: ## Rewrite the golden trees under testdata/golden; review the diff before committing.
-	$(GO) test ./scaffold -run TestGolden -update
+	$(GO) test ./scaffold/styles -run TestGolden -update
 
 .PHONY: fmt
 fmt:
@@ -44,12 +44,12 @@ test-runtimes: ## Run every style's seed project in its real runtime (given by O
 
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz the field parser through rendering every style (20 s).
-	$(GO) test ./scaffold -run '^$$' -fuzz FuzzField -fuzztime 20s
+	$(GO) test ./scaffold/styles -run '^$$' -fuzz FuzzField -fuzztime 20s
 
 .PHONY: bench
 bench: ## Benchmark rendering (every style, 1/10/50 kinds), the CRD build, and start-up.
 	mkdir -p .cache
-	$(GO) test ./scaffold -run '^$$' -bench . -benchmem -benchtime 20x > .cache/bench.txt; status=$$?; cat .cache/bench.txt; exit $$status
+	$(GO) test ./scaffold/... -run '^$$' -bench . -benchmem -benchtime 20x > .cache/bench.txt; status=$$?; cat .cache/bench.txt; exit $$status
 	bash hack/bench/startup.sh
 
 .PHONY: bench-chart

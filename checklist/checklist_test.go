@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	. "github.com/opctl/opctl/checklist"
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // The style names the scenarios expect, as the registry spells them.
@@ -59,7 +59,7 @@ func TestRecommendScenarios(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rec, err := Recommend(scaffold.Profiles(), tt.answers)
+			rec, err := Recommend(styles.All().Profiles(), tt.answers)
 			require.NoError(t, err)
 			assert.Equal(t, tt.style, rec.Style, "ranking %v", rec.Ranking)
 			assert.Equal(t, tt.runnerUp, rec.RunnerUp, "ranking %v", rec.Ranking)
@@ -80,7 +80,7 @@ func boolInt(b bool) int {
 }
 
 func TestRecommendExistingOperator(t *testing.T) {
-	rec, err := Recommend(scaffold.Profiles(), Answers{"existing": "yes", "software": "PostgreSQL 16", "new-crd": "yes", "stage": "prototype",
+	rec, err := Recommend(styles.All().Profiles(), Answers{"existing": "yes", "software": "PostgreSQL 16", "new-crd": "yes", "stage": "prototype",
 		"language": "python", "logic": "imperative", "maintainers": "yes"})
 	require.NoError(t, err)
 	assert.True(t, rec.UseExisting)
@@ -134,17 +134,17 @@ func TestRecommendRejectsBadAnswers(t *testing.T) {
 			a[k] = v
 		}
 		a[tt.id] = tt.value
-		_, err := Recommend(scaffold.Profiles(), a)
+		_, err := Recommend(styles.All().Profiles(), a)
 		assert.EqualError(t, err, tt.want)
 	}
 	// scale is only asked in production.
 	a := Answers{"existing": "no", "new-crd": "yes", "stage": "production", "language": "go", "logic": "imperative", "maintainers": "yes"}
-	_, err := Recommend(scaffold.Profiles(), a)
+	_, err := Recommend(styles.All().Profiles(), a)
 	assert.EqualError(t, err, `--scale is required (one of small, large)`)
 }
 
 func TestRegistryProfilesAreAccepted(t *testing.T) {
-	require.NoError(t, CheckProfiles(scaffold.Profiles()))
+	require.NoError(t, CheckProfiles(styles.All().Profiles()))
 }
 
 func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // fakePrompter answers prompts by message from per-message queues. An
@@ -94,7 +95,7 @@ func run(t *testing.T, dir string, pr Prompter, interactive bool, args ...string
 	if pr == nil {
 		pr = newFakePrompter(t, nil)
 	}
-	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Interactive: interactive}, Prompter: pr, Dir: dir}
+	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Interactive: interactive}, Prompter: pr, Dir: dir, Styles: styles.All()}
 	code := Run(args, env)
 	return result{code, out.String(), errOut.String()}
 }
@@ -150,7 +151,7 @@ func TestSeedExample(t *testing.T) {
 	r := run(t, dir, nil, false, seedCreate...)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "create    config/crd/bases/myapp.example.com_databases.yaml")
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	require.Len(t, p.APIs, 1)
 	assert.Equal(t, "databases", p.APIs[0].Plural)
@@ -229,7 +230,7 @@ func TestSecondKindKeepsUserFiles(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "package controller // mine\n", string(mine))
 
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	assert.Len(t, p.APIs, 2)
 
@@ -269,7 +270,7 @@ owns: [ConfigMap]
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "db.yaml"), []byte(spec), 0o644))
 	r := run(t, dir, nil, false, "create", "api", "--from", "db.yaml")
 	require.Equal(t, 0, r.code, r.stderr)
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	assert.True(t, p.APIs[0].Namespaced, "namespaced defaults to true")
 	assert.Equal(t, "databases", p.APIs[0].Plural)
@@ -289,9 +290,9 @@ func TestInitNeedsFlagsWhenNotPrompting(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"init", "--domain", "example.com"}, "opctl: --style is required when not prompting (styles: " + strings.Join(scaffold.StyleNames(), ", ") + ")\n"},
+		{[]string{"init", "--domain", "example.com"}, "opctl: --style is required when not prompting (styles: " + strings.Join(styles.All().Names(), ", ") + ")\n"},
 		{[]string{"init", "--style", "go"}, "opctl: --domain is required when not prompting (e.g. --domain example.com)\n"},
-		{[]string{"init", "--style", "rust", "--domain", "example.com"}, "opctl: --style \"rust\": unknown style (styles: " + strings.Join(scaffold.StyleNames(), ", ") + ")\n"},
+		{[]string{"init", "--style", "rust", "--domain", "example.com"}, "opctl: --style \"rust\": unknown style (styles: " + strings.Join(styles.All().Names(), ", ") + ")\n"},
 		{[]string{"init", "--style", "go", "--domain", "Example.com"}, "opctl: --domain \"Example.com\": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')\n"},
 		{[]string{"init", "--style", "go", "--domain", "example.com", "--name", "DB"}, "opctl: --name \"DB\": must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)\n"},
 	}
@@ -381,16 +382,36 @@ func TestGenerateRerendersFromTheProjectFile(t *testing.T) {
 	assert.NotContains(t, r.stdout, "update ")
 }
 
-// A style registered without a comparison row is refused when opctl
-// starts, with a message naming it, before decide could fail on it.
-func TestRegistryWithoutComparisonRowIsRefusedAtStart(t *testing.T) {
-	profiles := scaffold.Profiles()
-	profiles = append(profiles, checklist.Profile{Style: "rust", Points: map[string]int{"language=other": 9}})
-	var out, errOut bytes.Buffer
-	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil), Dir: t.TempDir()}
-	code := runWith([]string{"decide", "--existing", "no", "--new-crd", "yes", "--stage", "prototype",
-		"--language", "other", "--logic", "imperative", "--maintainers", "no"}, env, profiles)
-	assert.Equal(t, exitFailure, code)
-	assert.Equal(t, "opctl: style registry: style \"rust\" has no comparison row (Language is empty)\n", errOut.String())
-	assert.Empty(t, out.String())
+// A registry the commands could not serve is refused when opctl starts,
+// with a message naming the style, before decide could fail on it.
+func TestBadRegistryIsRefusedAtStart(t *testing.T) {
+	base := styles.All()
+	withRow := func(s scaffold.Style) scaffold.Style {
+		s.Name, s.Checklist = "rust", base[0].Checklist
+		return s
+	}
+	tests := []struct {
+		name  string
+		extra scaffold.Style
+		want  string
+	}{
+		{"no comparison row", scaffold.Style{Name: "rust", Summary: "s", Runtime: base[0].Runtime, Files: base[0].Files,
+			Checklist: checklist.Profile{Points: map[string]int{"language=other": 9}}},
+			"style registry: style \"rust\" has no comparison row (Language is empty)"},
+		{"a name twice", base[1], "style registry: \"kopf\" is registered twice"},
+		{"no files", func() scaffold.Style { s := withRow(base[0]); s.Files = nil; return s }(),
+			"style registry: \"rust\" needs a summary, a runtime and its files"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil),
+				Dir: t.TempDir(), Styles: append(styles.All(), tt.extra)}
+			code := Run([]string{"decide", "--existing", "no", "--new-crd", "yes", "--stage", "prototype",
+				"--language", "other", "--logic", "imperative", "--maintainers", "no"}, env)
+			assert.Equal(t, exitFailure, code)
+			assert.Equal(t, "opctl: "+tt.want+"\n", errOut.String())
+			assert.Empty(t, out.String())
+		})
+	}
 }

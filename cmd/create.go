@@ -68,19 +68,19 @@ re-rendered; your files already there are left alone.
 	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
-	f.StringVar(&o.target, "target", "", existingKindStyles()+": the kind to decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
-	f.StringVar(&o.selector, "selector", "", existingKindStyles()+": label selector of the targets, KEY=VALUE[,...]")
-	f.StringVar(&o.name, "name", "", existingKindStyles()+": the decorator's name (default: the target's resource name)")
+	f.StringVar(&o.target, "target", "", existingKindStyles(env.Styles)+": the kind to decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
+	f.StringVar(&o.selector, "selector", "", existingKindStyles(env.Styles)+": label selector of the targets, KEY=VALUE[,...]")
+	f.StringVar(&o.name, "name", "", existingKindStyles(env.Styles)+": the decorator's name (default: the target's resource name)")
 	o.write.register(cmd)
 	return cmd
 }
 
 func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
-	p, err := scaffold.LoadProject(env.Dir)
+	p, err := scaffold.LoadProject(env.Dir, env.Styles)
 	if err != nil {
 		return err
 	}
-	style, err := scaffold.LookupStyle(p.Style)
+	style, err := env.Styles.Lookup(p.Style)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	}
 	for _, name := range []string{"target", "selector", "name"} {
 		if cmd.Flags().Changed(name) {
-			return usageErrorf("--%s is for %s projects; this project's style is %s", name, existingKindStyles(), p.Style)
+			return usageErrorf("--%s is for %s projects; this project's style is %s", name, existingKindStyles(env.Styles), p.Style)
 		}
 	}
 	api, src, err := o.api(env.Dir)
@@ -99,7 +99,7 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	if p, err = p.AddAPI(src, api); err != nil {
 		return err
 	}
-	return renderAndWrite(env.IO.Out, env.Dir, p, o.write, nil)
+	return renderAndWrite(env, env.Dir, p, o.write, nil)
 }
 
 // createDecorator adds a decorator: no CRD, children attached to existing
@@ -107,7 +107,7 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
 	for _, name := range append([]string{"from"}, modelFlags...) {
 		if name != "owns" && cmd.Flags().Changed(name) {
-			return usageErrorf("--%s does not apply to a metacontroller-decorator project, which adds no CRD: use --target, --selector, --owns", name)
+			return usageErrorf("--%s does not apply to a %s project, which adds no CRD: use --target, --selector, --owns", name, p.Style)
 		}
 	}
 	if o.target == "" {
@@ -128,7 +128,7 @@ func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAP
 	if p, err = p.AddDecorator(d); err != nil {
 		return err
 	}
-	return renderAndWrite(env.IO.Out, env.Dir, p, o.write, nil)
+	return renderAndWrite(env, env.Dir, p, o.write, nil)
 }
 
 // api builds the model from --from or from the flags, and says where its
@@ -177,6 +177,6 @@ func typeNames() []string {
 }
 
 // existingKindStyles names the styles that decorate existing kinds.
-func existingKindStyles() string {
-	return stylesWith(func(s scaffold.Style) bool { return s.ExistingKinds })
+func existingKindStyles(styles scaffold.Styles) string {
+	return stylesWith(styles, func(s scaffold.Style) bool { return s.ExistingKinds })
 }

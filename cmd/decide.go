@@ -143,7 +143,7 @@ type decideOptions struct {
 	domain, name string
 }
 
-func newDecideCmd(env Env, profiles []checklist.Profile) *cobra.Command {
+func newDecideCmd(env Env) *cobra.Command {
 	var o decideOptions
 	cmd := &cobra.Command{
 		Use:   "decide",
@@ -166,11 +166,11 @@ that applies must be answered by a flag or by --answers FILE.`,
 			if err != nil {
 				return err
 			}
-			rec, err := checklist.Recommend(profiles, a)
+			rec, err := checklist.Recommend(env.Styles.Profiles(), a)
 			if err != nil {
 				return usageError{err}
 			}
-			next := initCommand(rec.Style, o.domain, o.name)
+			next := initCommand(env.Styles, rec.Style, o.domain, o.name)
 			if o.output == "json" {
 				return printDecisionJSON(env.IO.Out, a, rec, next)
 			}
@@ -186,9 +186,9 @@ that applies must be answered by a flag or by --answers FILE.`,
 }
 
 // initCommand is the exact command that scaffolds the recommendation.
-func initCommand(style, domain, name string) string {
+func initCommand(styles scaffold.Styles, style, domain, name string) string {
 	cmd := fmt.Sprintf("opctl init --style %s --domain %s --name %s", style, domain, name)
-	if s, err := scaffold.LookupStyle(style); err == nil && s.ModulePath {
+	if s, err := styles.Lookup(style); err == nil && s.ModulePath {
 		cmd += fmt.Sprintf(" --repo %s/%s", domain, name)
 	}
 	return cmd + " " + name
@@ -199,15 +199,12 @@ type decisionJSON struct {
 	Answers checklist.Answers `json:"answers"`
 	checklist.Recommendation
 	Next string `json:"next"`
-	// Available is false when this opctl cannot scaffold the style yet.
-	Available bool `json:"available"`
 }
 
 func printDecisionJSON(w io.Writer, a checklist.Answers, rec checklist.Recommendation, next string) error {
-	_, err := scaffold.LookupStyle(rec.Style)
-	b, err2 := json.MarshalIndent(decisionJSON{Answers: a, Recommendation: rec, Next: next, Available: err == nil}, "", "  ")
-	if err2 != nil {
-		return err2
+	b, err := json.MarshalIndent(decisionJSON{Answers: a, Recommendation: rec, Next: next}, "", "  ")
+	if err != nil {
+		return err
 	}
 	_, err = fmt.Fprintf(w, "%s\n", b)
 	return err
@@ -251,7 +248,4 @@ func printDecision(w io.Writer, rec checklist.Recommendation, next string) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nNext:\n  %s\n", next)
-	if _, err := scaffold.LookupStyle(rec.Style); err != nil {
-		fmt.Fprintf(w, "  (this opctl cannot scaffold %s yet; it scaffolds: %s)\n", rec.Style, strings.Join(scaffold.StyleNames(), ", "))
-	}
 }

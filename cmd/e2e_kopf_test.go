@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
 // kopfImitation loads the generated kopf project's handlers with a stand-in
@@ -177,9 +179,9 @@ while True:
 // runKopfReconciler drives the kopf project's handlers with kopfImitation
 // and the real kubernetes client, as the project's ServiceAccount.
 func runKopfReconciler(t *testing.T, dir, kubeconfig, _ string) func() {
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
-	cmd := exec.Command(python(t), "-c", kopfImitation, scaffold.PythonPackage(p)+".operator")
+	cmd := exec.Command(pythonInterpreter(t), "-c", kopfImitation, python.Package(p)+".operator")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+dir)
 	return startProcess(t, cmd, "Forbidden", "HANDLER ERROR", "Traceback")

@@ -45,6 +45,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
 // runGoManager builds the generated manager and runs it as a process.
@@ -290,11 +292,11 @@ func runMetacontrollerHooks(t *testing.T, dir, _, admin string) func() {
 // startHookServer runs the generated Python hook server on a free loopback
 // port and returns its base URL.
 func startHookServer(t *testing.T, dir string) (string, func()) {
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	port := freePort(t)
 	var logs bytes.Buffer
-	server := exec.Command(python(t), "-m", scaffold.PythonPackage(p)+".server")
+	server := exec.Command(pythonInterpreter(t), "-m", python.Package(p)+".server")
 	server.Dir = dir
 	server.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	server.Stdout, server.Stderr = &logs, &logs
@@ -629,7 +631,7 @@ func runAnsibleRole(t *testing.T, dir, kubeconfig, _ string) func() {
 	if _, err := exec.LookPath("ansible-playbook"); err != nil {
 		t.Fatal("ansible-playbook not found: install ansible (Debian package; it ships kubernetes.core)")
 	}
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	require.NoError(t, err)

@@ -33,6 +33,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // reconcileRunners start a style's reconcile logic for the project in dir
@@ -53,7 +54,7 @@ var reconcileRunners = map[string]func(t *testing.T, dir, kubeconfig, admin stri
 func TestE2E(t *testing.T) {
 	cfg, admin := startAPIServer(t, "make test-e2e")
 
-	for _, style := range scaffold.StyleNames() {
+	for _, style := range styles.All().Names() {
 		t.Run(style, func(t *testing.T) {
 			if style == "metacontroller-decorator" {
 				e2eDecorator(t, cfg)
@@ -88,7 +89,7 @@ func e2eStyle(t *testing.T, cfg *rest.Config, admin *envtest.AuthenticatedUser, 
 	require.NoError(t, err)
 
 	dir := scaffoldSeed(t, style)
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	api := p.APIs[0]
 
@@ -327,7 +328,7 @@ func dryRunManifests(t *testing.T, cfg *rest.Config, dir, ns string) []string {
 // applyRBAC creates the ServiceAccount and roles for real, so the operator
 // runs with exactly the permissions the project grants it.
 func applyRBAC(t *testing.T, c client.Client, dir, ns string) {
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	if err := c.Create(context.Background(), &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}}); err != nil && !apierrors.IsAlreadyExists(err) {

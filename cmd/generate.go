@@ -16,11 +16,11 @@ or upgrading opctl. Files you own are left alone; generated files edited by
 hand are reported and left alone unless --force.`,
 		Args: maxArgs(0),
 		RunE: func(*cobra.Command, []string) error {
-			p, err := scaffold.LoadProject(env.Dir)
+			p, err := scaffold.LoadProject(env.Dir, env.Styles)
 			if err != nil {
 				return err
 			}
-			return renderAndWrite(env.IO.Out, env.Dir, p, w, nil)
+			return renderAndWrite(env, env.Dir, p, w, nil)
 		},
 	}
 	w.register(cmd)

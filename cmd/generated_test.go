@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // TestGeneratedGoProject scaffolds the seed example in the go style and
@@ -113,7 +114,7 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 	t.Helper()
 	out := t.TempDir()
 	execIn(t, dir, controllerGen, "crd", "paths=./api/...", "output:crd:dir="+out)
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	for _, a := range p.APIs {
 		path := scaffold.CRDPath(p, a)
@@ -153,9 +154,9 @@ func withoutDescriptions(v any) any {
 	return v
 }
 
-// python is the interpreter that sees the distribution's packages (pytest,
+// pythonInterpreter is the interpreter that sees the distribution's packages (pytest,
 // pyflakes, kubernetes); the first python3 on PATH may be another build.
-func python(t *testing.T) string {
+func pythonInterpreter(t *testing.T) string {
 	t.Helper()
 	py := os.Getenv("OPCTL_PYTHON")
 	if py == "" {
@@ -182,7 +183,7 @@ func TestGeneratedPythonProjects(t *testing.T) {
 }
 
 func checkPythonProject(t *testing.T, style string, tests [2]int) {
-	py := python(t)
+	py := pythonInterpreter(t)
 	dir := scaffoldSeed(t, style)
 	out := execIn(t, dir, "make", "test", "lint", "PYTHON="+py)
 	assert.Contains(t, out, fmt.Sprintf("%d passed", tests[0]))
@@ -237,7 +238,7 @@ func TestGeneratedDecoratorProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	py := python(t)
+	py := pythonInterpreter(t)
 	dir := t.TempDir()
 	require.Equal(t, 0, run(t, dir, nil, false, decoratorInit...).code)
 	r := run(t, dir, nil, false, decoratorCreate...)
@@ -303,7 +304,7 @@ func TestGoldenScriptsPassLinters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pyflakes and shellcheck")
 	}
-	py := python(t)
+	py := pythonInterpreter(t)
 	if _, err := exec.LookPath("shellcheck"); err != nil {
 		t.Fatal("shellcheck not found: install shellcheck (Debian package)")
 	}

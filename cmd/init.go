@@ -21,11 +21,10 @@ type initOptions struct {
 	resyncSeconds             int32
 	answers                   checklistFlags
 	write                     writeFlags
-	profiles                  []checklist.Profile
 }
 
-func newInitCmd(env Env, profiles []checklist.Profile) *cobra.Command {
-	o := initOptions{profiles: profiles}
+func newInitCmd(env Env) *cobra.Command {
+	o := initOptions{}
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "Create a new operator project",
@@ -58,11 +57,11 @@ kinds with opctl create api).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.style, "style", "", "operator style: "+strings.Join(scaffold.StyleNames(), ", ")+" (skips the checklist)")
+	f.StringVar(&o.style, "style", "", "operator style: "+strings.Join(env.Styles.Names(), ", ")+" (skips the checklist)")
 	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
-	f.StringVar(&o.repo, "repo", "", stylesWith(func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
-	f.Int32Var(&o.resyncSeconds, "resync-seconds", 60, stylesWith(func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
+	f.StringVar(&o.repo, "repo", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
+	f.Int32Var(&o.resyncSeconds, "resync-seconds", 60, stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
 	o.answers.register(cmd)
 	o.write.register(cmd)
@@ -83,7 +82,7 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 			return err
 		}
 	}
-	p, err := o.project()
+	p, err := o.project(env.Styles)
 	if err != nil {
 		return err
 	}
@@ -102,7 +101,7 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 			return err
 		}
 	}
-	if err := renderAndWrite(env.IO.Out, dir, p, o.write, confirm); err != nil {
+	if err := renderAndWrite(env, dir, p, o.write, confirm); err != nil {
 		return err
 	}
 	if !o.write.dryRun && addFirst == nil {
@@ -112,11 +111,11 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 }
 
 // project checks the init flags (or answers) and builds the project.
-func (o initOptions) project() (scaffold.Project, error) {
+func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	if o.style == "" {
-		return scaffold.Project{}, usageErrorf("--style is required when not prompting (styles: %s)", strings.Join(scaffold.StyleNames(), ", "))
+		return scaffold.Project{}, usageErrorf("--style is required when not prompting (styles: %s)", strings.Join(styles.Names(), ", "))
 	}
-	style, err := scaffold.LookupStyle(o.style)
+	style, err := styles.Lookup(o.style)
 	if err != nil {
 		return scaffold.Project{}, usageErrorf("--style %q: %v", o.style, err)
 	}
@@ -136,7 +135,7 @@ func (o initOptions) project() (scaffold.Project, error) {
 			p.Repo = o.domain + "/" + o.name
 		}
 	}
-	return p, p.Validate(scaffold.FlagSource)
+	return p, p.Validate(scaffold.FlagSource, styles)
 }
 
 // askInit prompts for everything the flags left out: the checklist and
@@ -151,7 +150,7 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project
 		}
 		o.style = style
 	}
-	style, err := scaffold.LookupStyle(o.style)
+	style, err := env.Styles.Lookup(o.style)
 	if err != nil {
 		return nil, usageErrorf("--style %q: %v", o.style, err)
 	}
@@ -201,7 +200,7 @@ func chooseStyle(env Env, cmd *cobra.Command, o *initOptions) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	rec, err := checklist.Recommend(o.profiles, answers)
+	rec, err := checklist.Recommend(env.Styles.Profiles(), answers)
 	if err != nil {
 		return "", usageError{err}
 	}
@@ -214,7 +213,7 @@ func chooseStyle(env Env, cmd *cobra.Command, o *initOptions) (string, error) {
 		fmt.Fprintf(w, "  Consider running %s (%s) instead: %s\n", c.Project, c.Software, c.Site)
 	}
 	fmt.Fprintln(w)
-	styles := scaffold.StyleNames()
+	styles := env.Styles.Names()
 	def := styles[0]
 	for _, s := range styles {
 		if s == rec.Style {
@@ -225,9 +224,9 @@ func chooseStyle(env Env, cmd *cobra.Command, o *initOptions) (string, error) {
 }
 
 // stylesWith names the styles a flag applies to, for its help text.
-func stylesWith(applies func(scaffold.Style) bool) string {
+func stylesWith(styles scaffold.Styles, applies func(scaffold.Style) bool) string {
 	var names []string
-	for _, s := range scaffold.Styles() {
+	for _, s := range styles {
 		if applies(s) {
 			names = append(names, s.Name)
 		}

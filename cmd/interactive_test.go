@@ -8,8 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/opctl/opctl/scaffold"
 )
 
 // seedAnswers answer interactive init like the seed example's flags, with
@@ -154,7 +152,6 @@ func TestDecideJSON(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	var got struct {
 		Style, RunnerUp, Next string
-		Available             bool
 		Reasons               []map[string]string
 		Ranking               []map[string]any
 		Comparison            []map[string]string
@@ -163,7 +160,6 @@ func TestDecideJSON(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
 	assert.Equal(t, "go", got.Style)
 	assert.Equal(t, "kopf", got.RunnerUp)
-	assert.True(t, got.Available)
 	assert.Equal(t, "opctl init --style go --domain acme.io --name db --repo acme.io/db db", got.Next)
 	assert.Len(t, got.Reasons, 7)
 	assert.Len(t, got.Ranking, 6)
@@ -179,17 +175,6 @@ func TestDecideFromAnswersFile(t *testing.T) {
 	assert.Contains(t, r.stdout, "An operator already exists for this: run it instead of building one.")
 	assert.Contains(t, r.stdout, "Kafka: Strimzi  https://strimzi.io")
 	assert.Contains(t, r.stdout, "Recommended style: kopf")
-	assert.NotContains(t, r.stdout, "cannot scaffold")
-
-	// A style this opctl cannot scaffold yet is said so next to the command.
-	r = run(t, dir, nil, false, "decide", "--existing", "no", "--new-crd", "no", "--stage", "prototype",
-		"--language", "shell", "--logic", "imperative", "--maintainers", "yes")
-	require.Equal(t, 0, r.code, r.stderr)
-	if _, err := scaffold.LookupStyle("shell-operator"); err != nil {
-		assert.Contains(t, r.stdout, "(this opctl cannot scaffold shell-operator yet")
-	} else {
-		assert.NotContains(t, r.stdout, "cannot scaffold")
-	}
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("colour: blue\n"), 0o644))
 	r = run(t, dir, nil, false, "decide", "--answers", "bad.yaml")

@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // Exit codes of opctl.
@@ -26,6 +26,8 @@ type Env struct {
 	Prompter Prompter
 	// Dir is the working directory commands resolve paths against.
 	Dir string
+	// Styles is the style registry.
+	Styles scaffold.Styles
 }
 
 // Main runs opctl as a process and returns its exit code.
@@ -36,23 +38,18 @@ func Main() int {
 		fmt.Fprintln(io.ErrOut, "opctl:", err)
 		return exitFailure
 	}
-	return Run(os.Args[1:], Env{IO: io, Prompter: NewSurveyPrompter(os.Stdin, os.Stdout, os.Stderr), Dir: dir})
+	return Run(os.Args[1:], Env{IO: io, Prompter: NewSurveyPrompter(os.Stdin, os.Stdout, os.Stderr), Dir: dir, Styles: styles.All()})
 }
 
-// Run executes one command line and returns the exit code.
+// Run executes one command line and returns the exit code. The style
+// registry is checked first: one the commands could not serve is refused
+// at start, not by a panic later.
 func Run(args []string, env Env) int {
-	return runWith(args, env, scaffold.Profiles())
-}
-
-// runWith runs a command line with the style registry's checklist
-// profiles, which are checked first: a registry decide could not serve is
-// refused at start, not by a panic later.
-func runWith(args []string, env Env, profiles []checklist.Profile) int {
-	if err := checklist.CheckProfiles(profiles); err != nil {
+	if err := env.Styles.Check(); err != nil {
 		fmt.Fprintln(env.IO.ErrOut, "opctl:", err)
 		return exitFailure
 	}
-	root := newRootCmd(env, profiles)
+	root := newRootCmd(env)
 	root.SetArgs(args)
 	err := root.Execute()
 	if err == nil {
@@ -75,7 +72,7 @@ func usageErrorf(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
-func newRootCmd(env Env, profiles []checklist.Profile) *cobra.Command {
+func newRootCmd(env Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "opctl",
 		Short: "Scaffold Kubernetes operators in any style",
@@ -90,8 +87,8 @@ Deployment and starter code that reconciles, with its own tests.`,
 	root.SetErr(env.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.AddCommand(
-		newDecideCmd(env, profiles),
-		newInitCmd(env, profiles),
+		newDecideCmd(env),
+		newInitCmd(env),
 		newCreateCmd(env),
 		newGenerateCmd(env),
 		newStylesCmd(env),

@@ -27,6 +27,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
 // The real runtimes cannot be installed from the registries this machine
@@ -83,7 +85,7 @@ func TestRuntimes(t *testing.T) {
 		t.Run(style, func(t *testing.T) {
 			ctx := context.Background()
 			dir := scaffoldSeed(t, style)
-			p, err := scaffold.LoadProject(dir)
+			p, err := scaffold.LoadProject(dir, styles.All())
 			require.NoError(t, err)
 			crdPath := filepath.Join(dir, scaffold.CRDPath(p, p.APIs[0]))
 			_, err = envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{Paths: []string{crdPath}})
@@ -372,10 +374,10 @@ func realGo(t *testing.T, dir, kubeconfig, _ string, _ client.Client) func() str
 }
 
 func realKopf(t *testing.T, dir, kubeconfig, _ string, _ client.Client) func() string {
-	p, err := scaffold.LoadProject(dir)
+	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
-	cmd := exec.Command(python(t), "-m", "kopf", "run", "--standalone", "--all-namespaces",
-		fmt.Sprintf("--liveness=http://127.0.0.1:%d/healthz", freePort(t)), "-m", scaffold.PythonPackage(p)+".operator")
+	cmd := exec.Command(pythonInterpreter(t), "-m", "kopf", "run", "--standalone", "--all-namespaces",
+		fmt.Sprintf("--liveness=http://127.0.0.1:%d/healthz", freePort(t)), "-m", python.Package(p)+".operator")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+os.Getenv("OPCTL_KOPF_PYTHONPATH")+":"+dir)
 	return startLogged(t, cmd)

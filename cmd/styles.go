@@ -5,8 +5,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-
-	"github.com/opctl/opctl/scaffold"
 )
 
 func newStylesCmd(env Env) *cobra.Command {
@@ -16,7 +14,7 @@ func newStylesCmd(env Env) *cobra.Command {
 		Args:  maxArgs(0),
 		RunE: func(*cobra.Command, []string) error {
 			w := tabwriter.NewWriter(env.IO.Out, 0, 4, 2, ' ', 0)
-			for _, s := range scaffold.Styles() {
+			for _, s := range env.Styles {
 				fmt.Fprintf(w, "%s\t%s\n", s.Name, s.Summary)
 			}
 			return w.Flush()

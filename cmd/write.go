@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -32,8 +31,13 @@ func (w *writeFlags) register(cmd *cobra.Command) {
 // --dry-run, only reports). Rendering validates everything first, so an
 // error leaves dir untouched. confirm, when set, sees the number of files to
 // write after the plan is shown and may cancel.
-func renderAndWrite(out io.Writer, dir string, p scaffold.Project, w writeFlags, confirm func(int) error) error {
-	tree, err := scaffold.Render(p)
+func renderAndWrite(env Env, dir string, p scaffold.Project, w writeFlags, confirm func(int) error) error {
+	out := env.IO.Out
+	style, err := env.Styles.Lookup(p.Style)
+	if err != nil {
+		return err
+	}
+	tree, err := scaffold.Render(p, style)
 	if err != nil {
 		return err
 	}

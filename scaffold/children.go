@@ -123,7 +123,7 @@ func replicas(values map[string]string) int64 {
 
 func podTemplate(p Project, labels map[string]any, command []any, values map[string]string) map[string]any {
 	var env []any
-	for _, k := range sortedKeys(values) {
+	for _, k := range SortedKeys(values) {
 		env = append(env, map[string]any{"name": "SPEC_" + strings.ToUpper(strings.ReplaceAll(k, ".", "_")), "value": values[k]})
 	}
 	if env == nil {
@@ -220,7 +220,7 @@ func IsSubset(desired, actual any) bool {
 		if !ok || len(a) != len(d) {
 			return false
 		}
-		if named, actualNamed := byName(d), byName(a); named != nil && actualNamed != nil {
+		if named, actualNamed := ByName(d), ByName(a); named != nil && actualNamed != nil {
 			if len(named) != len(actualNamed) {
 				return false
 			}
@@ -241,9 +241,9 @@ func IsSubset(desired, actual any) bool {
 	return jsonEqual(desired, actual)
 }
 
-// byName keys a list of objects by their name field, or returns nil when
+// ByName keys a list of objects by their name field, or returns nil when
 // some item is not an object with a name.
-func byName(items []any) map[string]any {
+func ByName(items []any) map[string]any {
 	if len(items) == 0 {
 		return nil
 	}
@@ -314,5 +314,13 @@ func copyMap(m map[string]any) map[string]any {
 	for k, v := range m {
 		out[k] = v
 	}
+	return out
+}
+
+// RoundTrip normalises an object through JSON, as a file would hold it.
+func RoundTrip(o map[string]any) map[string]any {
+	b, _ := json.Marshal(o)
+	var out map[string]any
+	_ = json.Unmarshal(b, &out)
 	return out
 }

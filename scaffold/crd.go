@@ -44,7 +44,7 @@ func BuildCRD(domain string, a API) *apiextensionsv1.CustomResourceDefinition {
 				Subresources: &apiextensionsv1.CustomResourceSubresources{
 					Status: &apiextensionsv1.CustomResourceSubresourceStatus{},
 				},
-				AdditionalPrinterColumns: printerColumns(a),
+				AdditionalPrinterColumns: PrinterColumns(a),
 			}},
 		},
 	}
@@ -89,7 +89,7 @@ func withDescription(s apiextensionsv1.JSONSchemaProps, d string) apiextensionsv
 // to it; a prefix shared by several fields becomes a nested object.
 func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
 	s := apiextensionsv1.JSONSchemaProps{Type: "object"}
-	for _, node := range groupFields(fields) {
+	for _, node := range GroupFields(fields) {
 		if s.Properties == nil {
 			s.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
 		}
@@ -101,7 +101,7 @@ func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
 			continue
 		}
 		nested := objectSchema(node.Children)
-		if defaultsToEmpty(node.Children) {
+		if DefaultsToEmpty(node.Children) {
 			empty := jsonValue("{}")
 			nested.Default = &empty
 		}
@@ -110,14 +110,14 @@ func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
 	return s
 }
 
-// defaultsToEmpty reports whether a nested object of these fields gets
+// DefaultsToEmpty reports whether a nested object of these fields gets
 // `default: {}`: it has a default to apply (its own fields' or a nested
 // object's) and no required field of its own, so {} is valid, and the
 // nested defaults apply even when the user leaves the object out (the API
 // server applies a field's default only inside an object that is present).
-func defaultsToEmpty(fields []Field) bool {
+func DefaultsToEmpty(fields []Field) bool {
 	found := false
-	for _, node := range groupFields(fields) {
+	for _, node := range GroupFields(fields) {
 		if node.Field != nil {
 			if node.Field.Required {
 				return false
@@ -125,23 +125,23 @@ func defaultsToEmpty(fields []Field) bool {
 			found = found || node.Field.Default != nil
 			continue
 		}
-		found = found || defaultsToEmpty(node.Children)
+		found = found || DefaultsToEmpty(node.Children)
 	}
 	return found
 }
 
-// fieldNode is one property of an object: a field, or a nested object
+// FieldNode is one property of an object: a field, or a nested object
 // holding the fields below it (with names relative to it).
-type fieldNode struct {
+type FieldNode struct {
 	Name     string
 	Field    *Field
 	Children []Field
 }
 
-// groupFields splits fields into the direct properties of one object, in
+// GroupFields splits fields into the direct properties of one object, in
 // the order of first appearance.
-func groupFields(fields []Field) []fieldNode {
-	var nodes []fieldNode
+func GroupFields(fields []Field) []FieldNode {
+	var nodes []FieldNode
 	index := map[string]int{}
 	for _, f := range fields {
 		head, rest, nested := strings.Cut(f.Name, ".")
@@ -149,7 +149,7 @@ func groupFields(fields []Field) []fieldNode {
 		if !ok {
 			i = len(nodes)
 			index[head] = i
-			nodes = append(nodes, fieldNode{Name: head})
+			nodes = append(nodes, FieldNode{Name: head})
 		}
 		if !nested {
 			f := f
@@ -194,7 +194,7 @@ func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
 	}
 	if f.Default != nil {
 		d := jsonString(*f.Default)
-		if f.Type == TypeBool || f.Type.isInt() {
+		if f.Type == TypeBool || f.Type.IsInt() {
 			d = jsonValue(*f.Default)
 		}
 		s.Default = &d
@@ -264,9 +264,9 @@ func statusSchema(kind string) apiextensionsv1.JSONSchemaProps {
 	}
 }
 
-// printerColumns are the columns flagged with the column modifier, then
+// PrinterColumns are the columns flagged with the column modifier, then
 // Ready and Age.
-func printerColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
+func PrinterColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
 	var cols []apiextensionsv1.CustomResourceColumnDefinition
 	for _, f := range a.Fields {
 		if f.Column {
@@ -282,7 +282,7 @@ func printerColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
 }
 
 // columnName titles the field's last segment: "storageClass" → "StorageClass".
-func columnName(f Field) string { return upperFirst(f.Leaf()) }
+func columnName(f Field) string { return UpperFirst(f.Leaf()) }
 
 func columnType(t FieldType) string {
 	switch t {
@@ -296,7 +296,7 @@ func columnType(t FieldType) string {
 	return "string"
 }
 
-func upperFirst(s string) string {
+func UpperFirst(s string) string {
 	if s == "" {
 		return s
 	}

@@ -12,28 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The CRD is the contract between styles: every style must emit the same
-// bytes for the same API.
-func TestCRDIdenticalInEveryStyle(t *testing.T) {
-	want, err := yamlFile(BuildCRD("example.com", seedProject(t, "go").APIs[0]))
-	require.NoError(t, err)
-	for _, style := range StyleNames() {
-		if style == "metacontroller-decorator" {
-			continue // it decorates existing kinds: no CRD
-		}
-		t.Run(style, func(t *testing.T) {
-			p := withStyle(seedProject(t, "go"), style)
-			tree, err := Render(p)
-			require.NoError(t, err)
-			f, ok := tree.Get(CRDPath(p, p.APIs[0]))
-			require.True(t, ok, "no CRD at %s", CRDPath(p, p.APIs[0]))
-			assert.Equal(t, string(want), string(f.Content))
-		})
-	}
-}
-
 func TestCRDValidatesObjects(t *testing.T) {
-	p := seedProject(t, "go")
+	p := seedProject(t)
 	crd := BuildCRD(p.Domain, p.APIs[0])
 	require.NoError(t, ValidateCRD(crd))
 	sample, err := BuildSample(p.Domain, p.APIs[0])
@@ -63,7 +43,7 @@ func TestCRDValidatesObjects(t *testing.T) {
 }
 
 func TestValidateCRDRejectsBrokenSchema(t *testing.T) {
-	crd := BuildCRD("example.com", seedProject(t, "go").APIs[0])
+	crd := BuildCRD("example.com", seedProject(t).APIs[0])
 	// A property without a type is not structural: the API server refuses it.
 	crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["engine"] = apiextensionsv1.JSONSchemaProps{}
 	err := ValidateCRD(crd)

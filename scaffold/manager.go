@@ -33,14 +33,14 @@ func (p Project) Namespace() string { return p.Name + "-system" }
 // Image is the operator image reference used by the Deployment and Makefile.
 func (p Project) Image() string { return p.Name + ":v0.1.0" }
 
-func commonLabels(p Project) map[string]string {
+func CommonLabels(p Project) map[string]string {
 	return map[string]string{
 		"app.kubernetes.io/name":       p.Name,
 		"app.kubernetes.io/managed-by": "opctl",
 	}
 }
 
-func managerLabels(p Project) map[string]string {
+func ManagerLabels(p Project) map[string]string {
 	return map[string]string{
 		"app.kubernetes.io/name":      p.Name,
 		"app.kubernetes.io/component": "controller-manager",
@@ -62,7 +62,7 @@ func namespaceObject(p Project) *corev1.Namespace {
 func serviceAccount(p Project, callsAPI bool) *corev1.ServiceAccount {
 	sa := &corev1.ServiceAccount{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ServiceAccount"},
-		ObjectMeta: metav1.ObjectMeta{Name: serviceAccountName, Labels: commonLabels(p)},
+		ObjectMeta: metav1.ObjectMeta{Name: serviceAccountName, Labels: CommonLabels(p)},
 	}
 	if !callsAPI {
 		sa.AutomountServiceAccountToken = ptr.To(false)
@@ -73,7 +73,7 @@ func serviceAccount(p Project, callsAPI bool) *corev1.ServiceAccount {
 // managerDeployment runs one replica of the operator under the restricted
 // Pod Security Standard.
 func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
-	selector := managerLabels(p)
+	selector := ManagerLabels(p)
 	probe := func(path string, delay int32) *corev1.Probe {
 		return &corev1.Probe{
 			ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{

@@ -36,7 +36,8 @@ func (t FieldType) known() bool {
 	return false
 }
 
-func (t FieldType) isInt() bool { return t == TypeInt32 || t == TypeInt64 }
+// IsInt: the type is an integer.
+func (t FieldType) IsInt() bool { return t == TypeInt32 || t == TypeInt64 }
 
 // Field is one spec field. Name is a dotted path: "backup.schedule" is the
 // field schedule of the object backup.
@@ -170,6 +171,19 @@ var childKinds = []ChildKind{
 	{Kind: "Job", Group: "batch", Version: "v1", Resource: "jobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: false},
 }
 
+// ChildKinds lists the kinds a custom resource may own, in a fixed order.
+func ChildKinds() []ChildKind { return append([]ChildKind(nil), childKinds...) }
+
+// LookupChildKind finds an ownable kind by name.
+func LookupChildKind(kind string) (ChildKind, bool) {
+	for _, c := range childKinds {
+		if c.Kind == kind {
+			return c, true
+		}
+	}
+	return ChildKind{}, false
+}
+
 // ChildKindNames lists the kinds a custom resource may own.
 func ChildKindNames() []string {
 	var out []string
@@ -179,8 +193,8 @@ func ChildKindNames() []string {
 	return out
 }
 
-// sortedKeys returns the keys of m in ascending order.
-func sortedKeys[V any](m map[string]V) []string {
+// SortedKeys returns the keys of m in ascending order.
+func SortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -189,8 +203,8 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// Decorator attaches children to existing resources of a kind (no CRD):
-// the metacontroller-decorator style.
+// Decorator attaches children to existing resources of a kind (no CRD),
+// for styles that decorate existing kinds.
 type Decorator struct {
 	// Name names the DecoratorController and the hook route.
 	Name   string `json:"name"`

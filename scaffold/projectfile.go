@@ -32,8 +32,8 @@ func MarshalProject(p Project) ([]byte, error) {
 	return append([]byte(projectFileHeader), b...), nil
 }
 
-// LoadProject reads the project file in dir.
-func LoadProject(dir string) (Project, error) {
+// LoadProject reads the project file in dir; its style must be one of styles.
+func LoadProject(dir string, styles Styles) (Project, error) {
 	path := filepath.Join(dir, ProjectFileName)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -52,7 +52,7 @@ func LoadProject(dir string) (Project, error) {
 	if p.Format > ProjectFormat {
 		return Project{}, inputErrorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, p.Format, ProjectFormat)
 	}
-	if err := p.Validate(FileSource(path)); err != nil {
+	if err := p.Validate(FileSource(path), styles); err != nil {
 		return Project{}, err
 	}
 	return p, nil
@@ -95,14 +95,14 @@ func (p Project) AddAPI(src Source, a API) (Project, error) {
 }
 
 // Validate checks a whole project, as loaded from its file.
-func (p Project) Validate(src Source) error {
+func (p Project) Validate(src Source, styles Styles) error {
 	if err := ValidateProjectName(src, p.Name); err != nil {
 		return err
 	}
 	if err := ValidateDomain(src, p.Domain); err != nil {
 		return err
 	}
-	if _, err := LookupStyle(p.Style); err != nil {
+	if _, err := styles.Lookup(p.Style); err != nil {
 		return inputErrorf("%s %q: %v", src("style"), p.Style, err)
 	}
 	for _, a := range p.APIs {

@@ -33,9 +33,9 @@ const (
 	managerRoleName    = "manager-role"
 )
 
-// policyRules merges the access of every API into rules: one rule per API
+// PolicyRules merges the access of every API into rules: one rule per API
 // group and verb set, resources sorted, rules sorted by group.
-func policyRules(p Project, acc Access) []rbacv1.PolicyRule {
+func PolicyRules(p Project, acc Access) []rbacv1.PolicyRule {
 	verbs := map[[2]string][]string{} // (group, resource) → verbs
 	add := func(group, resource string, vs []string) {
 		if len(vs) == 0 {
@@ -94,12 +94,12 @@ func policyRules(p Project, acc Access) []rbacv1.PolicyRule {
 func managerRBAC(p Project, acc Access) []any {
 	role := &rbacv1.ClusterRole{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole"},
-		ObjectMeta: metav1.ObjectMeta{Name: managerRoleName, Labels: commonLabels(p)},
-		Rules:      policyRules(p, acc),
+		ObjectMeta: metav1.ObjectMeta{Name: managerRoleName, Labels: CommonLabels(p)},
+		Rules:      PolicyRules(p, acc),
 	}
 	binding := &rbacv1.ClusterRoleBinding{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRoleBinding"},
-		ObjectMeta: metav1.ObjectMeta{Name: "manager-rolebinding", Labels: commonLabels(p)},
+		ObjectMeta: metav1.ObjectMeta{Name: "manager-rolebinding", Labels: CommonLabels(p)},
 		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: managerRoleName},
 		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: serviceAccountName, Namespace: p.Namespace()}},
 	}
@@ -110,7 +110,7 @@ func managerRBAC(p Project, acc Access) []any {
 func leaderElectionRBAC(p Project) []any {
 	role := &rbacv1.Role{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
-		ObjectMeta: metav1.ObjectMeta{Name: "leader-election-role", Labels: commonLabels(p)},
+		ObjectMeta: metav1.ObjectMeta{Name: "leader-election-role", Labels: CommonLabels(p)},
 		Rules: []rbacv1.PolicyRule{{
 			APIGroups: []string{"coordination.k8s.io"},
 			Resources: []string{"leases"},
@@ -119,7 +119,7 @@ func leaderElectionRBAC(p Project) []any {
 	}
 	binding := &rbacv1.RoleBinding{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
-		ObjectMeta: metav1.ObjectMeta{Name: "leader-election-rolebinding", Labels: commonLabels(p)},
+		ObjectMeta: metav1.ObjectMeta{Name: "leader-election-rolebinding", Labels: CommonLabels(p)},
 		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "leader-election-role"},
 		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: serviceAccountName, Namespace: p.Namespace()}},
 	}

@@ -9,10 +9,12 @@ import (
 
 // Render builds the whole project tree in memory. Nothing touches the disk,
 // so a failure anywhere leaves the user's directory as it was.
-func Render(p Project) (*Tree, error) {
-	style, err := LookupStyle(p.Style)
-	if err != nil {
-		return nil, inputErrorf("style %q: %v", p.Style, err)
+func Render(p Project, style Style) (*Tree, error) {
+	if p.Style != style.Name {
+		return nil, fmt.Errorf("internal error: a %s project rendered as %s", p.Style, style.Name)
+	}
+	if style.ModulePath && p.Repo == "" {
+		return nil, inputErrorf("--repo: the %s style needs the Go module path (e.g. example.com/%s)", style.Name, p.Name)
 	}
 	t := NewTree()
 	if err := addManifests(p, style, t); err != nil {
@@ -49,7 +51,7 @@ func CRDPath(p Project, a API) string {
 	return fmt.Sprintf("config/crd/bases/%s_%s.yaml", a.FullGroup(p.Domain), a.Plural)
 }
 
-func samplePath(p Project, a API) string {
+func SamplePath(p Project, a API) string {
 	return fmt.Sprintf("config/samples/%s_%s_%s.yaml", a.Group, a.Version, a.Singular())
 }
 
@@ -81,10 +83,10 @@ func addManifests(p Project, style Style, t *Tree) error {
 		if err != nil {
 			return err
 		}
-		if err := add(samplePath(p, a), sample); err != nil {
+		if err := add(SamplePath(p, a), sample); err != nil {
 			return err
 		}
-		samples = append(samples, path.Base(samplePath(p, a)))
+		samples = append(samples, path.Base(SamplePath(p, a)))
 	}
 
 	files := map[string][]any{
@@ -105,7 +107,7 @@ func addManifests(p Project, style Style, t *Tree) error {
 	// Every directory gets a kustomization listing its files; config/ lists
 	// the directories.
 	resources := map[string][]string{}
-	for _, file := range sortedKeys(files) {
+	for _, file := range SortedKeys(files) {
 		if err := add(file, files[file]...); err != nil {
 			return err
 		}
@@ -115,7 +117,7 @@ func addManifests(p Project, style Style, t *Tree) error {
 		resources["config/crd"] = prefixAll("bases/", crds)
 	}
 	var top []string
-	for _, dir := range sortedKeys(resources) {
+	for _, dir := range SortedKeys(resources) {
 		top = append(top, path.Base(dir))
 		if err := addKustomization(dir, &Kustomization{Resources: resources[dir]}); err != nil {
 			return err

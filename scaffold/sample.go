@@ -64,7 +64,7 @@ func setPath(m map[string]any, path []string, v any) {
 
 func sampleValue(f Field) (any, error) {
 	if f.Default != nil {
-		return typedDefault(f), nil
+		return TypedDefault(f), nil
 	}
 	switch f.Type {
 	case TypeString:
@@ -93,8 +93,8 @@ func sampleValue(f Field) (any, error) {
 	return nil, fmt.Errorf("unknown type %q", f.Type)
 }
 
-// typedDefault is the default as the JSON type the schema declares.
-func typedDefault(f Field) any {
+// TypedDefault is the default as the JSON type the schema declares.
+func TypedDefault(f Field) any {
 	d := *f.Default
 	switch f.Type {
 	case TypeBool:

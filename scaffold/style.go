@@ -9,7 +9,8 @@ import (
 
 // Style is one way to implement the operator. The CRD, RBAC shape and the
 // hardened Deployment are shared; a style says what its runtime accesses,
-// how it runs, and which code files it adds.
+// how it runs, and which code files it adds. Each style is a package under
+// scaffold/styles; scaffold itself names none of them.
 type Style struct {
 	Name    string
 	Summary string
@@ -36,15 +37,33 @@ type Style struct {
 	Files func(Project, *Tree) error
 }
 
-// Styles returns every style opctl can scaffold, in the order help shows.
-func Styles() []Style {
-	return []Style{goStyle(), kopfStyle(), metacontrollerStyle(), metacontrollerDecoratorStyle(), shellOperatorStyle(), ansibleStyle()}
+// Styles is a registry: every style opctl can scaffold, in the order help
+// shows; the order also breaks checklist ties.
+type Styles []Style
+
+// Check refuses a registry the commands could not serve: a style without
+// a name, summary, runtime or files, a name given twice, or checklist
+// profiles Recommend could not score.
+func (ss Styles) Check() error {
+	seen := map[string]bool{}
+	for i, s := range ss {
+		switch {
+		case s.Name == "":
+			return fmt.Errorf("style registry: style %d has no name", i+1)
+		case seen[s.Name]:
+			return fmt.Errorf("style registry: %q is registered twice", s.Name)
+		case s.Summary == "" || s.Runtime == nil || s.Files == nil:
+			return fmt.Errorf("style registry: %q needs a summary, a runtime and its files", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	return checklist.CheckProfiles(ss.Profiles())
 }
 
 // Profiles are the checklist profiles of every style, in registry order.
-func Profiles() []checklist.Profile {
+func (ss Styles) Profiles() []checklist.Profile {
 	var out []checklist.Profile
-	for _, s := range Styles() {
+	for _, s := range ss {
 		p := s.Checklist
 		p.Style = s.Name
 		out = append(out, p)
@@ -52,21 +71,21 @@ func Profiles() []checklist.Profile {
 	return out
 }
 
-// StyleNames lists the names of every style.
-func StyleNames() []string {
+// Names lists the names of every style.
+func (ss Styles) Names() []string {
 	var names []string
-	for _, s := range Styles() {
+	for _, s := range ss {
 		names = append(names, s.Name)
 	}
 	return names
 }
 
-// LookupStyle finds a style by name.
-func LookupStyle(name string) (Style, error) {
-	for _, s := range Styles() {
+// Lookup finds a style by name.
+func (ss Styles) Lookup(name string) (Style, error) {
+	for _, s := range ss {
 		if s.Name == name {
 			return s, nil
 		}
 	}
-	return Style{}, fmt.Errorf("unknown style (styles: %s)", strings.Join(StyleNames(), ", "))
+	return Style{}, fmt.Errorf("unknown style (styles: %s)", strings.Join(ss.Names(), ", "))
 }

@@ -2,54 +2,71 @@ package scaffold
 
 import (
 	"bytes"
+	"embed"
 	"fmt"
 	"go/format"
 	"io/fs"
-	"path"
 	"strings"
 	"text/template"
-
-	"github.com/opctl/opctl/templates"
 )
 
-// renderer executes a style's templates into the tree, keeping the first
-// error so callers can list files without checking each one.
-type renderer struct {
-	style    string
-	tree     *Tree
-	err      error
-	partials *template.Template
+// partials are the named templates every style's files may use: the
+// Makefile's cluster targets and the README's common sections.
+//
+//go:embed partials/*.tmpl
+var partials embed.FS
+
+// Renderer executes one unit's templates (a style's, or a shared part's)
+// into the tree, keeping the first error so callers can list files without
+// checking each one.
+type Renderer struct {
+	tree      *Tree
+	templates fs.FS
+	shared    []fs.FS
+	err       error
+	parsed    *template.Template
+}
+
+// NewRenderer renders the templates in fsys into t. Each of partials holds
+// named templates (*.tmpl at its root) the files may call, beside opctl's
+// own.
+func NewRenderer(t *Tree, fsys fs.FS, partials ...fs.FS) *Renderer {
+	return &Renderer{tree: t, templates: fsys, shared: partials}
 }
 
 var templateFuncs = template.FuncMap{
 	"join":   strings.Join,
-	"header": func() string { return generatedHeader },
+	"header": func() string { return GeneratedHeader },
 }
 
-// read returns a template file of the style (names may climb to ../shared).
-func (r *renderer) read(name string) ([]byte, bool) {
+// Err is the first error of any file rendered so far.
+func (r *Renderer) Err() error { return r.err }
+
+func (r *Renderer) read(name string) ([]byte, bool) {
 	if r.err != nil {
 		return nil, false
 	}
-	src, err := fs.ReadFile(templates.FS, path.Join(r.style, name))
+	src, err := fs.ReadFile(r.templates, name)
 	r.err = err
 	return src, err == nil
 }
 
-func (r *renderer) file(out, name string, owner Ownership, data any) {
+// File renders template name to out.
+func (r *Renderer) File(out, name string, owner Ownership, data any) {
 	src, ok := r.read(name)
 	if !ok {
 		return
 	}
 	var err error
-	if r.partials == nil {
-		// The shared partials are parsed once per render, then cloned.
-		if r.partials, err = template.New("").Funcs(templateFuncs).Option("missingkey=error").ParseFS(templates.FS, "shared/*.tmpl"); err != nil {
-			r.err = fmt.Errorf("shared templates: %w", err)
+	if r.parsed == nil {
+		// The partials are parsed once per renderer, then cloned.
+		own, _ := fs.Sub(partials, "partials")
+		if r.parsed, err = parsePartials(append([]fs.FS{own}, r.shared...)); err != nil {
+			r.err = err
 			return
 		}
 	}
-	tmpl, err := r.partials.Clone()
+	tmpl, err := r.parsed.Clone()
 	if err == nil {
 		tmpl, err = tmpl.New(name).Parse(string(src))
 	}
@@ -72,8 +89,28 @@ func (r *renderer) file(out, name string, owner Ownership, data any) {
 	r.err = r.tree.Add(File{Path: out, Content: content, Owner: owner})
 }
 
-// chmod sets the mode of a file already rendered.
-func (r *renderer) chmod(out string, mode fs.FileMode) {
+func parsePartials(sets []fs.FS) (*template.Template, error) {
+	t := template.New("").Funcs(templateFuncs).Option("missingkey=error")
+	for _, set := range sets {
+		names, err := fs.Glob(set, "*.tmpl")
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range names {
+			src, err := fs.ReadFile(set, name)
+			if err != nil {
+				return nil, err
+			}
+			if _, err := t.New(name).Parse(string(src)); err != nil {
+				return nil, fmt.Errorf("partial %s: %w", name, err)
+			}
+		}
+	}
+	return t, nil
+}
+
+// Chmod sets the mode of a file already rendered.
+func (r *Renderer) Chmod(out string, mode fs.FileMode) {
 	if r.err != nil {
 		return
 	}
@@ -82,9 +119,19 @@ func (r *renderer) chmod(out string, mode fs.FileMode) {
 	r.tree.files[out] = f
 }
 
-// copy adds a template file verbatim (no template actions).
-func (r *renderer) copy(out, name string, owner Ownership) {
+// Copy adds a template file verbatim (no template actions).
+func (r *Renderer) Copy(out, name string, owner Ownership) {
 	if src, ok := r.read(name); ok {
 		r.err = r.tree.Add(File{Path: out, Content: src, Owner: owner})
 	}
+}
+
+// TemplateDir is directory dir of an embedded file system: the folder a
+// style or shared unit keeps its templates in.
+func TemplateDir(fsys fs.FS, dir string) fs.FS {
+	s, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic(err) // only an invalid path errs, a programming error
+	}
+	return s
 }

@@ -52,7 +52,7 @@ func (t *Tree) Add(f File) error {
 // Files returns the files sorted by path.
 func (t *Tree) Files() []File {
 	out := make([]File, 0, len(t.files))
-	for _, p := range sortedKeys(t.files) {
+	for _, p := range SortedKeys(t.files) {
 		out = append(out, t.files[p])
 	}
 	return out

@@ -194,7 +194,7 @@ func allowed(t FieldType, modifier string) bool {
 	case "enum", "minLength", "maxLength", "pattern":
 		return t == TypeString
 	case "min", "max":
-		return t.isInt()
+		return t.IsInt()
 	}
 	return true
 }

@@ -114,7 +114,7 @@ func TestValidateAPIFileSource(t *testing.T) {
 }
 
 func TestAddAPIRejectsDuplicates(t *testing.T) {
-	p := Project{Name: "demo", Domain: "example.com", Style: "go", APIs: []API{seedAPI()}}
+	p := Project{Name: "demo", Domain: "example.com", Style: "plain", APIs: []API{seedAPI()}}
 	again := seedAPI()
 	again.Version = "v2"
 	_, err := p.AddAPI(FlagSource, again)

@@ -66,15 +66,11 @@ func readTree(t *testing.T, dir string) map[string]string {
 // A failure half-way through a write leaves the directory exactly as it
 // was: no half-written tree, no temporary files.
 func TestWriteIsAllOrNothing(t *testing.T) {
-	p := seedProject(t, "go")
-	before, err := Render(withStyle(Project{Name: "db-operator", Domain: "example.com", Repo: "example.com/db-operator"}, "go"))
-	require.NoError(t, err)
-	after, err := Render(p)
-	require.NoError(t, err)
+	before, after := render(t, bareProject()), render(t, seedProject(t))
 	for _, failure := range []struct {
 		op string
 		n  int
-	}{{"write", 1}, {"write", 7}, {"rename", 1}, {"rename", 12}} {
+	}{{"write", 1}, {"write", 5}, {"rename", 1}, {"rename", 6}} {
 		dir := t.TempDir()
 		changes, err := Plan(dir, before, nil, false)
 		require.NoError(t, err)
@@ -92,9 +88,7 @@ func TestWriteIsAllOrNothing(t *testing.T) {
 }
 
 func TestWriteRefusesSymlinks(t *testing.T) {
-	p := seedProject(t, "go")
-	tree, err := Render(p)
-	require.NoError(t, err)
+	tree := render(t, seedProject(t))
 	dir, outside := t.TempDir(), t.TempDir()
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "config")))
 	changes, err := Plan(dir, tree, nil, false)
@@ -115,14 +109,12 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 }
 
 func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
-	p := seedProject(t, "go")
-	tree, err := Render(p)
-	require.NoError(t, err)
+	tree := render(t, seedProject(t))
 	dir := t.TempDir()
 	changes, err := Plan(dir, tree, nil, false)
 	require.NoError(t, err)
 	require.NoError(t, Write(OSFS{}, dir, tree, changes))
-	loaded, err := LoadProject(dir)
+	loaded, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	require.NotEmpty(t, loaded.Generated["config/rbac/role.yaml"])
 
@@ -140,13 +132,13 @@ func TestLoadProjectRejectsBadFiles(t *testing.T) {
 	for name, content := range map[string]string{
 		"empty":   "",
 		"corrupt": "name: [unclosed\n",
-		"newer":   "format: 2\nname: demo\ndomain: example.com\nstyle: go\n",
-		"unknown": "format: 1\nname: demo\ndomain: example.com\nstyle: go\ncolour: blue\n",
-		"invalid": "format: 1\nname: Demo\ndomain: example.com\nstyle: go\n",
+		"newer":   "format: 2\nname: demo\ndomain: example.com\nstyle: plain\n",
+		"unknown": "format: 1\nname: demo\ndomain: example.com\nstyle: plain\ncolour: blue\n",
+		"invalid": "format: 1\nname: Demo\ndomain: example.com\nstyle: plain\n",
 	} {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(content), 0o644))
-		_, err := LoadProject(dir)
+		_, err := LoadProject(dir, testStyles())
 		require.Error(t, err, name)
 		var inputErr *InputError
 		assert.True(t, errors.As(err, &inputErr), name)

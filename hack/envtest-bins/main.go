@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	golang "github.com/opctl/opctl/scaffold/styles/go"
 )
 
 func main() {
@@ -28,8 +29,10 @@ func run() error {
 		return err
 	}
 	v := scaffold.DefaultVersions()
-	p := scaffold.Project{Name: "envtest", Domain: "opctl.invalid", Repo: "opctl.invalid/envtest", Style: "go", Versions: v}
-	tree, err := scaffold.Render(p)
+	// The go style's projects carry the sources (hack/envtest).
+	style := golang.Style()
+	p := scaffold.Project{Name: "envtest", Domain: "opctl.invalid", Repo: "opctl.invalid/envtest", Style: style.Name, Versions: v}
+	tree, err := scaffold.Render(p, style)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 	"strconv"
 )
 
-var line = regexp.MustCompile(`^BenchmarkRenderKinds/(\w+)/kinds=(\d+)-\d+\s+\d+\s+([\d.]+) ns/op`)
+var line = regexp.MustCompile(`^BenchmarkRenderKinds/([\w-]+)/kinds=(\d+)-\d+\s+\d+\s+([\d.]+) ns/op`)
 
 func main() {
 	if err := run(os.Stdin, os.Stdout); err != nil {

@@ -1,6 +1,9 @@
-package scaffold
+// Package ansible is the ansible style: an Ansible role per kind, run by the
+// Ansible Operator.
+package ansible
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -12,10 +15,16 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
-func ansibleStyle() Style {
-	return Style{
+//go:embed all:templates
+var files embed.FS
+
+// Style is the ansible style.
+func Style() scaffold.Style {
+	return scaffold.Style{
 		Name: "ansible",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "Ansible YAML", LearningCurve: "gentle for Ansible users",
@@ -28,18 +37,18 @@ func ansibleStyle() Style {
 		},
 		Resync:  true,
 		Summary: "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
-		Access: Access{
+		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
 			// operator_sdk.util.k8s_status reads, then merge-patches status.
 			Status: []string{"get", "patch"},
 			// kubernetes.core.k8s gets, then server-side applies (a patch,
 			// which creates a missing child); the operator lists and
 			// watches what the role reads.
-			Child: func(ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
 		},
-		Runtime: func(Project) Runtime {
-			return Runtime{
+		Runtime: func(scaffold.Project) scaffold.Runtime {
+			return scaffold.Runtime{
 				Args:          []string{"--health-probe-bind-address=:6789"},
 				Env:           []corev1.EnvVar{{Name: "ANSIBLE_GATHERING", Value: "explicit"}},
 				HealthPort:    6789,
@@ -92,28 +101,28 @@ vars_prompt while with yield`)
 
 // CRVar is the variable holding the whole object in the Ansible Operator:
 // _<group with . and - as _>_<kind in lower case>.
-func CRVar(domain string, a API) string {
+func CRVar(domain string, a scaffold.API) string {
 	return "_" + strings.NewReplacer(".", "_", "-", "_").Replace(a.FullGroup(domain)) + "_" + strings.ToLower(a.Kind)
 }
 
 type ansibleAPI struct {
-	API
-	Project     Project
+	scaffold.API
+	Project     scaffold.Project
 	FullGroup   string
 	CRVar       string
 	SamplePath  string
 	SnakeFields []snakeField
 }
 
-func ansibleFiles(p Project, t *Tree) error {
+func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 	d := struct {
-		Project Project
-		V       Versions
+		Project scaffold.Project
+		V       scaffold.Versions
 		APIs    []ansibleAPI
 	}{Project: p, V: p.Versions}
 	for _, a := range p.APIs {
-		aa := ansibleAPI{API: a, Project: p, FullGroup: a.FullGroup(p.Domain), CRVar: CRVar(p.Domain, a), SamplePath: samplePath(p, a)}
-		for _, node := range groupFields(a.Fields) {
+		aa := ansibleAPI{API: a, Project: p, FullGroup: a.FullGroup(p.Domain), CRVar: CRVar(p.Domain, a), SamplePath: scaffold.SamplePath(p, a)}
+		for _, node := range scaffold.GroupFields(a.Fields) {
 			snake := SnakeCase(node.Name)
 			lossy := false
 			for i := 1; i < len(node.Name); i++ {
@@ -125,32 +134,32 @@ func ansibleFiles(p Project, t *Tree) error {
 		}
 		d.APIs = append(d.APIs, aa)
 	}
-	r := renderer{style: "ansible", tree: t}
-	r.file("ansible.cfg", "ansible.cfg.tmpl", UserOwned, d)
-	r.file("Dockerfile", "Dockerfile.tmpl", UserOwned, d)
-	r.file("Makefile", "Makefile.tmpl", UserOwned, d)
-	r.file("README.md", "README.md.tmpl", UserOwned, d)
-	r.file(".gitignore", "gitignore.tmpl", UserOwned, d)
-	r.file("filter_plugins/opctl.py", "filter_plugins.py.tmpl", UserOwned, d)
-	r.file("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl", UserOwned, d)
-	r.file("molecule/default/converge.yml", "molecule/converge.yml.tmpl", Generated, d)
-	r.file("molecule/default/verify.yml", "molecule/verify.yml.tmpl", Generated, d)
-	if r.err != nil {
-		return r.err
+	r := python.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r.File("ansible.cfg", "ansible.cfg.tmpl", scaffold.UserOwned, d)
+	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
+	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
+	r.File("filter_plugins/opctl.py", "filter_plugins.py.tmpl", scaffold.UserOwned, d)
+	r.File("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl", scaffold.UserOwned, d)
+	r.File("molecule/default/converge.yml", "molecule/converge.yml.tmpl", scaffold.Generated, d)
+	r.File("molecule/default/verify.yml", "molecule/verify.yml.tmpl", scaffold.Generated, d)
+	if r.Err() != nil {
+		return r.Err()
 	}
 	if err := addAnsibleData(p, d.APIs, t); err != nil {
 		return err
 	}
 	for _, a := range d.APIs {
 		role := "roles/" + a.Singular() + "/"
-		r.file(role+"tasks/main.yml", "role/tasks/main.yml.tmpl", UserOwned, a)
-		r.file(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", UserOwned, a)
-		r.file(role+"meta/main.yml", "role/meta/main.yml.tmpl", UserOwned, a)
-		r.file(role+"README.md", "role/README.md.tmpl", UserOwned, a)
-		r.file("playbooks/local-"+a.Singular()+".yml", "playbooks/local.yml.tmpl", UserOwned, a)
-		r.file("tests/test-"+a.Singular()+".yml", "tests.yml.tmpl", UserOwned, a)
+		r.File(role+"tasks/main.yml", "role/tasks/main.yml.tmpl", scaffold.UserOwned, a)
+		r.File(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", scaffold.UserOwned, a)
+		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", scaffold.UserOwned, a)
+		r.File(role+"README.md", "role/README.md.tmpl", scaffold.UserOwned, a)
+		r.File("playbooks/local-"+a.Singular()+".yml", "playbooks/local.yml.tmpl", scaffold.UserOwned, a)
+		r.File("tests/test-"+a.Singular()+".yml", "tests.yml.tmpl", scaffold.UserOwned, a)
 	}
-	return r.err
+	return r.Err()
 }
 
 // watch is one entry of the Ansible Operator's watches.yaml.
@@ -171,7 +180,7 @@ type galaxyRequirement struct {
 
 // addAnsibleData adds the structured files: watches.yaml,
 // requirements.yml, each role's defaults and the children the tests expect.
-func addAnsibleData(p Project, apis []ansibleAPI, t *Tree) error {
+func addAnsibleData(p scaffold.Project, apis []ansibleAPI, t *scaffold.Tree) error {
 	var watches []watch
 	for _, a := range apis {
 		watches = append(watches, watch{Version: a.Version, Group: a.FullGroup, Kind: a.Kind, Role: a.Singular(),
@@ -180,24 +189,24 @@ func addAnsibleData(p Project, apis []ansibleAPI, t *Tree) error {
 	if watches == nil {
 		watches = []watch{}
 	}
-	add := func(path string, v any, owner Ownership) error {
+	add := func(path string, v any, owner scaffold.Ownership) error {
 		b, err := yaml.Marshal(v)
 		if err != nil {
 			return err
 		}
 		header := "---\n"
-		if owner == Generated {
-			header += "# " + generatedHeader + "\n"
+		if owner == scaffold.Generated {
+			header += "# " + scaffold.GeneratedHeader + "\n"
 		}
-		return t.Add(File{Path: path, Content: append([]byte(header), b...), Owner: owner})
+		return t.Add(scaffold.File{Path: path, Content: append([]byte(header), b...), Owner: owner})
 	}
-	if err := add("watches.yaml", watches, Generated); err != nil {
+	if err := add("watches.yaml", watches, scaffold.Generated); err != nil {
 		return err
 	}
 	if err := add("requirements.yml", map[string]any{"collections": []galaxyRequirement{
 		{Name: "kubernetes.core", Version: p.Versions.KubernetesCoreCollection},
 		{Name: "operator_sdk.util", Version: p.Versions.OperatorSDKUtilCollection},
-	}}, UserOwned); err != nil {
+	}}, scaffold.UserOwned); err != nil {
 		return err
 	}
 	for _, a := range apis {
@@ -206,7 +215,7 @@ func addAnsibleData(p Project, apis []ansibleAPI, t *Tree) error {
 			"opctl_child_image":  p.Versions.ChildImage,
 			"opctl_write_status": true,
 		}
-		for _, node := range groupFields(a.Fields) {
+		for _, node := range scaffold.GroupFields(a.Fields) {
 			if slices.Contains(ansibleReserved, SnakeCase(node.Name)) {
 				continue
 			}
@@ -214,34 +223,34 @@ func addAnsibleData(p Project, apis []ansibleAPI, t *Tree) error {
 			if node.Field == nil {
 				v = map[string]any{}
 			} else if node.Field.Default != nil {
-				v = typedDefault(*node.Field)
+				v = scaffold.TypedDefault(*node.Field)
 			}
 			defaults[SnakeCase(node.Name)] = v
 		}
-		if err := t.Add(File{Path: "roles/" + a.Singular() + "/defaults/main.yml", Content: flowYAML(defaults), Owner: UserOwned}); err != nil {
+		if err := t.Add(scaffold.File{Path: "roles/" + a.Singular() + "/defaults/main.yml", Content: flowYAML(defaults), Owner: scaffold.UserOwned}); err != nil {
 			return err
 		}
-		sample, err := BuildSample(p.Domain, a.API)
+		sample, err := scaffold.BuildSample(p.Domain, a.API)
 		if err != nil {
 			return err
 		}
 		sample["metadata"] = map[string]any{"name": sample["metadata"].(map[string]any)["name"], "namespace": "default",
 			"uid": "0a1b2c3d-0000-4000-8000-000000000001", "generation": 1}
-		expected, err := json.MarshalIndent(DesiredChildren(p, a.API, roundTrip(sample)), "", "  ")
+		expected, err := json.MarshalIndent(scaffold.DesiredChildren(p, a.API, scaffold.RoundTrip(sample)), "", "  ")
 		if err != nil {
 			return err
 		}
 		if string(expected) == "null" {
 			expected = []byte("[]")
 		}
-		if err := t.Add(File{Path: "tests/expected-" + a.Singular() + ".json", Content: append(expected, '\n')}); err != nil {
+		if err := t.Add(scaffold.File{Path: "tests/expected-" + a.Singular() + ".json", Content: append(expected, '\n')}); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func ownedNames(a API) []string {
+func ownedNames(a scaffold.API) []string {
 	out := []string{}
 	for _, c := range a.OwnedKinds() {
 		out = append(out, c.Kind)
@@ -253,7 +262,7 @@ func ownedNames(a API) []string {
 // as flow style: role defaults stay short and lint-clean.
 func flowYAML(m map[string]any) []byte {
 	out := []byte("---\n")
-	for _, k := range sortedKeys(m) {
+	for _, k := range scaffold.SortedKeys(m) {
 		var v []byte
 		if list, ok := m[k].([]string); ok {
 			quoted := make([]string, len(list))

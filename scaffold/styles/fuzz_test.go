@@ -1,4 +1,4 @@
-package scaffold
+package styles_test
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"go/token"
 	"strings"
 	"testing"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 
 	"sigs.k8s.io/yaml"
 )
@@ -25,23 +28,22 @@ func FuzzField(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
-		field, err := ParseField(spec)
+		field, err := scaffold.ParseField(spec)
 		if err != nil {
 			requireInputError(t, spec, err)
 			return
 		}
-		api := API{Group: "fuzz", Version: "v1", Kind: "Fuzz", Plural: "fuzzes", Namespaced: true, Fields: []Field{field}, Owns: []string{"ConfigMap"}}
-		for _, style := range StyleNames() {
-			p := Project{Name: "fuzz", Domain: "example.com", Repo: "example.com/fuzz", Style: style, Versions: DefaultVersions(), ResyncSeconds: 60}
-			if style == "metacontroller-decorator" {
+		api := scaffold.API{Group: "fuzz", Version: "v1", Kind: "Fuzz", Plural: "fuzzes", Namespaced: true, Fields: []scaffold.Field{field}, Owns: []string{"ConfigMap"}}
+		for _, style := range styles.All() {
+			if style.ExistingKinds {
 				continue // no API
 			}
-			p, err := p.AddAPI(FlagSource, api)
+			p, err := newProject(style, "fuzz").AddAPI(scaffold.FlagSource, api)
 			if err != nil {
 				requireInputError(t, spec, err)
 				return
 			}
-			tree, err := Render(p)
+			tree, err := scaffold.Render(p, style)
 			if err != nil {
 				requireInputError(t, spec, err)
 				return
@@ -50,13 +52,13 @@ func FuzzField(f *testing.F) {
 				switch {
 				case strings.HasSuffix(file.Path, ".go"):
 					if _, err := parser.ParseFile(token.NewFileSet(), file.Path, file.Content, 0); err != nil {
-						t.Fatalf("--field %q: %s (%s) does not parse: %v", spec, file.Path, style, err)
+						t.Fatalf("--field %q: %s (%s) does not parse: %v", spec, file.Path, style.Name, err)
 					}
 				case strings.HasSuffix(file.Path, ".yaml"):
 					for _, doc := range bytes.Split(file.Content, []byte("\n---\n")) {
 						var v any
 						if err := yaml.Unmarshal(doc, &v); err != nil {
-							t.Fatalf("--field %q: %s (%s) is not YAML: %v", spec, file.Path, style, err)
+							t.Fatalf("--field %q: %s (%s) is not YAML: %v", spec, file.Path, style.Name, err)
 						}
 					}
 				}
@@ -67,7 +69,7 @@ func FuzzField(f *testing.F) {
 
 func requireInputError(t *testing.T, spec string, err error) {
 	t.Helper()
-	var inputErr *InputError
+	var inputErr *scaffold.InputError
 	if !errors.As(err, &inputErr) {
 		t.Fatalf("--field %q: internal error instead of an input error: %v", spec, err)
 	}

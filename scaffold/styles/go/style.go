@@ -1,6 +1,9 @@
-package scaffold
+// Package golang is the go style: controller-runtime in the kubebuilder go/v4
+// layout.
+package golang
 
 import (
+	"embed"
 	"fmt"
 	"path"
 	"strings"
@@ -9,10 +12,15 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
 )
 
-func goStyle() Style {
-	return Style{
+//go:embed all:templates
+var files embed.FS
+
+// Style is the go style.
+func Style() scaffold.Style {
+	return scaffold.Style{
 		Name:    "go",
 		Summary: "Go with controller-runtime in the kubebuilder go/v4 layout: typed, fast, for large long-lived operators",
 		Checklist: checklist.Profile{
@@ -26,12 +34,12 @@ func goStyle() Style {
 			MaintainerPoints: map[string]int{"go": 4},
 		},
 		ModulePath: true,
-		Access: Access{
+		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
 			// Status is merge-patched, so that a concurrent change is no conflict.
 			Status:     []string{"patch"},
 			Finalizers: []string{"update"},
-			Child: func(c ChildKind) []string {
+			Child: func(c scaffold.ChildKind) []string {
 				if c.Mutable {
 					return []string{"create", "get", "list", "update", "watch"}
 				}
@@ -40,8 +48,8 @@ func goStyle() Style {
 			Extra: []rbacv1.PolicyRule{{APIGroups: []string{"events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
 		},
 		LeaderElection: true,
-		Runtime: func(Project) Runtime {
-			return Runtime{
+		Runtime: func(scaffold.Project) scaffold.Runtime {
+			return scaffold.Runtime{
 				Command:       []string{"/manager"},
 				Args:          []string{"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080"},
 				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
@@ -56,10 +64,10 @@ func goStyle() Style {
 
 // goAPI is the template data of one kind in the go style.
 type goAPI struct {
-	API
+	scaffold.API
 	FullGroup    string
 	Version      string
-	Import       string // Go import path of the API package
+	Import       string // Go import path of the scaffold.API package
 	Alias        string // import alias: <group><version>, dots and dashes removed
 	Structs      []goStruct
 	StatusStruct goStruct
@@ -73,7 +81,7 @@ type goAPI struct {
 
 // goChild is an owned kind as the controller template uses it.
 type goChild struct {
-	ChildKind
+	scaffold.ChildKind
 	Var string // local variable name
 }
 
@@ -89,25 +97,25 @@ type goGV struct {
 }
 
 type goData struct {
-	Project  Project
+	Project  scaffold.Project
 	Module   string
-	V        Versions
+	V        scaffold.Versions
 	APIs     []goAPI
 	GVs      []goGV
-	Children []ChildKind
+	Children []scaffold.ChildKind
 }
 
 // goAPIDir is where the types of an API live: api/<version> for the first
 // group, like kubebuilder's single-group layout, and api/<group>/<version>
 // for groups added later, so adding a group never moves existing files.
-func goAPIDir(p Project, a API) string {
+func goAPIDir(p scaffold.Project, a scaffold.API) string {
 	if a.Group == p.Groups()[0] {
 		return path.Join("api", a.Version)
 	}
 	return path.Join("api", a.Group, a.Version)
 }
 
-func newGoData(p Project) goData {
+func newGoData(p scaffold.Project) goData {
 	d := goData{Project: p, Module: p.Repo, V: p.Versions}
 	gvIndex := map[string]int{}
 	owned := map[string]bool{}
@@ -125,8 +133,8 @@ func newGoData(p Project) goData {
 			}},
 			Markers:      kindMarkers(a),
 			RBACMarkers:  rbacMarkers(p, a),
-			UsesQuantity: usesType(a, TypeQuantity),
-			SamplePath:   samplePath(p, a),
+			UsesQuantity: usesType(a, scaffold.TypeQuantity),
+			SamplePath:   scaffold.SamplePath(p, a),
 		}
 		imports := map[string]bool{}
 		for _, c := range a.OwnedKinds() {
@@ -134,7 +142,7 @@ func newGoData(p Project) goData {
 			imports[fmt.Sprintf("%s %q", c.GoPkg, c.GoImport)] = true
 			owned[c.Kind] = true
 		}
-		ga.ChildImports = sortedKeys(imports)
+		ga.ChildImports = scaffold.SortedKeys(imports)
 		d.APIs = append(d.APIs, ga)
 		i, ok := gvIndex[dir]
 		if !ok {
@@ -145,7 +153,7 @@ func newGoData(p Project) goData {
 		d.GVs[i].APIs = append(d.GVs[i].APIs, ga)
 		d.GVs[i].UsesQuantity = d.GVs[i].UsesQuantity || ga.UsesQuantity
 	}
-	for _, c := range childKinds {
+	for _, c := range scaffold.ChildKinds() {
 		if owned[c.Kind] {
 			d.Children = append(d.Children, c)
 		}
@@ -155,11 +163,11 @@ func newGoData(p Project) goData {
 
 // rbacMarkers are the kubebuilder RBAC markers of a controller; they say
 // the same as config/rbac/role.yaml.
-func rbacMarkers(p Project, a API) []string {
+func rbacMarkers(p scaffold.Project, a scaffold.API) []string {
 	single := p
-	single.APIs = []API{a}
+	single.APIs = []scaffold.API{a}
 	var out []string
-	for _, r := range policyRules(single, goStyle().Access) {
+	for _, r := range scaffold.PolicyRules(single, Style().Access) {
 		group := r.APIGroups[0]
 		if group == "" {
 			group = `""`
@@ -170,61 +178,58 @@ func rbacMarkers(p Project, a API) []string {
 	return out
 }
 
-func goFiles(p Project, t *Tree) error {
-	if p.Repo == "" {
-		return inputErrorf("--repo: the go style needs the Go module path (e.g. example.com/%s)", p.Name)
-	}
+func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	d := newGoData(p)
-	r := renderer{style: "go", tree: t}
-	r.file("go.mod", "go.mod.tmpl", UserOwned, d)
-	r.copy("go.sum", "go.sum", UserOwned)
-	r.file("Makefile", "Makefile.tmpl", UserOwned, d)
-	r.file("Dockerfile", "Dockerfile.tmpl", UserOwned, d)
-	r.file(".dockerignore", "dockerignore.tmpl", UserOwned, d)
-	r.file(".gitignore", "gitignore.tmpl", UserOwned, d)
-	r.file("README.md", "README.md.tmpl", UserOwned, d)
-	r.file("cmd/main.go", "cmd/main.go.tmpl", UserOwned, d)
-	r.file("cmd/apis.go", "cmd/apis.go.tmpl", Generated, d)
-	addEnvtestTools(&r, d)
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r.File("go.mod", "go.mod.tmpl", scaffold.UserOwned, d)
+	r.Copy("go.sum", "go.sum", scaffold.UserOwned)
+	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
+	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
+	r.File(".dockerignore", "dockerignore.tmpl", scaffold.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
+	r.File("cmd/main.go", "cmd/main.go.tmpl", scaffold.UserOwned, d)
+	r.File("cmd/apis.go", "cmd/apis.go.tmpl", scaffold.Generated, d)
+	addEnvtestTools(r, d)
 	for _, gv := range d.GVs {
-		r.file(gv.Dir+"/groupversion_info.go", "api/groupversion_info.go.tmpl", Generated, gv)
-		r.file(gv.Dir+"/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl", Generated, gv)
+		r.File(gv.Dir+"/groupversion_info.go", "api/groupversion_info.go.tmpl", scaffold.Generated, gv)
+		r.File(gv.Dir+"/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl", scaffold.Generated, gv)
 		for _, a := range gv.APIs {
-			r.file(gv.Dir+"/"+a.Singular()+"_types.go", "api/types.go.tmpl", Generated, a)
+			r.File(gv.Dir+"/"+a.Singular()+"_types.go", "api/types.go.tmpl", scaffold.Generated, a)
 		}
 	}
 	if len(d.APIs) == 0 {
-		return r.err
+		return r.Err()
 	}
 	ctl := "internal/controller/"
-	r.file(ctl+"children.go", "controller/children.go.tmpl", UserOwned, d)
-	r.file(ctl+"suite_test.go", "controller/suite_test.go.tmpl", Generated, d)
+	r.File(ctl+"children.go", "controller/children.go.tmpl", scaffold.UserOwned, d)
+	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", scaffold.Generated, d)
 	workload := false
 	for _, c := range d.Children {
-		r.file(ctl+"child_"+c.Suffix()+".go", "controller/child_"+c.Suffix()+".go.tmpl", UserOwned, d)
+		r.File(ctl+"child_"+c.Suffix()+".go", "controller/child_"+c.Suffix()+".go.tmpl", scaffold.UserOwned, d)
 		workload = workload || c.Group != ""
 	}
 	if workload {
-		r.file(ctl+"workload.go", "controller/workload.go.tmpl", UserOwned, d)
+		r.File(ctl+"workload.go", "controller/workload.go.tmpl", scaffold.UserOwned, d)
 	}
 	for _, a := range d.APIs {
-		r.file(ctl+a.Singular()+"_controller.go", "controller/controller.go.tmpl", UserOwned, a)
-		r.file(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", UserOwned, a)
+		r.File(ctl+a.Singular()+"_controller.go", "controller/controller.go.tmpl", scaffold.UserOwned, a)
+		r.File(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", scaffold.UserOwned, a)
 	}
-	return r.err
+	return r.Err()
 }
 
 // addEnvtestTools adds the modules that build kube-apiserver and etcd from
 // the Go module proxy, so the API-server tests need no other host. opctl's
 // own e2e tests build their binaries from these same files.
-func addEnvtestTools(r *renderer, d goData) {
+func addEnvtestTools(r *scaffold.Renderer, d goData) {
 	const dir = "hack/envtest/"
-	r.file(dir+"kube-apiserver/go.mod", "hack/envtest/kube-apiserver.mod.tmpl", Generated, d)
-	r.copy(dir+"kube-apiserver/go.sum", "hack/envtest/kube-apiserver.sum", Generated)
-	r.file(dir+"kube-apiserver/tools.go", "hack/envtest/kube-apiserver-tools.go.tmpl", Generated, d)
-	r.file(dir+"etcd/go.mod", "hack/envtest/etcd.mod.tmpl", Generated, d)
-	r.copy(dir+"etcd/go.sum", "hack/envtest/etcd.sum", Generated)
-	r.file(dir+"etcd/main.go", "hack/envtest/etcd-main.go.tmpl", Generated, d)
-	r.file(dir+"build.sh", "hack/envtest/build.sh.tmpl", Generated, d)
-	r.chmod(dir+"build.sh", 0o755)
+	r.File(dir+"kube-apiserver/go.mod", "hack/envtest/kube-apiserver.mod.tmpl", scaffold.Generated, d)
+	r.Copy(dir+"kube-apiserver/go.sum", "hack/envtest/kube-apiserver.sum", scaffold.Generated)
+	r.File(dir+"kube-apiserver/tools.go", "hack/envtest/kube-apiserver-tools.go.tmpl", scaffold.Generated, d)
+	r.File(dir+"etcd/go.mod", "hack/envtest/etcd.mod.tmpl", scaffold.Generated, d)
+	r.Copy(dir+"etcd/go.sum", "hack/envtest/etcd.sum", scaffold.Generated)
+	r.File(dir+"etcd/main.go", "hack/envtest/etcd-main.go.tmpl", scaffold.Generated, d)
+	r.File(dir+"build.sh", "hack/envtest/build.sh.tmpl", scaffold.Generated, d)
+	r.Chmod(dir+"build.sh", 0o755)
 }

@@ -1,14 +1,17 @@
-package scaffold
+package styles_test
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // benchProject has n kinds of 20 fields each (every type and modifier
 // family), owning a ConfigMap and a Deployment.
-func benchProject(b *testing.B, style string, n int) Project {
-	p := Project{Name: "bench", Domain: "example.com", Repo: "example.com/bench", Style: style, Versions: DefaultVersions(), ResyncSeconds: 60}
+func benchProject(b *testing.B, style scaffold.Style, n int) scaffold.Project {
+	p := newProject(style, "bench")
 	specs := []string{
 		"engine:string:enum=mysql,postgres:required", "version:string:maxLength=20", "storage:quantity:default=1Gi",
 		"replicas:int32:min=1:max=5:default=1", "size:int64:min=0", "enabled:bool:default=true", "ttl:duration:default=1h",
@@ -18,16 +21,16 @@ func benchProject(b *testing.B, style string, n int) Project {
 		"memory:quantity:default=512Mi", "paused:bool", "notes:string:minLength=0:maxLength=200",
 	}
 	for i := 0; i < n; i++ {
-		var fields []Field
+		var fields []scaffold.Field
 		for _, s := range specs {
-			f, err := ParseField(s)
+			f, err := scaffold.ParseField(s)
 			if err != nil {
 				b.Fatal(err)
 			}
 			fields = append(fields, f)
 		}
 		var err error
-		p, err = p.AddAPI(FlagSource, API{Group: "bench", Version: "v1", Kind: fmt.Sprintf("Kind%d", i), Plural: fmt.Sprintf("kind%ds", i),
+		p, err = p.AddAPI(scaffold.FlagSource, scaffold.API{Group: "bench", Version: "v1", Kind: fmt.Sprintf("Kind%d", i), Plural: fmt.Sprintf("kind%ds", i),
 			Namespaced: true, Fields: fields, Owns: []string{"ConfigMap", "Deployment"}})
 		if err != nil {
 			b.Fatal(err)
@@ -38,15 +41,15 @@ func benchProject(b *testing.B, style string, n int) Project {
 
 // BenchmarkRenderSeed renders the seed example in every style.
 func BenchmarkRenderSeed(b *testing.B) {
-	for _, style := range StyleNames() {
-		if style == "metacontroller-decorator" {
-			continue // no CRD kinds: covered by its own golden case
+	for _, style := range styles.All() {
+		p := seedProject(b, style)
+		if style.ExistingKinds {
+			p = decoratorSeed(b, style)
 		}
-		b.Run(style, func(b *testing.B) {
-			p := withStyle(benchSeed(b), style)
+		b.Run(style.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := Render(p); err != nil {
+				if _, err := scaffold.Render(p, style); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -54,30 +57,19 @@ func BenchmarkRenderSeed(b *testing.B) {
 	}
 }
 
-func benchSeed(b *testing.B) Project {
-	p := Project{Name: "db-operator", Domain: "example.com", Repo: "example.com/db-operator", Style: "go", Versions: DefaultVersions()}
-	var fields []Field
-	for _, s := range []string{"engine:string:enum=mysql,postgres:required", "version:string", "storage:quantity", "replicas:int32:min=1:max=5:default=1"} {
-		f, _ := ParseField(s)
-		fields = append(fields, f)
-	}
-	p, err := p.AddAPI(FlagSource, API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true, Fields: fields, Owns: []string{"ConfigMap"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return p
-}
-
 // BenchmarkRenderKinds shows how rendering grows with the number of kinds.
 func BenchmarkRenderKinds(b *testing.B) {
-	for _, style := range []string{"go", "kopf"} {
+	for _, style := range styles.All() {
+		if style.ExistingKinds {
+			continue
+		}
 		for _, n := range []int{1, 10, 50} {
-			b.Run(fmt.Sprintf("%s/kinds=%d", style, n), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/kinds=%d", style.Name, n), func(b *testing.B) {
 				p := benchProject(b, style, n)
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					if _, err := Render(p); err != nil {
+					if _, err := scaffold.Render(p, style); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -89,11 +81,11 @@ func BenchmarkRenderKinds(b *testing.B) {
 // BenchmarkCRD is the contract alone: build the CRD and run the API
 // server's validation on it.
 func BenchmarkCRD(b *testing.B) {
-	a := benchProject(b, "go", 1).APIs[0]
+	a := benchProject(b, styles.All()[0], 1).APIs[0]
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := ValidateCRD(BuildCRD("example.com", a)); err != nil {
+		if err := scaffold.ValidateCRD(scaffold.BuildCRD("example.com", a)); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -106,13 +98,14 @@ func TestRenderGrowsLinearly(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders 50-kind projects")
 	}
+	style := styles.All()[0]
 	allocs := func(n int) int64 {
 		return testing.Benchmark(func(b *testing.B) {
-			p := benchProject(b, "go", n)
+			p := benchProject(b, style, n)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := Render(p); err != nil {
+				if _, err := scaffold.Render(p, style); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -1,6 +1,9 @@
-package scaffold
+// Package shelloperator is the shell-operator style: bash and jq hooks run by
+// shell-operator.
+package shelloperator
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 
@@ -8,10 +11,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
 )
 
-func shellOperatorStyle() Style {
-	return Style{
+//go:embed all:templates
+var files embed.FS
+
+// Style is the shell-operator style.
+func Style() scaffold.Style {
+	return scaffold.Style{
 		Name: "shell-operator",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "bash + jq", LearningCurve: "gentle for shell users",
@@ -22,16 +30,16 @@ func shellOperatorStyle() Style {
 			MaintainerPoints: map[string]int{"shell": 4},
 		},
 		Summary: "bash hooks run by shell-operator: small automations for shell and kubectl teams",
-		Access: Access{
+		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
 			Status: []string{"patch"},
 			// The hooks watch the children (snapshots); shell-operator's
 			// CreateOrUpdate creates, and on AlreadyExists gets and updates
 			// (pkg/kube/object_patch/patch.go).
-			Child: func(ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
+			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
 		},
-		Runtime: func(Project) Runtime {
-			return Runtime{
+		Runtime: func(scaffold.Project) scaffold.Runtime {
+			return scaffold.Runtime{
 				Env:           []corev1.EnvVar{{Name: "LOG_TYPE", Value: "json"}},
 				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9115, Protocol: corev1.ProtocolTCP}},
 				HealthPort:    9115,
@@ -46,7 +54,7 @@ func shellOperatorStyle() Style {
 
 // shellAPI is the template data of one kind in the shell-operator style.
 type shellAPI struct {
-	API
+	scaffold.API
 	FullGroup         string
 	Hook              string // hook file name without .sh: 10-databases
 	OwnsJSON          string
@@ -80,13 +88,13 @@ type scheduleBinding struct {
 }
 
 // childBinding names the binding that watches one owned kind of a.
-func childBinding(a API, c ChildKind) string { return a.Plural + "-" + c.Resource }
+func childBinding(a scaffold.API, c scaffold.ChildKind) string { return a.Plural + "-" + c.Resource }
 
 // newHookConfig watches the kind (spec changes only: the jqFilter keeps
 // status writes from running the hook again) and each owned kind, narrowed
 // to this kind's children by their labels, with every binding's snapshot in
 // every run so that the hook sees the children as they are.
-func newHookConfig(p Project, a API) hookConfig {
+func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 	snapshots := []string{a.Plural}
 	for _, c := range a.OwnedKinds() {
 		snapshots = append(snapshots, childBinding(a, c))
@@ -112,22 +120,22 @@ func newHookConfig(p Project, a API) hookConfig {
 }
 
 // HookName numbers hooks in steps of ten, in the order kinds were added.
-func HookName(i int, a API) string { return fmt.Sprintf("%02d-%s", 10*(i+1), a.Plural) }
+func HookName(i int, a scaffold.API) string { return fmt.Sprintf("%02d-%s", 10*(i+1), a.Plural) }
 
-func shellOperatorFiles(p Project, t *Tree) error {
+func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 	d := struct {
-		Project Project
-		V       Versions
+		Project scaffold.Project
+		V       scaffold.Versions
 	}{p, p.Versions}
-	r := renderer{style: "shell-operator", tree: t}
-	r.file("Dockerfile", "Dockerfile.tmpl", UserOwned, d)
-	r.file("Makefile", "Makefile.tmpl", UserOwned, d)
-	r.file("README.md", "README.md.tmpl", UserOwned, d)
-	r.file(".gitignore", "gitignore.tmpl", UserOwned, d)
-	r.file("hooks/lib/reconcile.sh", "hooks/lib/reconcile.sh.tmpl", UserOwned, d)
-	r.file("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", UserOwned, d)
-	r.file("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", UserOwned, d)
-	r.chmod("tests/test_hooks.sh", 0o755)
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
+	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
+	r.File("hooks/lib/reconcile.sh", "hooks/lib/reconcile.sh.tmpl", scaffold.UserOwned, d)
+	r.File("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", scaffold.UserOwned, d)
+	r.File("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", scaffold.UserOwned, d)
+	r.Chmod("tests/test_hooks.sh", 0o755)
 	for i, a := range p.APIs {
 		var owns []string
 		for _, c := range a.OwnedKinds() {
@@ -146,13 +154,16 @@ func shellOperatorFiles(p Project, t *Tree) error {
 		childBindingsJSON, _ := json.Marshal(bindings)
 		sa := shellAPI{API: a, FullGroup: a.FullGroup(p.Domain), Hook: HookName(i, a), OwnsJSON: string(ownsJSON),
 			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON)}
-		r.file("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", UserOwned, sa)
-		r.chmod("hooks/"+sa.Hook+".sh", 0o755)
-		if r.err == nil {
-			r.err = addHookFixtures(p, a, sa.Hook, t)
+		r.File("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", scaffold.UserOwned, sa)
+		r.Chmod("hooks/"+sa.Hook+".sh", 0o755)
+		if r.Err() != nil {
+			return r.Err()
+		}
+		if err := addHookFixtures(p, a, sa.Hook, t); err != nil {
+			return err
 		}
 	}
-	return r.err
+	return r.Err()
 }
 
 // fixtureNow is the clock the hook tests run with.
@@ -160,8 +171,8 @@ const fixtureNow = "2025-01-01T00:00:00Z"
 
 // addHookFixtures writes binding contexts for the hook and the operations
 // the reference implementation (children.go) expects from it.
-func addHookFixtures(p Project, a API, hook string, t *Tree) error {
-	sample, err := BuildSample(p.Domain, a)
+func addHookFixtures(p scaffold.Project, a scaffold.API, hook string, t *scaffold.Tree) error {
+	sample, err := scaffold.BuildSample(p.Domain, a)
 	if err != nil {
 		return err
 	}
@@ -171,15 +182,15 @@ func addHookFixtures(p Project, a API, hook string, t *Tree) error {
 		if status != nil {
 			o["status"] = status
 		}
-		return roundTrip(o)
+		return scaffold.RoundTrip(o)
 	}
 	// reconciled is the status of a resource reconciled at generation gen.
 	reconciled := func(gen int64, pending []string) map[string]any {
-		return StatusPatch(map[string]any{"metadata": map[string]any{"generation": gen}}, "2024-12-01T00:00:00Z", pending)
+		return scaffold.StatusPatch(map[string]any{"metadata": map[string]any{"generation": gen}}, "2024-12-01T00:00:00Z", pending)
 	}
 	// observed is a child as the API server returns it.
 	observed := func(child map[string]any) map[string]any {
-		o := roundTrip(child)
+		o := scaffold.RoundTrip(child)
 		meta := o["metadata"].(map[string]any)
 		meta["resourceVersion"], meta["uid"] = "42", "00000000-0000-4000-8000-0000000000c1"
 		return o
@@ -187,7 +198,7 @@ func addHookFixtures(p Project, a API, hook string, t *Tree) error {
 	childrenOf := func(crs ...map[string]any) []map[string]any {
 		var out []map[string]any
 		for _, cr := range crs {
-			for _, c := range DesiredChildren(p, a, cr) {
+			for _, c := range scaffold.DesiredChildren(p, a, cr) {
 				out = append(out, observed(c))
 			}
 		}
@@ -274,7 +285,7 @@ func addHookFixtures(p Project, a API, hook string, t *Tree) error {
 		// The child's own events: once a child is written as desired, Ready
 		// turns True; a deleted child is made again.
 		pendingNames := []string{}
-		for _, c := range DesiredChildren(p, a, changed) {
+		for _, c := range scaffold.DesiredChildren(p, a, changed) {
 			pendingNames = append(pendingNames, c["kind"].(string)+" "+c["metadata"].(map[string]any)["name"].(string))
 		}
 		waiting := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 2, reconciled(2, pendingNames))
@@ -294,7 +305,7 @@ func addHookFixtures(p Project, a API, hook string, t *Tree) error {
 			if err != nil {
 				return err
 			}
-			if err := t.Add(File{Path: path, Content: append(b, '\n')}); err != nil {
+			if err := t.Add(scaffold.File{Path: path, Content: append(b, '\n')}); err != nil {
 				return err
 			}
 		}
@@ -306,7 +317,7 @@ func addHookFixtures(p Project, a API, hook string, t *Tree) error {
 // contexts: every object the contexts carry or the newest snapshot holds
 // (first position, last copy), a CreateOrUpdate for each child the snapshots
 // do not show as desired, and the status when it must change.
-func hookOperations(p Project, a API, contexts []map[string]any, childBindings []kubernetesBinding) []any {
+func hookOperations(p scaffold.Project, a scaffold.API, contexts []map[string]any, childBindings []kubernetesBinding) []any {
 	contexts = roundTripAll(contexts)
 	var snap map[string]any
 	for _, c := range contexts {
@@ -360,15 +371,15 @@ func hookOperations(p Project, a API, contexts []map[string]any, childBindings [
 	for _, uid := range order {
 		o := byUID[uid]
 		pending := []string{}
-		for _, child := range DesiredChildren(p, a, o) {
-			child = roundTrip(child)
-			if Matches(child, observed[key(child)]) {
+		for _, child := range scaffold.DesiredChildren(p, a, o) {
+			child = scaffold.RoundTrip(child)
+			if scaffold.Matches(child, observed[key(child)]) {
 				continue
 			}
 			ops = append(ops, map[string]any{"operation": "CreateOrUpdate", "object": child})
 			pending = append(pending, fmt.Sprint(child["kind"], " ", child["metadata"].(map[string]any)["name"]))
 		}
-		if st := StatusPatch(o, fixtureNow, pending); st != nil {
+		if st := scaffold.StatusPatch(o, fixtureNow, pending); st != nil {
 			meta := o["metadata"].(map[string]any)
 			ops = append(ops, map[string]any{"operation": "MergePatch", "apiVersion": o["apiVersion"], "kind": o["kind"],
 				"namespace": meta["namespace"], "name": meta["name"], "subresource": "status",
@@ -392,7 +403,7 @@ func reverseNamedLists(v any) any {
 		for i, x := range t {
 			out[i] = reverseNamedLists(x)
 		}
-		if byName(t) != nil {
+		if scaffold.ByName(t) != nil {
 			for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 				out[i], out[j] = out[j], out[i]
 			}
@@ -405,15 +416,7 @@ func reverseNamedLists(v any) any {
 func roundTripAll(objs []map[string]any) []map[string]any {
 	out := make([]map[string]any, len(objs))
 	for i, o := range objs {
-		out[i] = roundTrip(o)
+		out[i] = scaffold.RoundTrip(o)
 	}
-	return out
-}
-
-// roundTrip normalises an object through JSON, as a file would hold it.
-func roundTrip(o map[string]any) map[string]any {
-	b, _ := json.Marshal(o)
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
 	return out
 }

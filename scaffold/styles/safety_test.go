@@ -1,10 +1,12 @@
-package scaffold
+package styles_test
 
 import (
 	"bytes"
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/opctl/opctl/scaffold"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,12 +18,10 @@ import (
 // opctl promises about the operators it emits: least privilege, hardened
 // containers, pinned images, strict shell scripts.
 func TestSafeOutput(t *testing.T) {
-	for name, p := range goldenCases(t) {
+	for name, c := range goldenCases(t) {
+		p, style := c.project, c.style
 		t.Run(name, func(t *testing.T) {
-			tree, err := Render(p)
-			require.NoError(t, err)
-			style, err := LookupStyle(p.Style)
-			require.NoError(t, err)
+			tree := c.render(t)
 			for _, f := range tree.Files() {
 				switch {
 				case strings.HasPrefix(f.Path, "config/") && strings.HasSuffix(f.Path, ".yaml"):
@@ -62,7 +62,7 @@ func pinned(image string) bool {
 	return (strings.Contains(rest, ":") && !strings.HasSuffix(rest, ":latest")) || strings.Contains(image, "@sha256:")
 }
 
-func checkObject(t *testing.T, p Project, style Style, path string, obj map[string]any) {
+func checkObject(t *testing.T, p scaffold.Project, style scaffold.Style, path string, obj map[string]any) {
 	kind, _ := obj["kind"].(string)
 	switch kind {
 	case "ClusterRole", "Role":
@@ -115,30 +115,35 @@ func TestPinned(t *testing.T) {
 
 // imageHome is $HOME in the base images whose Dockerfiles use it
 // (quay.io/operator-framework/ansible-operator sets HOME=/opt/ansible).
-var imageHome = map[string]string{"ansible": "/opt/ansible"}
+func imageHome(image string) string {
+	if strings.HasPrefix(image, "quay.io/operator-framework/ansible-operator:") {
+		return "/opt/ansible"
+	}
+	return ""
+}
 
 // TestScratchMountsHideNothingTheImageShips checks that no writable emptyDir
 // of the manager Deployment is mounted over what the style's Dockerfile puts
 // into the image (COPY destinations, collections ansible-galaxy installs):
 // the container would start without them.
 func TestScratchMountsHideNothingTheImageShips(t *testing.T) {
-	for name, p := range goldenCases(t) {
+	for name, c := range goldenCases(t) {
 		if !strings.HasSuffix(name, "-seed") {
 			continue
 		}
-		style := p.Style
 		t.Run(name, func(t *testing.T) {
-			tree, err := Render(p)
-			require.NoError(t, err)
+			tree := c.render(t)
 			dockerfile, ok := tree.Get("Dockerfile")
 			if !ok {
 				t.Skip("no Dockerfile")
 			}
 			var shipped []string
-			workdir := "/"
+			workdir, home := "/", ""
 			for _, line := range strings.Split(string(dockerfile.Content), "\n") {
-				fields := strings.Fields(strings.ReplaceAll(line, "${HOME}", imageHome[style]))
+				fields := strings.Fields(strings.ReplaceAll(line, "${HOME}", home))
 				switch {
+				case len(fields) >= 2 && fields[0] == "FROM":
+					home = imageHome(fields[1])
 				case len(fields) >= 2 && fields[0] == "WORKDIR":
 					workdir = fields[1]
 				case len(fields) >= 3 && fields[0] == "COPY":
@@ -148,7 +153,7 @@ func TestScratchMountsHideNothingTheImageShips(t *testing.T) {
 					}
 					shipped = append(shipped, path.Clean(dest))
 				case strings.Contains(line, "ansible-galaxy collection install"):
-					shipped = append(shipped, imageHome[style]+"/.ansible/collections")
+					shipped = append(shipped, home+"/.ansible/collections")
 				}
 			}
 			require.NotEmpty(t, shipped, "no COPY in the Dockerfile")

@@ -1,9 +1,11 @@
-package scaffold
+package golang
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/opctl/opctl/scaffold"
 )
 
 // goStruct is one Go struct of an API's types file.
@@ -28,30 +30,30 @@ type goField struct {
 
 // goStructs returns the spec struct of an API followed by one struct per
 // nested object, depth first.
-func goStructs(a API) []goStruct {
+func goStructs(a scaffold.API) []goStruct {
 	var out []goStruct
-	var walk func(name, doc string, fields []Field)
-	walk = func(name, doc string, fields []Field) {
+	var walk func(name, doc string, fields []scaffold.Field)
+	walk = func(name, doc string, fields []scaffold.Field) {
 		s := goStruct{Name: name, Doc: doc}
 		i := len(out)
 		out = append(out, s)
-		for _, node := range groupFields(fields) {
+		for _, node := range scaffold.GroupFields(fields) {
 			if node.Field != nil {
 				s.Fields = append(s.Fields, goScalarField(*node.Field, node.Name))
 				continue
 			}
-			child := name + upperFirst(node.Name)
+			child := name + scaffold.UpperFirst(node.Name)
 			if name == a.Kind+"Spec" {
-				child = a.Kind + upperFirst(node.Name)
+				child = a.Kind + scaffold.UpperFirst(node.Name)
 			}
 			markers := []string{"+optional"}
-			if defaultsToEmpty(node.Children) {
+			if scaffold.DefaultsToEmpty(node.Children) {
 				markers = append(markers, "+kubebuilder:default={}")
 			}
 			s.Fields = append(s.Fields, goField{
-				Name: upperFirst(node.Name), JSON: node.Name + ",omitempty",
+				Name: scaffold.UpperFirst(node.Name), JSON: node.Name + ",omitempty",
 				Type: "*" + child, Elem: child, Copy: "ptrStruct",
-				Doc:     fmt.Sprintf("%s holds the %s settings.", upperFirst(node.Name), node.Name),
+				Doc:     fmt.Sprintf("%s holds the %s settings.", scaffold.UpperFirst(node.Name), node.Name),
 				Markers: markers,
 			})
 			walk(child, fmt.Sprintf("%s is the %s object of %s.", child, node.Name, name), node.Children)
@@ -64,35 +66,35 @@ func goStructs(a API) []goStruct {
 
 // goTypeOf maps a field type to its Go type and how it is deep-copied, as a
 // value (required) or behind a pointer (optional).
-func goTypeOf(t FieldType) (goType, valueCopy, ptrCopy string) {
+func goTypeOf(t scaffold.FieldType) (goType, valueCopy, ptrCopy string) {
 	switch t {
-	case TypeString:
+	case scaffold.TypeString:
 		return "string", "", "ptr"
-	case TypeBool:
+	case scaffold.TypeBool:
 		return "bool", "", "ptr"
-	case TypeInt32, TypeInt64:
+	case scaffold.TypeInt32, scaffold.TypeInt64:
 		return string(t), "", "ptr"
-	case TypeQuantity:
+	case scaffold.TypeQuantity:
 		return "resource.Quantity", "quantity", "ptrQuantity"
-	case TypeDuration:
+	case scaffold.TypeDuration:
 		return "metav1.Duration", "", "ptr"
-	case TypeDatetime:
+	case scaffold.TypeDatetime:
 		return "metav1.Time", "time", "ptrTime"
-	case TypeStringArr:
+	case scaffold.TypeStringArr:
 		return "[]string", "strings", "strings"
-	case TypeStringMap:
+	case scaffold.TypeStringMap:
 		return "map[string]string", "map", "map"
 	}
 	panic("unknown field type " + string(t))
 }
 
-func goScalarField(f Field, jsonName string) goField {
+func goScalarField(f scaffold.Field, jsonName string) goField {
 	goType, valueCopy, ptrCopy := goTypeOf(f.Type)
-	g := goField{Name: upperFirst(jsonName), Doc: f.Description}
+	g := goField{Name: scaffold.UpperFirst(jsonName), Doc: f.Description}
 	if g.Doc == "" {
 		g.Doc = fmt.Sprintf("%s is the %s of the resource.", g.Name, jsonName)
 	}
-	collection := f.Type == TypeStringArr || f.Type == TypeStringMap
+	collection := f.Type == scaffold.TypeStringArr || f.Type == scaffold.TypeStringMap
 	switch {
 	case f.Required:
 		g.JSON, g.Type, g.Copy = jsonName, goType, valueCopy
@@ -125,7 +127,7 @@ func goScalarField(f Field, jsonName string) goField {
 	}
 	if f.Default != nil {
 		d := strconv.Quote(*f.Default)
-		if f.Type == TypeBool || f.Type.isInt() {
+		if f.Type == scaffold.TypeBool || f.Type.IsInt() {
 			d = *f.Default
 		}
 		g.Markers = append(g.Markers, "+kubebuilder:default="+d)
@@ -134,20 +136,20 @@ func goScalarField(f Field, jsonName string) goField {
 }
 
 // kindMarkers are the type-level markers of the root kind.
-func kindMarkers(a API) []string {
+func kindMarkers(a scaffold.API) []string {
 	m := []string{
 		"+kubebuilder:object:root=true",
 		"+kubebuilder:subresource:status",
 		fmt.Sprintf("+kubebuilder:resource:path=%s,scope=%s", a.Plural, a.Scope()),
 	}
-	for _, c := range printerColumns(a) {
+	for _, c := range scaffold.PrinterColumns(a) {
 		m = append(m, fmt.Sprintf("+kubebuilder:printcolumn:name=%q,type=%s,JSONPath=`%s`", c.Name, c.Type, c.JSONPath))
 	}
 	return m
 }
 
 // usesType reports whether any field of the API has type t.
-func usesType(a API, t FieldType) bool {
+func usesType(a scaffold.API, t scaffold.FieldType) bool {
 	for _, f := range a.Fields {
 		if f.Type == t {
 			return true

@@ -1,0 +1,73 @@
+package scaffold
+
+import (
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/require"
+)
+
+// plainStyle is a style of the engine's tests only: the engine's own
+// manifests plus a user-owned Makefile and one generated file per kind,
+// so that the engine is tested without any real style.
+func plainStyle() Style {
+	templates := fstest.MapFS{
+		"Makefile.tmpl": {Data: []byte("# {{.Name}}\nall:\n")},
+		"kind.txt.tmpl": {Data: []byte("# {{header}}\n{{.Kind}}\n")},
+	}
+	return Style{
+		Name:    "plain",
+		Summary: "a style for the engine's tests",
+		Access: Access{Parent: []string{"get", "list", "watch"}, Status: []string{"patch"},
+			Child: func(ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} }},
+		Runtime: func(Project) Runtime {
+			return Runtime{Command: []string{"/manager"}, HealthPort: 8081, LivenessPath: "/healthz", ReadinessPath: "/readyz"}
+		},
+		Files: func(p Project, t *Tree) error {
+			r := NewRenderer(t, templates)
+			r.File("Makefile", "Makefile.tmpl", UserOwned, p)
+			for _, a := range p.APIs {
+				r.File("kinds/"+a.Singular()+".txt", "kind.txt.tmpl", Generated, a)
+			}
+			return r.Err()
+		},
+	}
+}
+
+// testStyles is the registry of the engine's tests.
+func testStyles() Styles { return Styles{plainStyle()} }
+
+// mustFields parses --field specs for test projects.
+func mustFields(t *testing.T, specs ...string) []Field {
+	t.Helper()
+	var out []Field
+	for _, s := range specs {
+		f, err := ParseField(s)
+		require.NoError(t, err)
+		out = append(out, f)
+	}
+	return out
+}
+
+func bareProject() Project {
+	return Project{Name: "db-operator", Domain: "example.com", Style: "plain", Versions: DefaultVersions()}
+}
+
+// seedProject is the seed example of DESIGN.md in the test style.
+func seedProject(t *testing.T) Project {
+	p, err := bareProject().AddAPI(FlagSource, API{
+		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true,
+		Fields: mustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
+			"storage:quantity", "replicas:int32:min=1:max=5:default=1"),
+		Owns: []string{"ConfigMap"},
+	})
+	require.NoError(t, err)
+	return p
+}
+
+func render(t *testing.T, p Project) *Tree {
+	t.Helper()
+	tree, err := Render(p, plainStyle())
+	require.NoError(t, err)
+	return tree
+}

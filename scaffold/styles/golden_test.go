@@ -1,0 +1,215 @@
+package styles_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden trees under testdata/golden")
+
+// mustFields parses --field specs for test projects.
+func mustFields(t testing.TB, specs ...string) []scaffold.Field {
+	t.Helper()
+	var out []scaffold.Field
+	for _, s := range specs {
+		f, err := scaffold.ParseField(s)
+		require.NoError(t, err)
+		out = append(out, f)
+	}
+	return out
+}
+
+// goldenCase is a project and the style it is rendered in.
+type goldenCase struct {
+	style   scaffold.Style
+	project scaffold.Project
+}
+
+func (c goldenCase) render(t testing.TB) *scaffold.Tree {
+	t.Helper()
+	tree, err := scaffold.Render(c.project, c.style)
+	require.NoError(t, err)
+	return tree
+}
+
+// newProject is a project as init writes it in style s: the module path
+// and resync period only where the style takes them.
+func newProject(s scaffold.Style, name string) scaffold.Project {
+	p := scaffold.Project{Name: name, Domain: "example.com", Style: s.Name, Versions: scaffold.DefaultVersions()}
+	if s.ModulePath {
+		p.Repo = "example.com/" + name
+	}
+	if s.Resync {
+		p.ResyncSeconds = 60
+	}
+	return p
+}
+
+// seedProject is the seed example of DESIGN.md in style s.
+func seedProject(t testing.TB, s scaffold.Style) scaffold.Project {
+	p, err := newProject(s, "db-operator").AddAPI(scaffold.FlagSource, scaffold.API{
+		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true,
+		Fields: mustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
+			"storage:quantity", "replicas:int32:min=1:max=5:default=1"),
+		Owns: []string{"ConfigMap"},
+	})
+	require.NoError(t, err)
+	return p
+}
+
+// decoratorSeed is the seed example of a style that decorates existing kinds.
+func decoratorSeed(t testing.TB, s scaffold.Style) scaffold.Project {
+	p, err := newProject(s, "web-services").AddDecorator(scaffold.Decorator{Name: "deployments",
+		Target:   scaffold.Target{APIVersion: "apps/v1", Kind: "Deployment", Resource: "deployments"},
+		Selector: map[string]string{"app-type": "web"}, Owns: []string{"Service"}})
+	require.NoError(t, err)
+	return p
+}
+
+// goldenCases are the project shapes rendered to testdata/golden, for
+// every style of the registry: the bare project init writes, and the seed
+// example; for styles with their own kinds also a cluster-scoped kind and
+// a second kind owning every child kind.
+func goldenCases(t testing.TB) map[string]goldenCase {
+	cases := map[string]goldenCase{}
+	for _, s := range styles.All() {
+		add := func(name string, p scaffold.Project) { cases[s.Name+"-"+name] = goldenCase{s, p} }
+		add("init", newProject(s, "demo"))
+		if s.ExistingKinds {
+			add("seed", decoratorSeed(t, s))
+			continue
+		}
+		add("seed", seedProject(t, s))
+		cluster, err := newProject(s, "demo").AddAPI(scaffold.FlagSource, scaffold.API{
+			Group: "platform", Version: "v1alpha1", Kind: "Tenant", Plural: "tenants", Namespaced: false,
+			Fields: mustFields(t, "owner:string:required:column", "quota:quantity:default=10Gi"),
+		})
+		require.NoError(t, err)
+		add("cluster", cluster)
+		two, err := seedProject(t, s).AddAPI(scaffold.FlagSource, scaffold.API{
+			Group: "cache", Version: "v2beta1", Kind: "Cache", Plural: "caches", Namespaced: true,
+			Fields: mustFields(t, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
+				"since:datetime", "tags:[]string", "labels:map[string]string", "backup.schedule:string:default=@daily",
+				"backup.target.bucket:string:required:pattern=^[a-z0-9-]+$", "tier:string:minLength=2:maxLength=8"),
+			Owns: []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
+		})
+		require.NoError(t, err)
+		add("two-kinds", two)
+	}
+	return cases
+}
+
+// archive renders a tree as txtar; the comment lists each file's mode and
+// ownership, which matter as much as the bytes. Go checksum files are
+// copied verbatim from templates/ and are large: they are kept as their
+// SHA-256, which still changes with any byte.
+func archive(tree *scaffold.Tree) []byte {
+	var a txtar.Archive
+	var comment bytes.Buffer
+	for _, f := range tree.Files() {
+		owner := "generated"
+		if f.Owner == scaffold.UserOwned {
+			owner = "user-owned"
+		}
+		fmt.Fprintf(&comment, "%s %o %s\n", f.Path, f.Mode, owner)
+		data := f.Content
+		if strings.HasSuffix(f.Path, ".sum") {
+			data = []byte(fmt.Sprintf("sha256 %x\n", sha256.Sum256(f.Content)))
+		}
+		a.Files = append(a.Files, txtar.File{Name: f.Path, Data: data})
+	}
+	a.Comment = comment.Bytes()
+	return txtar.Format(&a)
+}
+
+func TestGolden(t *testing.T) {
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			got := archive(c.render(t))
+			path := filepath.Join("..", "..", "testdata", "golden", name+".txtar")
+			if *update {
+				require.NoError(t, os.WriteFile(path, got, 0o644))
+				return
+			}
+			want, err := os.ReadFile(path)
+			require.NoError(t, err, "run `make golden` to create it")
+			assert.Equal(t, got, archive(c.render(t)), "rendering is not deterministic")
+			if !bytes.Equal(want, got) {
+				t.Errorf("%s differs from the rendered tree; run `make golden` and review the diff\n%s", path, firstDiff(want, got))
+			}
+		})
+	}
+}
+
+// firstDiff shows the first differing line, enough to find the template.
+func firstDiff(want, got []byte) string {
+	w, g := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(w) || i < len(g); i++ {
+		var wl, gl []byte
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if !bytes.Equal(wl, gl) {
+			return fmt.Sprintf("line %d:\n  golden:   %q\n  rendered: %q", i+1, wl, gl)
+		}
+	}
+	return ""
+}
+
+// User-owned files are written once, usually by init before any kind
+// exists, and never re-rendered: they must not depend on the kinds, or
+// init + create api would differ from scaffolding everything at once.
+func TestUserOwnedFilesDoNotDependOnKinds(t *testing.T) {
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			full := c.render(t)
+			bare := c
+			bare.project.APIs, bare.project.Decorators = nil, nil
+			initial := bare.render(t)
+			for _, f := range initial.Files() {
+				if f.Owner != scaffold.UserOwned {
+					continue
+				}
+				later, ok := full.Get(f.Path)
+				require.True(t, ok, f.Path)
+				assert.Equal(t, string(f.Content), string(later.Content), "%s depends on the kinds", f.Path)
+			}
+		})
+	}
+}
+
+// The CRD is the contract between styles: every style must emit the same
+// bytes for the same API.
+func TestCRDIdenticalInEveryStyle(t *testing.T) {
+	var want []byte
+	for _, style := range styles.All() {
+		if style.ExistingKinds {
+			continue // no CRD
+		}
+		t.Run(style.Name, func(t *testing.T) {
+			p := seedProject(t, style)
+			f, ok := goldenCase{style, p}.render(t).Get(scaffold.CRDPath(p, p.APIs[0]))
+			require.True(t, ok, "no CRD at %s", scaffold.CRDPath(p, p.APIs[0]))
+			if want == nil {
+				want = f.Content
+			}
+			assert.Equal(t, string(want), string(f.Content))
+		})
+	}
+}

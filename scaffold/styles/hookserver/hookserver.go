@@ -1,0 +1,118 @@
+// Package hookserver is the part both Metacontroller styles share: the
+// Python hook server, its image and Makefile, the Service in front of it,
+// and the webhook and resource rules of Metacontroller's controllers.
+package hookserver
+
+import (
+	"embed"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles/python"
+)
+
+//go:embed templates
+var files embed.FS
+
+// port is where the Python hook server listens.
+const port = 8080
+
+// Command runs the hook server.
+func Command(p scaffold.Project) []string {
+	return []string{"python", "-m", python.Package(p) + ".server"}
+}
+
+// Runtime is how the hook server runs. Metacontroller makes every API call
+// with its own account: the hook server needs no RBAC at all.
+func Runtime(p scaffold.Project) scaffold.Runtime {
+	return scaffold.Runtime{
+		Command:       Command(p),
+		Env:           []corev1.EnvVar{{Name: "PORT", Value: fmt.Sprint(port)}},
+		Ports:         []corev1.ContainerPort{{Name: "http", ContainerPort: port, Protocol: corev1.ProtocolTCP}},
+		HealthPort:    port,
+		LivenessPath:  "/healthz",
+		ReadinessPath: "/healthz",
+	}
+}
+
+// ResourceRule names a resource in a Metacontroller controller.
+type ResourceRule struct {
+	APIVersion string `json:"apiVersion"`
+	Resource   string `json:"resource"`
+}
+
+// ChildResourceRule is a child (or attachment) resource and how it is updated.
+type ChildResourceRule struct {
+	ResourceRule   `json:",inline"`
+	UpdateStrategy UpdateStrategy `json:"updateStrategy"`
+}
+
+// UpdateStrategy of a child resource.
+type UpdateStrategy struct {
+	Method string `json:"method"`
+}
+
+// Child is the rule for an owned kind. InPlace: the default, OnDelete,
+// never updates a child.
+func Child(c scaffold.ChildKind) ChildResourceRule {
+	return ChildResourceRule{ResourceRule: ResourceRule{APIVersion: c.APIVersion(), Resource: c.Resource}, UpdateStrategy: UpdateStrategy{Method: "InPlace"}}
+}
+
+// Hooks of a controller: opctl writes the sync hook.
+type Hooks struct {
+	Sync HookRef `json:"sync"`
+}
+
+// HookRef points at a webhook.
+type HookRef struct {
+	Webhook Webhook `json:"webhook"`
+}
+
+// Webhook is a hook's URL and timeout.
+type Webhook struct {
+	URL     string `json:"url"`
+	Timeout string `json:"timeout"`
+}
+
+// SyncHook points Metacontroller at /sync/<route> of the hook Service, by
+// the name kustomize gives it (kustomize does not rewrite URLs).
+func SyncHook(p scaffold.Project, route string) Hooks {
+	return Hooks{Sync: HookRef{Webhook: Webhook{URL: fmt.Sprintf("http://%s-hook.%s/sync/%s", p.Name, p.Namespace(), route), Timeout: "10s"}}}
+}
+
+// Service fronts the hook server; kustomize names it <project>-hook.
+func Service(p scaffold.Project) *corev1.Service {
+	return &corev1.Service{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
+		ObjectMeta: metav1.ObjectMeta{Name: "hook", Labels: scaffold.CommonLabels(p)},
+		Spec: corev1.ServiceSpec{
+			Selector: scaffold.ManagerLabels(p),
+			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(port), Protocol: corev1.ProtocolTCP}},
+		},
+	}
+}
+
+// ServicePath is where the Service manifest goes.
+const ServicePath = "config/manager/service.yaml"
+
+// Data is the template data of a hook-server project.
+type Data struct {
+	python.Data
+	// Decorator: the hooks decorate existing kinds.
+	Decorator bool
+}
+
+// AddFiles adds the hook server, the image that runs it, the Makefile and
+// .gitignore.
+func AddFiles(t *scaffold.Tree, d Data) error {
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
+	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
+	r.File(d.Package+"/server.py", "server.py.tmpl", scaffold.UserOwned, d)
+	return r.Err()
+}

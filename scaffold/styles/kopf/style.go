@@ -1,0 +1,92 @@
+// Package kopf is the kopf style: Python handlers run by Kopf.
+package kopf
+
+import (
+	"embed"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+
+	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles/python"
+)
+
+//go:embed all:templates
+var files embed.FS
+
+// command runs every handlers module of the project in standalone mode
+// (no peering objects), watching all namespaces, with Kopf's liveness
+// endpoint on port 8080.
+func command(p scaffold.Project) []string {
+	return []string{"kopf", "run", "--standalone", "--all-namespaces",
+		"--liveness=http://0.0.0.0:8080/healthz", "-m", python.Package(p) + ".operator"}
+}
+
+// Style is the kopf style.
+func Style() scaffold.Style {
+	return scaffold.Style{
+		Name: "kopf",
+		Checklist: checklist.Profile{
+			Comparison: checklist.Comparison{Language: "Python", LearningCurve: "gentle: decorated Python functions",
+				Expressiveness: "anything Python can do", Performance: "moderate: one Python process, higher memory",
+				Idempotency: "you: handlers must be idempotent; Kopf retries and records progress",
+				Maturity:    "mature, single-maintainer project", BestFit: "Python teams, glue to Python SDKs and external APIs"},
+			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -1, "stage=prototype": 2, "scale=small": 1, "scale=large": 1,
+				"language=python": 4, "logic=declarative": -1, "logic=imperative": 2},
+			MaintainerPoints: map[string]int{"python": 4},
+		},
+		Summary: "Python handlers run by Kopf: quick to write, for Python teams and glue to Python SDKs",
+		Access: scaffold.Access{
+			// Kopf lists, watches and patches its own annotations; a child's
+			// event handler gets its owner.
+			Parent:     []string{"get", "list", "patch", "watch"},
+			Status:     []string{"patch"},
+			Finalizers: []string{"update"},
+			// apply.py gets, creates and merge-patches; the child handlers watch.
+			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Extra: []rbacv1.PolicyRule{
+				{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
+				// Cluster-wide Kopf observes CRDs and namespaces.
+				{APIGroups: []string{"apiextensions.k8s.io"}, Resources: []string{"customresourcedefinitions"}, Verbs: []string{"list", "watch"}},
+				{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"list", "watch"}},
+			},
+		},
+		Runtime: func(p scaffold.Project) scaffold.Runtime {
+			return scaffold.Runtime{
+				Command:       command(p),
+				Env:           []corev1.EnvVar{{Name: "PYTHONDONTWRITEBYTECODE", Value: "1"}},
+				Ports:         []corev1.ContainerPort{{Name: "health", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
+				HealthPort:    8080,
+				LivenessPath:  "/healthz",
+				ReadinessPath: "/healthz",
+				WritableDirs:  []string{"/tmp"},
+			}
+		},
+		Files: addFiles,
+	}
+}
+
+func addFiles(p scaffold.Project, t *scaffold.Tree) error {
+	d := python.NewData(p, command(p))
+	if err := python.AddPackage(t, d); err != nil {
+		return err
+	}
+	r := python.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	pkg := d.Package + "/"
+	r.File("requirements.txt", "requirements.txt.tmpl", scaffold.UserOwned, d)
+	r.File("requirements-dev.txt", "requirements-dev.txt.tmpl", scaffold.UserOwned, d)
+	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
+	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
+	r.File(".dockerignore", "dockerignore.tmpl", scaffold.UserOwned, d)
+	r.File(pkg+"operator.py", "pkg/operator.py.tmpl", scaffold.Generated, d)
+	r.File(pkg+"apply.py", "pkg/apply.py.tmpl", scaffold.UserOwned, d)
+	r.File("tests/fake_api.py", "tests/fake_api.py.tmpl", scaffold.UserOwned, d)
+	for _, a := range d.APIs {
+		r.File(pkg+"handlers_"+a.Singular()+".py", "pkg/handlers.py.tmpl", scaffold.UserOwned, a)
+		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", scaffold.UserOwned, a)
+	}
+	return r.Err()
+}

@@ -1,0 +1,103 @@
+// Package decorator is the metacontroller-decorator style: a sync hook
+// behind a DecoratorController that attaches children to existing kinds.
+package decorator
+
+import (
+	"embed"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles/hookserver"
+	"github.com/opctl/opctl/scaffold/styles/python"
+)
+
+//go:embed all:templates
+var files embed.FS
+
+// Style is the metacontroller-decorator style.
+func Style() scaffold.Style {
+	return scaffold.Style{
+		Name:    "metacontroller-decorator",
+		Summary: "a sync hook behind a Metacontroller DecoratorController: attach children to existing resources, no CRD",
+		Checklist: checklist.Profile{
+			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function",
+				Expressiveness: "adds children to existing resources", Performance: "good: Metacontroller does watches and applies",
+				Idempotency: "Metacontroller", Maturity: "stable, community-maintained",
+				BestFit: "extending built-in or third-party resources without a CRD"},
+			Points: map[string]int{"new-crd=yes": -3, "new-crd=no": 4, "language=shell": 1, "language=other": 2,
+				"logic=declarative": 2, "logic=imperative": -1, "maintainers=no": 2},
+		},
+		ExistingKinds: true,
+		Resync:        true,
+		Runtime:       hookserver.Runtime,
+		Manifests:     manifests,
+		Files:         addFiles,
+	}
+}
+
+// The subset of Metacontroller's DecoratorController that opctl writes.
+type decoratorController struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              decoratorControllerSpec `json:"spec"`
+}
+
+type decoratorControllerSpec struct {
+	ResyncPeriodSeconds int32                          `json:"resyncPeriodSeconds,omitempty"`
+	Resources           []decoratorResource            `json:"resources"`
+	Attachments         []hookserver.ChildResourceRule `json:"attachments"`
+	Hooks               hookserver.Hooks               `json:"hooks"`
+}
+
+type decoratorResource struct {
+	hookserver.ResourceRule `json:",inline"`
+	LabelSelector           *metav1.LabelSelector `json:"labelSelector,omitempty"`
+}
+
+func manifests(p scaffold.Project) map[string][]any {
+	files := map[string][]any{hookserver.ServicePath: {hookserver.Service(p)}}
+	for _, d := range p.Decorators {
+		dc := &decoratorController{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "metacontroller.k8s.io/v1alpha1", Kind: "DecoratorController"},
+			ObjectMeta: metav1.ObjectMeta{Name: d.Name, Labels: scaffold.CommonLabels(p)},
+			Spec: decoratorControllerSpec{
+				ResyncPeriodSeconds: p.ResyncSeconds,
+				Resources:           []decoratorResource{{ResourceRule: hookserver.ResourceRule{APIVersion: d.Target.APIVersion, Resource: d.Target.Resource}}},
+				Hooks:               hookserver.SyncHook(p, d.Name),
+			},
+		}
+		if len(d.Selector) > 0 {
+			dc.Spec.Resources[0].LabelSelector = &metav1.LabelSelector{MatchLabels: d.Selector}
+		}
+		for _, kind := range d.Owns {
+			if c, ok := scaffold.LookupChildKind(kind); ok {
+				dc.Spec.Attachments = append(dc.Spec.Attachments, hookserver.Child(c))
+			}
+		}
+		files["config/metacontroller/"+d.Name+".yaml"] = []any{dc}
+	}
+	return files
+}
+
+func addFiles(p scaffold.Project, t *scaffold.Tree) error {
+	d := python.NewData(p, hookserver.Command(p))
+	if err := hookserver.AddFiles(t, hookserver.Data{Data: d, Decorator: true}); err != nil {
+		return err
+	}
+	if err := python.AddBase(t, d); err != nil {
+		return err
+	}
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
+	r.File(d.Package+"/decorators.py", "pkg/decorators.py.tmpl", scaffold.Generated, d)
+	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.UserOwned, d)
+	for _, dec := range p.Decorators {
+		r.File("tests/test_"+dec.Name+".py", "tests/test_decorator.py.tmpl", scaffold.UserOwned, struct {
+			scaffold.Decorator
+			Package string
+		}{dec, d.Package})
+	}
+	return r.Err()
+}

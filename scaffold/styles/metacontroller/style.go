@@ -1,0 +1,100 @@
+// Package metacontroller is the metacontroller style: a declarative sync
+// hook (spec in, children out) behind a CompositeController.
+package metacontroller
+
+import (
+	"embed"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles/hookserver"
+	"github.com/opctl/opctl/scaffold/styles/python"
+)
+
+//go:embed all:templates
+var files embed.FS
+
+// Style is the metacontroller style.
+func Style() scaffold.Style {
+	return scaffold.Style{
+		Name: "metacontroller",
+		Checklist: checklist.Profile{
+			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function, JSON in and out",
+				Expressiveness: "declarative: desired children from the parent", Performance: "good: Metacontroller does watches and applies",
+				Idempotency: "Metacontroller: it diffs and applies what the hook returns",
+				Maturity:    "stable, community-maintained", BestFit: "spec → children mappings without external calls"},
+			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -8, "stage=prototype": 2, "scale=small": 1,
+				"language=go": 1, "language=python": 1, "language=other": 3,
+				"logic=declarative": 5, "logic=imperative": -1, "maintainers=no": 2},
+			// The hook is a plain webhook: Go and Python teams can write it too.
+			MaintainerPoints: map[string]int{"other": 4, "go": 2, "python": 2},
+		},
+		Resync:    true,
+		Summary:   "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
+		Runtime:   hookserver.Runtime,
+		Manifests: manifests,
+		Files:     addFiles,
+	}
+}
+
+// The subset of Metacontroller's CompositeController (metacontroller.k8s.io/v1alpha1)
+// that opctl writes.
+type compositeController struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata"`
+	Spec              compositeControllerSpec `json:"spec"`
+}
+
+type compositeControllerSpec struct {
+	// GenerateSelector makes Metacontroller select children by a
+	// controller-uid label it adds; without it the parent needs a
+	// spec.selector, which opctl's CRDs do not have, and nothing syncs.
+	GenerateSelector    bool                           `json:"generateSelector"`
+	ResyncPeriodSeconds int32                          `json:"resyncPeriodSeconds,omitempty"`
+	ParentResource      hookserver.ResourceRule        `json:"parentResource"`
+	ChildResources      []hookserver.ChildResourceRule `json:"childResources,omitempty"`
+	Hooks               hookserver.Hooks               `json:"hooks"`
+}
+
+// manifests are the hook Service and one CompositeController per kind.
+// Names are written as kustomize will prefix them, since the webhook URL
+// is not rewritten by kustomize.
+func manifests(p scaffold.Project) map[string][]any {
+	files := map[string][]any{hookserver.ServicePath: {hookserver.Service(p)}}
+	for _, a := range p.APIs {
+		cc := &compositeController{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "metacontroller.k8s.io/v1alpha1", Kind: "CompositeController"},
+			ObjectMeta: metav1.ObjectMeta{Name: a.Plural, Labels: scaffold.CommonLabels(p)},
+			Spec: compositeControllerSpec{
+				GenerateSelector:    true,
+				ResyncPeriodSeconds: p.ResyncSeconds,
+				ParentResource:      hookserver.ResourceRule{APIVersion: a.FullGroup(p.Domain) + "/" + a.Version, Resource: a.Plural},
+				Hooks:               hookserver.SyncHook(p, a.Plural),
+			},
+		}
+		for _, c := range a.OwnedKinds() {
+			cc.Spec.ChildResources = append(cc.Spec.ChildResources, hookserver.Child(c))
+		}
+		files["config/metacontroller/"+a.Plural+".yaml"] = []any{cc}
+	}
+	return files
+}
+
+func addFiles(p scaffold.Project, t *scaffold.Tree) error {
+	d := python.NewData(p, hookserver.Command(p))
+	if err := hookserver.AddFiles(t, hookserver.Data{Data: d}); err != nil {
+		return err
+	}
+	if err := python.AddPackage(t, d); err != nil {
+		return err
+	}
+	r := python.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
+	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.UserOwned, d)
+	for _, a := range d.APIs {
+		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", scaffold.UserOwned, a)
+	}
+	return r.Err()
+}
