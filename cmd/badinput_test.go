@@ -9,12 +9,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // TestBadInputs runs the real commands with bad input of every kind: each
 // must exit 2 (usage) or 1 (failure) with one line on stderr naming the
 // flag or file and the value, and leave the directory exactly as it was.
 func TestBadInputs(t *testing.T) {
+	example := styles.All()[0].Name
 	create := func(extra ...string) []string {
 		return append([]string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Widget"}, extra...)
 	}
@@ -27,13 +30,13 @@ func TestBadInputs(t *testing.T) {
 	}{
 		{"init without style", "empty", []string{"init", "--domain", "example.com"}, 2, "--style is required"},
 		{"init unknown style", "empty", []string{"init", "--style", "rust", "--domain", "example.com"}, 2, `--style "rust": unknown style`},
-		{"init without domain", "empty", []string{"init", "--style", "go"}, 2, "--domain is required"},
-		{"init domain upper case", "empty", []string{"init", "--style", "go", "--domain", "Example.com"}, 2, `--domain "Example.com"`},
-		{"init domain underscore", "empty", []string{"init", "--style", "go", "--domain", "my_domain.com"}, 2, `--domain "my_domain.com"`},
-		{"init name upper case", "empty", []string{"init", "--style", "go", "--domain", "example.com", "--name", "DB"}, 2, `--name "DB"`},
-		{"init name too long", "empty", []string{"init", "--style", "go", "--domain", "example.com", "--name", strings.Repeat("a", 64)}, 2, "--name"},
+		{"init without domain", "empty", []string{"init", "--style", example}, 2, "--domain is required"},
+		{"init domain upper case", "empty", []string{"init", "--style", example, "--domain", "Example.com"}, 2, `--domain "Example.com"`},
+		{"init domain underscore", "empty", []string{"init", "--style", example, "--domain", "my_domain.com"}, 2, `--domain "my_domain.com"`},
+		{"init name upper case", "empty", []string{"init", "--style", example, "--domain", "example.com", "--name", "DB"}, 2, `--name "DB"`},
+		{"init name too long", "empty", []string{"init", "--style", example, "--domain", "example.com", "--name", strings.Repeat("a", 64)}, 2, "--name"},
 		{"init resync zero", "empty", []string{"init", "--style", "metacontroller", "--domain", "example.com", "--resync-seconds", "0"}, 2, "--resync-seconds 0"},
-		{"init over a project", "seed", []string{"init", "--style", "go", "--domain", "example.com", "--yes"}, 2, "already has opctl.yaml"},
+		{"init over a project", "seed", []string{"init", "--style", example, "--domain", "example.com", "--yes"}, 2, "already has opctl.yaml"},
 		{"init two directories", "empty", []string{"init", "a", "b"}, 2, `takes at most 1 argument`},
 		{"unknown flag", "empty", []string{"init", "--colour"}, 2, "unknown flag: --colour"},
 		{"unknown command", "empty", []string{"destroy"}, 1, `unknown command "destroy"`},
@@ -120,7 +123,7 @@ func TestReadOnlyProjectLeavesNoTrace(t *testing.T) {
 		t.Skip("builds opctl")
 	}
 	dir := t.TempDir()
-	require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", "kopf", "--domain", "example.com", "--name", "ro", "--yes").code)
+	require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", styles.All()[0].Name, "--domain", "example.com", "--name", "ro", "--yes").code)
 	var args []string
 	if os.Geteuid() == 0 { // root ignores permissions: act as nobody
 		setpriv, err := exec.LookPath("setpriv")

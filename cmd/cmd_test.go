@@ -15,6 +15,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
 // fakePrompter answers prompts by message from per-message queues. An
@@ -100,11 +101,12 @@ func run(t *testing.T, dir string, pr Prompter, interactive bool, args ...string
 	return result{code, out.String(), errOut.String()}
 }
 
-var seedInit = []string{"init", "--style", "go", "--domain", "example.com", "--name", "db-operator", "--repo", "example.com/db-operator", "--yes"}
-
-var seedCreate = []string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Database",
-	"--field", "engine:string:enum=mysql,postgres:required", "--field", "version:string",
-	"--field", "storage:quantity", "--field", "replicas:int32:min=1:max=5:default=1", "--owns", "ConfigMap"}
+// seedInit and seedCreate scaffold the seed example in the go style, whose
+// files the command tests name.
+var (
+	seedInit   = seed.Init("go")
+	seedCreate = seed.Create()
+)
 
 // snapshot reads every file under dir, to prove a command changed nothing.
 func snapshot(t *testing.T, dir string) map[string]string {
@@ -124,18 +126,6 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		return err
 	}))
 	return files
-}
-
-// scaffoldSeed writes the seed example in the style into a new directory.
-func scaffoldSeed(t *testing.T, style string) string {
-	t.Helper()
-	dir := t.TempDir()
-	args := append([]string{}, seedInit...)
-	args[2] = style
-	require.Equal(t, 0, run(t, dir, nil, false, args...).code)
-	r := run(t, dir, nil, false, seedCreate...)
-	require.Equal(t, 0, r.code, r.stderr)
-	return dir
 }
 
 func initSeed(t *testing.T) string {
@@ -286,15 +276,16 @@ owns: [ConfigMap]
 }
 
 func TestInitNeedsFlagsWhenNotPrompting(t *testing.T) {
+	example := styles.All()[0].Name
 	tests := []struct {
 		args []string
 		want string
 	}{
 		{[]string{"init", "--domain", "example.com"}, "opctl: --style is required when not prompting (styles: " + strings.Join(styles.All().Names(), ", ") + ")\n"},
-		{[]string{"init", "--style", "go"}, "opctl: --domain is required when not prompting (e.g. --domain example.com)\n"},
+		{[]string{"init", "--style", example}, "opctl: --domain is required when not prompting (e.g. --domain example.com)\n"},
 		{[]string{"init", "--style", "rust", "--domain", "example.com"}, "opctl: --style \"rust\": unknown style (styles: " + strings.Join(styles.All().Names(), ", ") + ")\n"},
-		{[]string{"init", "--style", "go", "--domain", "Example.com"}, "opctl: --domain \"Example.com\": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')\n"},
-		{[]string{"init", "--style", "go", "--domain", "example.com", "--name", "DB"}, "opctl: --name \"DB\": must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)\n"},
+		{[]string{"init", "--style", example, "--domain", "Example.com"}, "opctl: --domain \"Example.com\": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')\n"},
+		{[]string{"init", "--style", example, "--domain", "example.com", "--name", "DB"}, "opctl: --name \"DB\": must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)\n"},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()
@@ -314,7 +305,7 @@ func TestInitRefusesExistingProject(t *testing.T) {
 
 func TestInitPromptsOnTerminal(t *testing.T) {
 	// --yes never prompts, even on a terminal.
-	r := run(t, t.TempDir(), newFakePrompter(t, nil), true, "init", "--style", "go", "--domain", "example.com", "--yes")
+	r := run(t, t.TempDir(), newFakePrompter(t, nil), true, "init", "--style", styles.All()[0].Name, "--domain", "example.com", "--yes")
 	assert.Equal(t, 0, r.code, r.stderr)
 }
 

@@ -20,6 +20,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden trees under testdata/golden")
 
+// goldenDir is testdata/golden at the repository's root.
+var goldenDir = filepath.Join("..", "..", "testdata", "golden")
+
 // mustFields parses --field specs for test projects.
 func mustFields(t testing.TB, specs ...string) []scaffold.Field {
 	t.Helper()
@@ -139,7 +142,7 @@ func TestGolden(t *testing.T) {
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			got := archive(c.render(t))
-			path := filepath.Join("..", "..", "testdata", "golden", name+".txtar")
+			path := filepath.Join(goldenDir, name+".txtar")
 			if *update {
 				require.NoError(t, os.WriteFile(path, got, 0o644))
 				return

@@ -1,6 +1,6 @@
 //go:build e2e
 
-package cmd
+package kopf_test
 
 import (
 	"os"
@@ -12,6 +12,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/python"
+	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // kopfImitation loads the generated kopf project's handlers with a stand-in
@@ -176,13 +177,19 @@ while True:
     time.sleep(0.5)
 `
 
-// runKopfReconciler drives the kopf project's handlers with kopfImitation
-// and the real kubernetes client, as the project's ServiceAccount.
-func runKopfReconciler(t *testing.T, dir, kubeconfig, _ string) func() {
-	p, err := scaffold.LoadProject(dir, styles.All())
-	require.NoError(t, err)
-	cmd := exec.Command(pythonInterpreter(t), "-c", kopfImitation, python.Package(p)+".operator")
+// runKopfImitation drives the project's handlers with kopfImitation and
+// the real kubernetes client, as the project's ServiceAccount.
+func runKopfImitation(t *testing.T, dir, kubeconfig, _ string) func() {
+	cmd := exec.Command(styletest.Python(t), "-c", kopfImitation, operatorModule(t, dir))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+dir)
-	return startProcess(t, cmd, "Forbidden", "HANDLER ERROR", "Traceback")
+	return styletest.StartProcess(t, cmd, "Forbidden", "HANDLER ERROR", "Traceback")
+}
+
+// operatorModule is the Python module of the project in dir that holds its
+// handlers.
+func operatorModule(t *testing.T, dir string) string {
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	return python.Package(p) + ".operator"
 }

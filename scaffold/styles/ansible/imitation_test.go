@@ -1,0 +1,105 @@
+//go:build e2e
+
+package ansible_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// runRole runs the generated role with ansible-playbook, as the
+// Ansible operator would, for every object of the kind, again and again,
+// through ownerInjectingProxy, with status written by k8sStatusStandIn; at
+// the end the last run of each object must have changed nothing.
+func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
+	styletest.RequireTools(t, "ansible (Debian package; it ships kubernetes.core)", "ansible-playbook")
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	require.NoError(t, err)
+	c, err := client.New(cfg, client.Options{})
+	require.NoError(t, err)
+	injector := &ownerInjectingProxy{}
+	proxied := injector.start(t, cfg)
+	collections := t.TempDir()
+	module := filepath.Join(collections, "ansible_collections/operator_sdk/util/plugins/modules/k8s_status.py")
+	require.NoError(t, os.MkdirAll(filepath.Dir(module), 0o755))
+	require.NoError(t, os.WriteFile(module, []byte(k8sStatusStandIn), 0o755))
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	var failure error
+	var mu sync.Mutex
+	last := map[string]string{}
+	passes := 0
+	go func() {
+		defer close(done)
+		for ctx.Err() == nil {
+			for _, a := range p.APIs {
+				list := &unstructured.UnstructuredList{}
+				list.SetAPIVersion(a.FullGroup(p.Domain) + "/" + a.Version)
+				list.SetKind(a.Kind + "List")
+				if err := c.List(ctx, list); err != nil {
+					failure = err
+					return
+				}
+				for _, o := range list.Items {
+					injector.setOwner(&o)
+					cmd := exec.CommandContext(ctx, "ansible-playbook", "playbooks/local-"+a.Singular()+".yml",
+						"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "opctl_write_status=true")
+					cmd.Dir = dir
+					cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+proxied, "ANSIBLE_NOCOLOR=1",
+						"ANSIBLE_COLLECTIONS_PATH="+collections+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages")
+					out, err := cmd.CombinedOutput()
+					if ctx.Err() != nil {
+						return
+					}
+					if err != nil {
+						failure = fmt.Errorf("ansible-playbook: %v\n%s", err, out)
+						return
+					}
+					mu.Lock()
+					last[o.GetName()] = string(out)
+					mu.Unlock()
+				}
+			}
+			mu.Lock()
+			passes++
+			mu.Unlock()
+		}
+	}()
+	return func() {
+		// Let one whole pass start and finish after the checks: that is the
+		// run that must change nothing.
+		mu.Lock()
+		target := passes + 2
+		mu.Unlock()
+		styletest.WaitFor(t, "a complete ansible-playbook pass", func() (bool, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			return passes >= target || failure != nil, nil
+		})
+		cancel()
+		<-done
+		require.NoError(t, failure)
+		require.NotEmpty(t, last)
+		for name, out := range last {
+			assert.Regexp(t, `changed=0\s`, out, "the last run for %s must change nothing", name)
+		}
+	}
+}

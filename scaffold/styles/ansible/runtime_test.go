@@ -1,0 +1,41 @@
+//go:build e2e
+
+package ansible_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/opctl/opctl/scaffold/styles/ansible"
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// TestRuntime runs the seed project's role in real ansible-operator, with
+// ansible-runner and operator_sdk.util taken from the environment (make
+// test-runtimes).
+func TestRuntime(t *testing.T) {
+	styletest.RequireEnv(t, "OPCTL_ANSIBLE_OPERATOR", "OPCTL_ANSIBLE_PYTHONPATH", "OPCTL_ANSIBLE_RUNNER_BIN_DIR", "OPCTL_ANSIBLE_COLLECTIONS_PATH")
+	styletest.CheckRuntime(t, ansible.Style(), runAnsibleOperator)
+}
+
+// runAnsibleOperator runs ansible-operator from the project directory, as
+// its image does. Its proxy port (8888) and /tmp paths are fixed: one
+// instance at a time.
+func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) func() string {
+	cmd := exec.Command(os.Getenv("OPCTL_ANSIBLE_OPERATOR"), "run", "--watches-file=./watches.yaml",
+		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", styletest.FreePort(t)),
+		fmt.Sprintf("--metrics-bind-address=127.0.0.1:%d", styletest.FreePort(t)))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(),
+		"KUBECONFIG="+kubeconfig,
+		"PATH="+os.Getenv("OPCTL_ANSIBLE_RUNNER_BIN_DIR")+":"+os.Getenv("PATH"),
+		"PYTHONPATH="+os.Getenv("OPCTL_ANSIBLE_PYTHONPATH"),
+		"ANSIBLE_COLLECTIONS_PATH="+os.Getenv("OPCTL_ANSIBLE_COLLECTIONS_PATH")+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages",
+		"ANSIBLE_FILTER_PLUGINS="+filepath.Join(dir, "filter_plugins"),
+		"ANSIBLE_ROLES_PATH="+filepath.Join(dir, "roles"),
+		"ANSIBLE_GATHERING=explicit")
+	return styletest.StartLogged(t, cmd)
+}

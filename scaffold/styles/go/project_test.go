@@ -1,0 +1,67 @@
+package golang_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	golang "github.com/opctl/opctl/scaffold/styles/go"
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// TestGeneratedProject scaffolds the seed example and proves the project
+// builds, vets and passes its own tests with nothing but the Go module
+// proxy, that its go.mod/go.sum are tidy, that controller-gen derives the
+// same schema from its Go markers, and that config/ builds.
+func TestGeneratedProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated Go project; run without -short (make test does)")
+	}
+	controllerGen := buildControllerGen(t)
+	styletest.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
+	dir := styletest.Seed(t, golang.Style())
+	checkProject(t, dir, controllerGen)
+
+	// A second kind in another group, with every field type and every
+	// child kind, and a cluster-scoped kind compile and pass too.
+	styletest.AddCache(t, dir, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
+		"since:datetime", "tags:[]string", "labels:map[string]string",
+		"backup.schedule:string:default=@daily", "backup.target.bucket:string:required",
+		"memory:quantity:required", "tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$")
+	styletest.MustRun(t, dir, "create", "api", "--group", "platform", "--version", "v1", "--kind", "Tenant",
+		"--namespaced=false", "--field", "owner:string:required")
+	checkProject(t, dir, controllerGen)
+}
+
+// checkProject runs the project's go build, vet and test, and checks that
+// it is tidy, that controller-gen agrees with its CRDs and that config/
+// builds.
+func checkProject(t *testing.T, dir, controllerGen string) {
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
+		styletest.ExecIn(t, dir, "go", args...)
+	}
+	assertTidy(t, dir)
+	assertControllerGenAgrees(t, dir, controllerGen)
+	styletest.ExecIn(t, dir, "kubectl", "kustomize", "config/")
+}
+
+// assertTidy checks that go mod tidy changes neither go.mod nor go.sum, so
+// opctl's pinned dependency set is complete and minimal.
+func assertTidy(t *testing.T, dir string) {
+	t.Helper()
+	before := map[string][]byte{}
+	for _, f := range []string{"go.mod", "go.sum"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		require.NoError(t, err)
+		before[f] = b
+	}
+	styletest.ExecIn(t, dir, "go", "mod", "tidy")
+	for f, want := range before {
+		got, err := os.ReadFile(filepath.Join(dir, f))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "go mod tidy changed %s", f)
+	}
+}

@@ -1,0 +1,18 @@
+//go:build e2e
+
+package golang_test
+
+import (
+	"testing"
+
+	golang "github.com/opctl/opctl/scaffold/styles/go"
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// TestRuntime runs the seed project's manager against a real API server
+// (make test-runtimes): the manager is the go style's real runtime.
+func TestRuntime(t *testing.T) {
+	styletest.CheckRuntime(t, golang.Style(), func(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) func() string {
+		return styletest.StartLogged(t, managerCommand(t, dir, kubeconfig))
+	})
+}

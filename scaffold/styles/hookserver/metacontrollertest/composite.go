@@ -1,0 +1,194 @@
+//go:build e2e
+
+package metacontrollertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/clientcmd"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// RunComposite is a styletest.Runner that plays Metacontroller v4.17 (with
+// its own cluster admin account): it serves the generated hook server on
+// loopback and, for each CompositeController in config/metacontroller,
+// validates it as Metacontroller does (pkg/controller/composite/controller.go:
+// without generateSelector the parent needs a spec.selector), claims the
+// children that match the selector and are controlled by the parent, posts
+// the sync request, adds the controller-uid label to the desired children
+// when the selector is generated and refuses children the selector would
+// not match, applies them, and writes the returned status with
+// observedGeneration.
+func RunComposite(t *testing.T, dir, _, admin string) (stop func()) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", admin)
+	require.NoError(t, err)
+	c, err := client.New(cfg, client.Options{})
+	require.NoError(t, err)
+	controllers, err := filepath.Glob(filepath.Join(dir, "config/metacontroller/*.yaml"))
+	require.NoError(t, err)
+	var composite []*unstructured.Unstructured
+	for _, f := range controllers {
+		for _, o := range styletest.ReadObjects(t, f) {
+			if o.GetKind() == "CompositeController" {
+				composite = append(composite, o)
+			}
+		}
+	}
+	require.NotEmpty(t, composite, "no CompositeController in config/metacontroller")
+	base, stopServer := StartHookServer(t, dir)
+	stopLoop := styletest.Repeat(t, func(ctx context.Context) error {
+		for _, cc := range composite {
+			if err := syncOnce(ctx, c, base, cc); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return func() {
+		stopLoop()
+		stopServer()
+	}
+}
+
+// resourceKind is the kind of a resource of an apiVersion ("apps/v1", "v1").
+func resourceKind(c client.Client, apiVersion, resource string) (string, error) {
+	gv, _ := schema.ParseGroupVersion(apiVersion)
+	gvk, err := c.RESTMapper().KindFor(gv.WithResource(resource))
+	return gvk.Kind, err
+}
+
+func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructured.Unstructured) error {
+	parentAPIVersion, _, _ := unstructured.NestedString(cc.Object, "spec", "parentResource", "apiVersion")
+	parentResource, _, _ := unstructured.NestedString(cc.Object, "spec", "parentResource", "resource")
+	generateSelector, _, _ := unstructured.NestedBool(cc.Object, "spec", "generateSelector")
+	hookURL, _, _ := unstructured.NestedString(cc.Object, "spec", "hooks", "sync", "webhook", "url")
+	u, err := url.Parse(hookURL)
+	if err != nil {
+		return err
+	}
+	parentKind, err := resourceKind(c, parentAPIVersion, parentResource)
+	if err != nil {
+		return err
+	}
+	childRules, _, _ := unstructured.NestedSlice(cc.Object, "spec", "childResources")
+	parents := &unstructured.UnstructuredList{}
+	parents.SetAPIVersion(parentAPIVersion)
+	parents.SetKind(parentKind + "List")
+	if err := c.List(ctx, parents); err != nil {
+		return err
+	}
+	for _, parent := range parents.Items {
+		selector := labels.SelectorFromSet(labels.Set{"controller-uid": string(parent.GetUID())})
+		if !generateSelector {
+			ls := &metav1.LabelSelector{}
+			raw, _, _ := unstructured.NestedMap(parent.Object, "spec", "selector")
+			b, _ := json.Marshal(raw)
+			_ = json.Unmarshal(b, ls)
+			if len(ls.MatchLabels) == 0 && len(ls.MatchExpressions) == 0 {
+				return fmt.Errorf("failed to sync %s '%s/%s': .spec.selector must have either matchLabels, matchExpressions, or both",
+					parentKind, parent.GetNamespace(), parent.GetName())
+			}
+			if selector, err = metav1.LabelSelectorAsSelector(ls); err != nil {
+				return err
+			}
+		}
+		// Observed children, keyed as Metacontroller keys them: Kind.apiVersion, then name.
+		observed := map[string]any{}
+		for _, r := range childRules {
+			rule := r.(map[string]any)
+			apiVersion, resource := rule["apiVersion"].(string), rule["resource"].(string)
+			kind, err := resourceKind(c, apiVersion, resource)
+			if err != nil {
+				return err
+			}
+			byName := map[string]any{}
+			list := &unstructured.UnstructuredList{}
+			list.SetAPIVersion(apiVersion)
+			list.SetKind(kind + "List")
+			if err := c.List(ctx, list, client.InNamespace(parent.GetNamespace()), client.MatchingLabelsSelector{Selector: selector}); err != nil {
+				return err
+			}
+			for _, child := range list.Items {
+				if ref := metav1.GetControllerOf(&child); ref != nil && ref.UID == parent.GetUID() {
+					byName[child.GetName()] = child.Object
+				}
+			}
+			observed[kind+"."+apiVersion] = byName
+		}
+		body, err := json.Marshal(map[string]any{"controller": cc.Object,
+			"parent": parent.Object, "children": observed, "finalizing": false})
+		if err != nil {
+			return err
+		}
+		resp, err := http.Post(base+u.Path, "application/json", bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		var response struct {
+			Status   map[string]any   `json:"status"`
+			Children []map[string]any `json:"children"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&response)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("sync %s: HTTP %d: %v", parent.GetName(), resp.StatusCode, err)
+		}
+		for _, obj := range response.Children {
+			child := &unstructured.Unstructured{Object: obj}
+			childLabels := child.GetLabels()
+			if generateSelector {
+				if childLabels == nil {
+					childLabels = map[string]string{}
+				}
+				if _, ok := childLabels["controller-uid"]; !ok {
+					childLabels["controller-uid"] = string(parent.GetUID())
+					child.SetLabels(childLabels)
+				}
+			}
+			if !selector.Matches(labels.Set(childLabels)) {
+				return fmt.Errorf("labels on desired child %s %s/%s don't match parent selector", child.GetKind(), child.GetNamespace(), child.GetName())
+			}
+			if err := ApplyAsMetacontroller(ctx, c, child); err != nil {
+				return err
+			}
+		}
+		// Metacontroller injects observedGeneration, then writes status if it changed.
+		response.Status["observedGeneration"] = parent.GetGeneration()
+		current, _, _ := unstructured.NestedMap(parent.Object, "status")
+		if !equalJSON(current, response.Status) {
+			patch, err := json.Marshal(map[string]any{"status": response.Status})
+			if err != nil {
+				return err
+			}
+			if err := c.Status().Patch(ctx, &parent, client.RawPatch(types.MergePatchType, patch)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func equalJSON(a, b any) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	var xa, yb any
+	_ = json.Unmarshal(x, &xa)
+	_ = json.Unmarshal(y, &yb)
+	return reflect.DeepEqual(xa, yb)
+}

@@ -1,0 +1,17 @@
+//go:build e2e
+
+package metacontroller_test
+
+import (
+	"testing"
+
+	"github.com/opctl/opctl/scaffold/styles/hookserver/metacontrollertest"
+	"github.com/opctl/opctl/scaffold/styles/metacontroller"
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// TestE2E proves the seed project on a real API server (make test-e2e),
+// its hook server driven as Metacontroller drives a CompositeController.
+func TestE2E(t *testing.T) {
+	styletest.E2E(t, metacontroller.Style(), metacontrollertest.RunComposite)
+}

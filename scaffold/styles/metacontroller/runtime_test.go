@@ -1,0 +1,18 @@
+//go:build e2e
+
+package metacontroller_test
+
+import (
+	"testing"
+
+	"github.com/opctl/opctl/scaffold/styles/hookserver/metacontrollertest"
+	"github.com/opctl/opctl/scaffold/styles/metacontroller"
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// TestRuntime runs the seed project in real Metacontroller (make
+// test-runtimes).
+func TestRuntime(t *testing.T) {
+	metacontrollertest.RequireReal(t)
+	styletest.CheckRuntime(t, metacontroller.Style(), metacontrollertest.StartReal)
+}

@@ -1,0 +1,178 @@
+//go:build e2e
+
+package shelloperator_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// runHooks plays shell-operator v1.20 as the project's ServiceAccount: it
+// runs every hook of the project again and again, each as runHookOnce says.
+func runHooks(t *testing.T, dir, kubeconfig, _ string) func() {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	require.NoError(t, err)
+	c, err := client.New(cfg, client.Options{})
+	require.NoError(t, err)
+	hooks, err := filepath.Glob(filepath.Join(dir, "hooks", "*.sh"))
+	require.NoError(t, err)
+	require.NotEmpty(t, hooks)
+	return styletest.Repeat(t, func(ctx context.Context) error {
+		for _, hook := range hooks {
+			if err := runHookOnce(ctx, c, hook); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// hookBinding is one kubernetes binding of a hook's --config.
+type hookBinding struct {
+	Name                 string                `json:"name"`
+	APIVersion           string                `json:"apiVersion"`
+	Kind                 string                `json:"kind"`
+	LabelSelector        *metav1.LabelSelector `json:"labelSelector"`
+	IncludeSnapshotsFrom []string              `json:"includeSnapshotsFrom"`
+}
+
+// runHookOnce does what shell-operator does for one hook: it asks the hook
+// for its --config, fills every binding's snapshot from the API server
+// (label selectors applied), runs the hook with a Synchronization context
+// of its first binding carrying the snapshots it includes, and carries out
+// every operation the hook writes as shell-operator's object patcher does
+// (pkg/kube/object_patch/patch.go): CreateOrUpdate is Create, then on
+// AlreadyExists Get and Update; MergePatch with subresource status patches
+// status; all operations are applied and their errors collected.
+func runHookOnce(ctx context.Context, c client.Client, hook string) error {
+	out, err := exec.CommandContext(ctx, hook, "--config").Output()
+	if err != nil {
+		return fmt.Errorf("%s --config: %w", hook, err)
+	}
+	var config struct {
+		Kubernetes []hookBinding `json:"kubernetes"`
+	}
+	if err := json.Unmarshal(out, &config); err != nil {
+		return fmt.Errorf("%s --config: %w", hook, err)
+	}
+	if len(config.Kubernetes) == 0 {
+		return fmt.Errorf("%s --config: no kubernetes binding", hook)
+	}
+	snapshots := map[string][]any{}
+	for _, b := range config.Kubernetes {
+		list := &unstructured.UnstructuredList{}
+		list.SetAPIVersion(b.APIVersion)
+		list.SetKind(b.Kind + "List")
+		var opts []client.ListOption
+		if b.LabelSelector != nil {
+			sel, err := metav1.LabelSelectorAsSelector(b.LabelSelector)
+			if err != nil {
+				return err
+			}
+			opts = append(opts, client.MatchingLabelsSelector{Selector: sel})
+		}
+		if err := c.List(ctx, list, opts...); err != nil {
+			return fmt.Errorf("binding %s: %w", b.Name, err)
+		}
+		items := []any{}
+		for _, o := range list.Items {
+			items = append(items, map[string]any{"object": o.Object})
+		}
+		snapshots[b.Name] = items
+	}
+	first := config.Kubernetes[0]
+	included := map[string]any{}
+	for _, name := range first.IncludeSnapshotsFrom {
+		included[name] = snapshots[name]
+	}
+	bindingContext, err := json.Marshal([]any{map[string]any{"binding": first.Name, "type": "Synchronization",
+		"objects": snapshots[first.Name], "snapshots": included}})
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "hook")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	contextPath, patchPath := filepath.Join(tmp, "context.json"), filepath.Join(tmp, "patch.json")
+	if err := os.WriteFile(contextPath, bindingContext, 0o644); err != nil {
+		return err
+	}
+	cmd := exec.CommandContext(ctx, hook)
+	cmd.Env = append(os.Environ(), "BINDING_CONTEXT_PATH="+contextPath, "KUBERNETES_PATCH_PATH="+patchPath)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", hook, err, out)
+	}
+	patch, err := os.ReadFile(patchPath)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	var errs []error
+	dec := json.NewDecoder(bytes.NewReader(patch))
+	for dec.More() {
+		var op struct {
+			Operation, APIVersion, Kind, Namespace, Name, Subresource string
+			Object                                                    map[string]any
+			MergePatch                                                json.RawMessage
+		}
+		if err := dec.Decode(&op); err != nil {
+			return err
+		}
+		if err := shellOperatorOperation(ctx, c, op.Operation, op.APIVersion, op.Kind, op.Namespace, op.Name, op.Subresource, op.Object, op.MergePatch); err != nil {
+			errs = append(errs, fmt.Errorf("%s %s %s: %w", op.Operation, op.Kind, op.Name, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func shellOperatorOperation(ctx context.Context, c client.Client, operation, apiVersion, kind, ns, name, subresource string, object map[string]any, mergePatch json.RawMessage) error {
+	switch operation {
+	case "CreateOrUpdate":
+		obj := &unstructured.Unstructured{Object: object}
+		err := c.Create(ctx, obj.DeepCopy())
+		if !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		return retry.RetryOnConflict(retry.DefaultBackoff, func() error {
+			existing := &unstructured.Unstructured{}
+			existing.SetGroupVersionKind(obj.GroupVersionKind())
+			if err := c.Get(ctx, client.ObjectKeyFromObject(obj), existing); err != nil {
+				return err
+			}
+			update := obj.DeepCopy()
+			update.SetResourceVersion(existing.GetResourceVersion())
+			return c.Update(ctx, update)
+		})
+	case "MergePatch":
+		obj := &unstructured.Unstructured{}
+		obj.SetAPIVersion(apiVersion)
+		obj.SetKind(kind)
+		obj.SetNamespace(ns)
+		obj.SetName(name)
+		if subresource == "status" {
+			return c.Status().Patch(ctx, obj, client.RawPatch(types.MergePatchType, mergePatch))
+		}
+		return c.Patch(ctx, obj, client.RawPatch(types.MergePatchType, mergePatch))
+	}
+	return fmt.Errorf("operation %q is not one opctl's hooks write", operation)
+}

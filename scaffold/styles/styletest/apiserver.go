@@ -1,0 +1,70 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// Cluster is a kube-apiserver and etcd started for one test: their
+// config, a client of a cluster admin, and that admin.
+type Cluster struct {
+	Config *rest.Config
+	Client client.Client
+	admin  *envtest.AuthenticatedUser
+}
+
+// StartAPIServer starts kube-apiserver and etcd from KUBEBUILDER_ASSETS
+// for the test; target is the make target that sets it, named when it is
+// not set.
+func StartAPIServer(t *testing.T, target string) *Cluster {
+	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
+		t.Fatalf("KUBEBUILDER_ASSETS is not set: run `%s`, which builds kube-apiserver and etcd from the Go module proxy", target)
+	}
+	env := &envtest.Environment{}
+	cfg, err := env.Start()
+	require.NoError(t, err, "start kube-apiserver and etcd")
+	t.Cleanup(func() { assert.NoError(t, env.Stop()) })
+	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+	require.NoError(t, err)
+	version, err := exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-apiserver"), "--version").Output()
+	require.NoError(t, err)
+	t.Logf("API server: %s", strings.TrimSpace(string(version)))
+	c, err := client.New(cfg, client.Options{})
+	require.NoError(t, err)
+	return &Cluster{Config: cfg, Client: c, admin: admin}
+}
+
+// CreateNamespace creates a namespace; a restricted one enforces and
+// warns at the restricted Pod Security level.
+func (c *Cluster) CreateNamespace(t *testing.T, name string, restricted bool) {
+	ns := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}}
+	if restricted {
+		ns.SetLabels(map[string]string{"pod-security.kubernetes.io/enforce": "restricted", "pod-security.kubernetes.io/warn": "restricted"})
+	}
+	require.NoError(t, c.Client.Create(context.Background(), ns))
+}
+
+// WaitFor polls cond for up to 60 s and fails the test, naming what it
+// waited for, if cond never holds or returns an error.
+func WaitFor(t *testing.T, what string, cond func() (bool, error)) {
+	t.Helper()
+	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+		return cond()
+	})
+	require.NoError(t, err, "waiting for %s", what)
+}

@@ -1,0 +1,115 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// Runner starts a style's reconcile logic for the project in dir against
+// the test API server and returns a stop func, which also checks what the
+// logic logged. kubeconfig authenticates as the project's ServiceAccount,
+// admin as a cluster admin (what Metacontroller runs as).
+//
+// A Runner imitates the runtime the project targets (the real ones cannot
+// be installed here; make test-runtimes runs them): it does what the
+// runtime really does against the API server — the same requests, with the
+// same account and the same validation — so a project the runtime would
+// reject fails here too.
+type Runner func(t *testing.T, dir, kubeconfig, admin string) (stop func())
+
+// E2E proves the style's seed project on a real kube-apiserver and etcd
+// built from the Go module proxy (make test-e2e): its CRD and schema, its
+// manifests under restricted Pod Security, and its reconcile logic started
+// by run. Each of extra then runs as further checks on the project in dir.
+func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...func(t *testing.T, dir string)) {
+	cluster := StartAPIServer(t, "make test-e2e")
+	c := cluster.Client
+	ctx := context.Background()
+	dir := Seed(t, style)
+	p, crdPath := cluster.installCRD(t, dir)
+
+	ns := "e2e-" + style.Name
+	restricted := "e2e-" + style.Name + "-restricted"
+	cluster.CreateNamespace(t, ns, false)
+	cluster.CreateNamespace(t, restricted, true)
+
+	t.Run("schema", func(t *testing.T) {
+		sample := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
+		sample.SetNamespace(ns)
+		sample.SetName("schema-check")
+		require.NoError(t, c.Create(ctx, sample), "the sample must be accepted")
+		assert.Empty(t, schemaViolationsAccepted(ctx, c, ns))
+	})
+
+	t.Run("manifests pass restricted Pod Security with zero warnings", func(t *testing.T) {
+		warnings := cluster.DryRunManifests(t, dir, restricted)
+		assert.Empty(t, warnings)
+		// The check can fail: an unhardened Deployment draws warnings.
+		bare := ReadObjects(t, filepath.Join(dir, "config/manager/manager.yaml"))[1]
+		bare.SetNamespace(restricted)
+		unstructured.RemoveNestedField(bare.Object, "spec", "template", "spec", "securityContext")
+		containers, _, _ := unstructured.NestedSlice(bare.Object, "spec", "template", "spec", "containers")
+		delete(containers[0].(map[string]any), "securityContext")
+		require.NoError(t, unstructured.SetNestedSlice(bare.Object, containers, "spec", "template", "spec", "containers"))
+		assert.NotEmpty(t, cluster.dryRun(t, restricted, bare), "Pod Security warnings are not reported: the zero-warning check would prove nothing")
+	})
+
+	t.Run("reconcile", func(t *testing.T) {
+		cluster.applyRBAC(t, dir)
+		kubeconfig := cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager")
+		stop := run(t, dir, kubeconfig, cluster.AdminKubeconfig(t))
+		stopped := false
+		defer func() {
+			if !stopped { // a failed check: stop it and report what it said
+				stop()
+			}
+		}()
+		checkReconcile(t, c, dir, ns)
+		stop()
+		stopped = true
+		// Deletion never waits for the operator (no finalizer of its own):
+		// with the operator stopped, a resource is gone at once.
+		cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
+		cr.SetNamespace(ns)
+		require.NoError(t, c.Delete(ctx, cr))
+		WaitFor(t, "the resource to be deleted with the operator stopped", func() (bool, error) {
+			err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr)
+			if err == nil && len(cr.GetFinalizers()) > 0 {
+				return false, fmt.Errorf("finalizers %v hold the deletion until the operator runs", cr.GetFinalizers())
+			}
+			return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
+		})
+	})
+
+	for _, check := range extra {
+		check(t, dir)
+	}
+
+	t.Run("schema checks catch a broken CRD", func(t *testing.T) {
+		crd := ReadObjects(t, crdPath)[0]
+		require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(crd), crd))
+		versions, _, _ := unstructured.NestedSlice(crd.Object, "spec", "versions")
+		unstructured.RemoveNestedField(versions[0].(map[string]any), "schema", "openAPIV3Schema", "properties", "spec", "properties", "engine", "enum")
+		require.NoError(t, unstructured.SetNestedSlice(crd.Object, versions, "spec", "versions"))
+		require.NoError(t, c.Update(ctx, crd))
+		err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 20*time.Second, true, func(ctx context.Context) (bool, error) {
+			return len(schemaViolationsAccepted(ctx, c, ns)) > 0, nil
+		})
+		require.NoError(t, err, "with the enum removed the schema checks must report a failure")
+		assert.Equal(t, []string{`engine outside the enum: accepted`}, schemaViolationsAccepted(ctx, c, ns))
+	})
+}

@@ -1,0 +1,149 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+)
+
+// ReadObjects parses a multi-document YAML file.
+func ReadObjects(t *testing.T, path string) []*unstructured.Unstructured {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var out []*unstructured.Unstructured
+	for _, doc := range bytes.Split(b, []byte("\n---\n")) {
+		var m map[string]any
+		require.NoError(t, yaml.Unmarshal(doc, &m), path)
+		if m != nil {
+			out = append(out, &unstructured.Unstructured{Object: m})
+		}
+	}
+	return out
+}
+
+// manifestObjects are the RBAC and manager objects (not the Namespace),
+// named as kustomize names them, in namespace ns.
+func manifestObjects(t *testing.T, dir, prefix, ns string) []*unstructured.Unstructured {
+	var objs []*unstructured.Unstructured
+	files, err := filepath.Glob(filepath.Join(dir, "config/rbac/*.yaml"))
+	require.NoError(t, err)
+	manager, err := filepath.Glob(filepath.Join(dir, "config/manager/*.yaml"))
+	require.NoError(t, err)
+	files = append(files, manager...)
+	for _, f := range files {
+		if filepath.Base(f) == "kustomization.yaml" {
+			continue
+		}
+		for _, o := range ReadObjects(t, f) {
+			if o.GetKind() == "Namespace" {
+				continue
+			}
+			o.SetName(prefix + o.GetName())
+			if !strings.HasPrefix(o.GetKind(), "Cluster") {
+				o.SetNamespace(ns)
+			}
+			if ref, ok, _ := unstructured.NestedString(o.Object, "roleRef", "name"); ok {
+				require.NoError(t, unstructured.SetNestedField(o.Object, prefix+ref, "roleRef", "name"))
+			}
+			if subjects, ok, _ := unstructured.NestedSlice(o.Object, "subjects"); ok {
+				for _, s := range subjects {
+					s.(map[string]any)["name"] = prefix + s.(map[string]any)["name"].(string)
+					s.(map[string]any)["namespace"] = ns
+				}
+				require.NoError(t, unstructured.SetNestedSlice(o.Object, subjects, "subjects"))
+			}
+			if sa, ok, _ := unstructured.NestedString(o.Object, "spec", "template", "spec", "serviceAccountName"); ok {
+				require.NoError(t, unstructured.SetNestedField(o.Object, prefix+sa, "spec", "template", "spec", "serviceAccountName"))
+			}
+			objs = append(objs, o)
+		}
+	}
+	return objs
+}
+
+// warningCollector records the warnings the API server sends.
+type warningCollector struct {
+	mu       sync.Mutex
+	warnings []string
+}
+
+func (w *warningCollector) HandleWarningHeader(_ int, _ string, text string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.warnings = append(w.warnings, text)
+}
+
+// dryRun creates objs in namespace ns (the namespaced ones) with a dry run
+// and returns the API server's warnings; each must be accepted.
+func (c *Cluster) dryRun(t *testing.T, ns string, objs ...*unstructured.Unstructured) []string {
+	collector := &warningCollector{}
+	wcfg := rest.CopyConfig(c.Config)
+	wcfg.WarningHandler = collector
+	wc, err := client.New(wcfg, client.Options{})
+	require.NoError(t, err)
+	for _, o := range objs {
+		o = o.DeepCopy()
+		if o.GetNamespace() != "" {
+			o.SetNamespace(ns)
+		}
+		require.NoError(t, wc.Create(context.Background(), o, client.DryRunAll), "%s %s must be accepted", o.GetKind(), o.GetName())
+	}
+	return collector.warnings
+}
+
+// DryRunManifests dry-runs the project's RBAC and manager manifests in
+// namespace ns and returns the API server's warnings (Pod Security's among
+// them).
+func (c *Cluster) DryRunManifests(t *testing.T, dir, ns string) []string {
+	objs := manifestObjects(t, dir, "", ns)
+	kinds := map[string]bool{}
+	for _, o := range objs {
+		kinds[o.GetKind()] = true
+	}
+	want := []string{"ServiceAccount", "Deployment"}
+	if _, err := os.Stat(filepath.Join(dir, "config/rbac/role.yaml")); err == nil {
+		want = append(want, "ClusterRole", "ClusterRoleBinding")
+	}
+	for _, k := range want {
+		assert.True(t, kinds[k], "no %s among the manifests", k)
+	}
+	return c.dryRun(t, ns, objs...)
+}
+
+// applyRBAC creates the project's ServiceAccount and roles for real, so
+// the operator runs with exactly the permissions the project grants it.
+func (c *Cluster) applyRBAC(t *testing.T, dir string) {
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	ns := p.Namespace()
+	if err := c.Client.Create(context.Background(), &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}}}); err != nil && !apierrors.IsAlreadyExists(err) {
+		require.NoError(t, err)
+	}
+	for _, o := range manifestObjects(t, dir, p.Name+"-", ns) {
+		if o.GetKind() == "Deployment" {
+			continue
+		}
+		require.NoError(t, c.Client.Create(context.Background(), o), "%s %s", o.GetKind(), o.GetName())
+		// The grants last as long as the test that needs them.
+		t.Cleanup(func() { assert.NoError(t, c.Client.Delete(context.Background(), o)) })
+	}
+}

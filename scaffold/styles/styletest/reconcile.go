@@ -1,0 +1,156 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/util/retry"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+)
+
+// checkReconcile creates the sample and checks the running reconcile logic:
+// children with one controller ownerReference, Ready status (observed: only
+// once the children are as desired), children following a spec change, a
+// deleted child made again, and no writes when nothing changed.
+func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
+	ctx := context.Background()
+	cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
+	cr.SetNamespace(ns)
+	require.NoError(t, c.Create(ctx, cr))
+	child := &unstructured.Unstructured{}
+	child.SetAPIVersion("v1")
+	child.SetKind("ConfigMap")
+	key := client.ObjectKey{Namespace: ns, Name: cr.GetName() + "-configmap"}
+
+	isReady := func() (bool, error) { return ready(ctx, c, cr) }
+	WaitFor(t, "the ConfigMap child and Ready status", func() (bool, error) {
+		if err := c.Get(ctx, key, child); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		return isReady()
+	})
+	refs := child.GetOwnerReferences()
+	require.Len(t, refs, 1)
+	assert.Equal(t, cr.GetUID(), refs[0].UID)
+	assert.True(t, refs[0].Controller != nil && *refs[0].Controller)
+	// The same child in every style: same name, kind, labels and data.
+	data, _, _ := unstructured.NestedStringMap(child.Object, "data")
+	assert.Equal(t, map[string]string{"engine": "mysql", "replicas": "1", "storage": "1Gi", "version": "example"}, data)
+	childLabels := child.GetLabels()
+	// Metacontroller's generated selector labels every child with its parent's UID.
+	delete(childLabels, "controller-uid")
+	assert.Equal(t, map[string]string{
+		"app.kubernetes.io/name": "database", "app.kubernetes.io/instance": cr.GetName(), "app.kubernetes.io/managed-by": "db-operator",
+	}, childLabels)
+	assert.Equal(t, "Reconciled", readyReason(cr))
+
+	require.NoError(t, unstructured.SetNestedField(cr.Object, "8.0", "spec", "version"))
+	require.NoError(t, c.Update(ctx, cr))
+	following := func(version string) func() (bool, error) {
+		return func() (bool, error) {
+			if err := c.Get(ctx, key, child); err != nil {
+				return false, err
+			}
+			if v, _, _ := unstructured.NestedString(child.Object, "data", "version"); v != version {
+				return false, nil
+			}
+			return isReady()
+		}
+	}
+	WaitFor(t, "the child to follow the spec change", following("8.0"))
+
+	// A burst of spec changes (a user editing quickly, a pipeline): the
+	// children end at the last one, and status writes racing the changes
+	// must not fail (the runners' logs are checked for errors).
+	for i := 1; i <= 8; i++ {
+		require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+			if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
+				return err
+			}
+			if err := unstructured.SetNestedField(cr.Object, fmt.Sprintf("8.%d", i), "spec", "version"); err != nil {
+				return err
+			}
+			return c.Update(ctx, cr)
+		}))
+		time.Sleep(20 * time.Millisecond)
+	}
+	WaitFor(t, "the child to follow a burst of spec changes", following("8.8"))
+
+	// A field removed from the spec leaves the children: no stale keys.
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
+			return err
+		}
+		unstructured.RemoveNestedField(cr.Object, "spec", "version")
+		return c.Update(ctx, cr)
+	}))
+	WaitFor(t, "the removed field to leave the child", func() (bool, error) {
+		if err := c.Get(ctx, key, child); err != nil {
+			return false, err
+		}
+		if _, found, _ := unstructured.NestedString(child.Object, "data", "version"); found {
+			return false, nil
+		}
+		return isReady()
+	})
+
+	require.NoError(t, c.Delete(ctx, child))
+	WaitFor(t, "the deleted child to be made again", func() (bool, error) {
+		fresh := child.DeepCopy()
+		if err := c.Get(ctx, key, fresh); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		if fresh.GetUID() == child.GetUID() {
+			return false, nil
+		}
+		return isReady()
+	})
+	require.NoError(t, c.Get(ctx, key, child))
+	time.Sleep(time.Second)
+
+	require.NoError(t, c.Get(ctx, key, child))
+	before := child.GetResourceVersion()
+	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
+	crBefore := cr.GetResourceVersion()
+	time.Sleep(3 * time.Second)
+	require.NoError(t, c.Get(ctx, key, child))
+	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
+	assert.Equal(t, before, child.GetResourceVersion(), "an unchanged resource must cause no write to its child")
+	assert.Equal(t, crBefore, cr.GetResourceVersion(), "an unchanged resource must cause no status write")
+}
+
+// ready reports whether the CR's status says Ready for its generation, in
+// status.observedGeneration and in the condition's.
+func ready(ctx context.Context, c client.Client, cr *unstructured.Unstructured) (bool, error) {
+	if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
+		return false, err
+	}
+	observed, _, _ := unstructured.NestedInt64(cr.Object, "status", "observedGeneration")
+	conditions, _, _ := unstructured.NestedSlice(cr.Object, "status", "conditions")
+	for _, cond := range conditions {
+		m := cond.(map[string]any)
+		if m["type"] == "Ready" && m["status"] == "True" && observed == cr.GetGeneration() &&
+			fmt.Sprint(m["observedGeneration"]) == fmt.Sprint(cr.GetGeneration()) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+func readyReason(cr *unstructured.Unstructured) string {
+	conditions, _, _ := unstructured.NestedSlice(cr.Object, "status", "conditions")
+	for _, cond := range conditions {
+		if m := cond.(map[string]any); m["type"] == "Ready" {
+			return fmt.Sprint(m["reason"])
+		}
+	}
+	return ""
+}

@@ -1,0 +1,130 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// RealRuntime starts the project in dir in its style's real runtime, as
+// the project's ServiceAccount (kubeconfig) or, for Metacontroller, as a
+// cluster admin (admin), and returns the runtime's log so far.
+type RealRuntime func(t *testing.T, dir, kubeconfig, admin string, cluster *Cluster) (logs func() string)
+
+// RequireEnv fails the test, naming every variable of vars that is not
+// set. The real runtimes are not served by the registries this machine
+// reaches, so make test-runtimes takes them from the environment.
+func RequireEnv(t *testing.T, vars ...string) {
+	t.Helper()
+	var missing []string
+	for _, v := range vars {
+		if os.Getenv(v) == "" {
+			missing = append(missing, v)
+		}
+	}
+	if len(missing) > 0 {
+		t.Fatalf("the real runtimes are not given: set %s (docs/real-runtimes.md says how to build them)", strings.Join(missing, ", "))
+	}
+}
+
+// CheckRuntime runs the style's seed project in its real runtime, started
+// by start, against a new API server (make test-runtimes), and checks that
+// it behaves as every style must.
+func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
+	cluster := StartAPIServer(t, "make test-runtimes")
+	c := cluster.Client
+	ctx := context.Background()
+	dir := Seed(t, style)
+	p, _ := cluster.installCRD(t, dir)
+	ns := "rt-" + style.Name
+	cluster.CreateNamespace(t, ns, false)
+	cluster.applyRBAC(t, dir)
+	kubeconfig := cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager")
+	suite := NewConformance(t, style.Name, start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
+
+	cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
+	cr.SetNamespace(ns)
+	child := &unstructured.Unstructured{}
+	child.SetAPIVersion("v1")
+	child.SetKind("ConfigMap")
+	key := client.ObjectKey{Namespace: ns, Name: cr.GetName() + "-configmap"}
+	converged := func(version string) func() (bool, error) {
+		return func() (bool, error) {
+			if err := c.Get(ctx, key, child); err != nil {
+				return false, client.IgnoreNotFound(err)
+			}
+			if v, _, _ := unstructured.NestedString(child.Object, "data", "version"); v != version {
+				return false, nil
+			}
+			return ready(ctx, c, cr)
+		}
+	}
+	require.NoError(t, c.Create(ctx, cr))
+	if !suite.Check(t, "children created, one controller ownerReference", func(t *testing.T) {
+		WaitFor(t, "the ConfigMap child and Ready", converged("example"))
+		RequireOneControllerRef(t, child, cr)
+	}) {
+		return
+	}
+	suite.Check(t, "Ready and observedGeneration (resource and condition)", func(t *testing.T) {
+		ok, err := ready(ctx, c, cr)
+		require.NoError(t, err)
+		assert.True(t, ok)
+		assert.Equal(t, "Reconciled", readyReason(cr))
+	})
+	suite.Check(t, "same ConfigMap data and status fields in every style", func(t *testing.T) {
+		data, _, _ := unstructured.NestedStringMap(child.Object, "data")
+		assert.Equal(t, map[string]string{"engine": "mysql", "replicas": "1", "storage": "1Gi", "version": "example"}, data)
+		status, _, _ := unstructured.NestedMap(cr.Object, "status")
+		conditions, _ := status["conditions"].([]any)
+		require.Len(t, conditions, 1)
+		cond := conditions[0].(map[string]any)
+		delete(cond, "lastTransitionTime")
+		b, _ := yaml.Marshal(status)
+		assert.Equal(t, "conditions:\n- message: all children are up to date\n  observedGeneration: 1\n  reason: Reconciled\n  status: \"True\"\n  type: Ready\nobservedGeneration: 1\n", string(b))
+	})
+	suite.Check(t, "spec change followed within 60 s", func(t *testing.T) {
+		require.NoError(t, unstructured.SetNestedField(cr.Object, "8.0", "spec", "version"))
+		require.NoError(t, c.Update(ctx, cr))
+		WaitFor(t, "the child to follow the spec change", converged("8.0"))
+	})
+	suite.Check(t, "a field removed from the spec leaves the child", func(t *testing.T) {
+		require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
+		unstructured.RemoveNestedField(cr.Object, "spec", "storage")
+		require.NoError(t, c.Update(ctx, cr))
+		WaitFor(t, "storage to leave the child", func() (bool, error) {
+			if ok, err := converged("8.0")(); !ok || err != nil {
+				return ok, err
+			}
+			_, found, _ := unstructured.NestedString(child.Object, "data", "storage")
+			return !found, nil
+		})
+	})
+	suite.Check(t, "a deleted child is made again", func(t *testing.T) {
+		require.NoError(t, c.Get(ctx, key, child))
+		old := child.GetUID()
+		require.NoError(t, c.Delete(ctx, child))
+		WaitFor(t, "the child to be made again", func() (bool, error) {
+			if ok, err := converged("8.0")(); !ok || err != nil {
+				return ok, err
+			}
+			return child.GetUID() != old, nil
+		})
+	})
+	suite.Check(t, "invalid resources rejected", func(t *testing.T) {
+		assert.Empty(t, schemaViolationsAccepted(ctx, c, ns))
+	})
+	suite.SteadyState(t, c, child, cr)
+}

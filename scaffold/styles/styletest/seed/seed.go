@@ -1,0 +1,19 @@
+// Package seed is opctl's seed example: db-operator, whose Database kind
+// owns a ConfigMap. It imports nothing, so cmd's own tests (which cannot
+// import styletest, since styletest imports cmd) share it with the style
+// tests.
+package seed
+
+// Init returns the arguments of opctl init that start the seed project in
+// the named style.
+func Init(style string) []string {
+	return []string{"init", "--style", style, "--domain", "example.com", "--name", "db-operator", "--repo", "example.com/db-operator", "--yes"}
+}
+
+// Create returns the arguments of opctl create api that add the seed's
+// Database kind.
+func Create() []string {
+	return []string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Database",
+		"--field", "engine:string:enum=mysql,postgres:required", "--field", "version:string",
+		"--field", "storage:quantity", "--field", "replicas:int32:min=1:max=5:default=1", "--owns", "ConfigMap"}
+}

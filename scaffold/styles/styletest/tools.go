@@ -1,0 +1,49 @@
+package styletest
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// ExecIn runs name with args in dir and returns its output; a failure
+// fails the test with the output.
+func ExecIn(t *testing.T, dir, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s %s:\n%s", name, strings.Join(args, " "), out)
+	return string(out)
+}
+
+// RequireTools fails the test unless every tool is on PATH, saying what to
+// install: a test must not pass for want of the tool that checks.
+func RequireTools(t *testing.T, install string, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s not found: install %s", tool, install)
+		}
+	}
+}
+
+// Python is the interpreter that sees the distribution's packages (pytest,
+// pyflakes, kubernetes, yaml): /usr/bin/python3 or $OPCTL_PYTHON. The first
+// python3 on PATH may be another build.
+func Python(t *testing.T) string {
+	t.Helper()
+	py := os.Getenv("OPCTL_PYTHON")
+	if py == "" {
+		py = "/usr/bin/python3"
+	}
+	for _, module := range []string{"pytest", "pyflakes", "kubernetes", "yaml"} {
+		if err := exec.Command(py, "-c", "import "+module).Run(); err != nil {
+			t.Fatalf("%s cannot import %s: install python3-pytest python3-pyflakes python3-kubernetes python3-yaml (Debian packages), or point OPCTL_PYTHON at an interpreter that has them", py, module)
+		}
+	}
+	return py
+}
