@@ -101,7 +101,7 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 			return err
 		}
 	}
-	if err := renderAndWrite(env, dir, p, o.write, confirm); err != nil {
+	if err := renderAndWrite(cmd.Context(), env, dir, p, o.write, confirm); err != nil {
 		return err
 	}
 	if !o.write.dryRun && addFirst == nil {
