@@ -63,11 +63,32 @@ func TestSampleUsesDefaultsAndFirstEnum(t *testing.T) {
 	}, got["spec"])
 }
 
-func TestSampleImpossiblePattern(t *testing.T) {
-	a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true,
-		Fields: mustFields(t, "code:string:pattern=^zz[0-9]{3}$")}
-	_, err := BuildSample("example.com", a)
-	assert.EqualError(t, err, `field "code": no sample value matches pattern "^zz[0-9]{3}$"; add default=V`)
+// A sample value is built from the pattern when no common word matches;
+// an optional field no value fits is left out of the sample, and a required
+// one is refused by validation, before anything is rendered.
+func TestSampleFromPattern(t *testing.T) {
+	tests := []struct {
+		spec string
+		want any // nil: left out of the sample
+	}{
+		{"schedule:string:pattern=^@(daily|hourly)$", "@daily"},
+		{"code:string:pattern=^zz[0-9]{3}$", "zz000"},
+		{"code:string:maxLength=4:pattern=^[A-Z]{2}-[0-9]+$", "AA-0"},
+		{"tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$", "example"},
+		{"code:string:maxLength=3:pattern=^zz[0-9]{3}$", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			f := mustFields(t, tt.spec)
+			require.NoError(t, ValidateFields(FlagSource, f))
+			a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true, Fields: f}
+			sample, err := BuildSample("example.com", a)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, sample["spec"].(map[string]any)[f[0].Name])
+		})
+	}
+	err := ValidateFields(FlagSource, mustFields(t, "code:string:maxLength=3:required:pattern=^zz[0-9]{3}$"))
+	assert.EqualError(t, err, `--field "code": no value for the sample fits pattern "^zz[0-9]{3}$" and the length bounds; add default=V`)
 }
 
 // A nested field's default applies even when the object holding it is left

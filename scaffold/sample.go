@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -14,15 +15,15 @@ import (
 
 // BuildSample returns a custom resource that exercises every field: the
 // default where there is one, else the first enum value, else a value that
-// satisfies the field's bounds. It is checked against the CRD schema.
+// satisfies the field's bounds. An optional string no value could be made
+// for is left out (validation refuses such a required one). The sample is
+// checked against the CRD schema.
 func BuildSample(domain string, a API) (map[string]any, error) {
 	spec := map[string]any{}
 	for _, f := range a.Fields {
-		v, err := sampleValue(f)
-		if err != nil {
-			return nil, inputErrorf("field %q: %v", f.Name, err)
+		if v, ok := sampleValue(f); ok {
+			setPath(spec, f.Path(), v)
 		}
-		setPath(spec, f.Path(), v)
 	}
 	obj := map[string]any{
 		"apiVersion": a.FullGroup(domain) + "/" + a.Version,
@@ -62,35 +63,35 @@ func setPath(m map[string]any, path []string, v any) {
 	m[path[len(path)-1]] = v
 }
 
-func sampleValue(f Field) (any, error) {
+func sampleValue(f Field) (any, bool) {
 	if f.Default != nil {
-		return TypedDefault(f), nil
+		return TypedDefault(f), true
 	}
 	switch f.Type {
 	case TypeString:
 		return sampleString(f)
 	case TypeBool:
-		return false, nil
+		return false, true
 	case TypeInt32, TypeInt64:
 		switch {
 		case f.Min != nil:
-			return *f.Min, nil
+			return *f.Min, true
 		case f.Max != nil && *f.Max < 1:
-			return *f.Max, nil
+			return *f.Max, true
 		}
-		return int64(1), nil
+		return int64(1), true
 	case TypeQuantity:
-		return "1Gi", nil
+		return "1Gi", true
 	case TypeDuration:
-		return "30s", nil
+		return "30s", true
 	case TypeDatetime:
-		return "2025-01-01T00:00:00Z", nil
+		return "2025-01-01T00:00:00Z", true
 	case TypeStringArr:
-		return []any{"example"}, nil
+		return []any{"example"}, true
 	case TypeStringMap:
-		return map[string]any{"example": "value"}, nil
+		return map[string]any{"example": "value"}, true
 	}
-	return nil, fmt.Errorf("unknown type %q", f.Type)
+	return nil, false
 }
 
 // TypedDefault is the default as the JSON type the schema declares.
@@ -106,20 +107,30 @@ func TypedDefault(f Field) any {
 	return d
 }
 
-func sampleString(f Field) (any, error) {
+// sampleString is the first enum value, else a common word or, failing
+// those, a string built from the pattern, fitted to the length bounds.
+func sampleString(f Field) (any, bool) {
 	if len(f.Enum) > 0 {
-		return f.Enum[0], nil
+		return f.Enum[0], true
 	}
-	for _, c := range []string{"example", "a", "1", "example-1", "example.com", "A"} {
+	candidates := []string{"example", "a", "1", "example-1", "example.com", "A"}
+	if example, ok := patternExample(f.Pattern); ok && f.Pattern != "" {
+		candidates = append(candidates, example)
+	}
+	for _, c := range candidates {
 		if f.MinLength != nil && int64(len(c)) < *f.MinLength {
 			c += strings.Repeat("x", int(*f.MinLength)-len(c))
 		}
-		if f.MaxLength != nil && int64(len(c)) > *f.MaxLength {
-			c = c[:*f.MaxLength]
+		if r := []rune(c); f.MaxLength != nil && int64(len(r)) > *f.MaxLength {
+			c = string(r[:*f.MaxLength])
+		}
+		n := int64(utf8.RuneCountInString(c))
+		if (f.MinLength != nil && n < *f.MinLength) || (f.MaxLength != nil && n > *f.MaxLength) {
+			continue
 		}
 		if f.Pattern == "" || regexp.MustCompile(f.Pattern).MatchString(c) {
-			return c, nil
+			return c, true
 		}
 	}
-	return nil, fmt.Errorf("no sample value matches pattern %q; add default=V", f.Pattern)
+	return nil, false
 }

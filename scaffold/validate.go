@@ -272,6 +272,10 @@ func validateModifiers(f Field) error {
 	if f.Default != nil {
 		return validateDefault(f, *f.Default)
 	}
+	// The sample must set a required field; an optional one it can leave out.
+	if _, ok := sampleValue(f); f.Required && !ok {
+		return fmt.Errorf("no value for the sample fits pattern %q and the length bounds; add default=V", f.Pattern)
+	}
 	return nil
 }
 
