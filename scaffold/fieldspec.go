@@ -24,7 +24,7 @@ func isModifier(segment string) bool {
 // following segments that are not modifiers, so datetimes keep their colons.
 func ParseField(spec string) (Field, error) {
 	bad := func(format string, args ...any) error {
-		return inputErrorf("--field %q: "+format, append([]any{spec}, args...)...)
+		return invalid(FlagSource, "field", spec, format, args...)
 	}
 	parts := strings.Split(spec, ":")
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {

@@ -84,10 +84,10 @@ func (p Project) AddAPI(src Source, a API) (Project, error) {
 	for _, old := range p.APIs {
 		if old.Kind == a.Kind {
 			// Kinds name controller files and modules in every style.
-			return p, inputErrorf("%s %q: the project already has this kind (%s/%s); kind names are unique in a project", src("kind"), a.Kind, old.FullGroup(p.Domain), old.Version)
+			return p, invalid(src, "kind", a.Kind, "the project already has this kind (%s/%s); kind names are unique in a project", old.FullGroup(p.Domain), old.Version)
 		}
 		if old.Group == a.Group && old.Plural == a.Plural {
-			return p, inputErrorf("%s %q: group %s already has a kind with this plural (%s)", src("plural"), a.Plural, a.Group, old.Kind)
+			return p, invalid(src, "plural", a.Plural, "group %s already has a kind with this plural (%s)", a.Group, old.Kind)
 		}
 	}
 	p.APIs = append(append([]API(nil), p.APIs...), a)
@@ -103,7 +103,7 @@ func (p Project) Validate(src Source, styles Styles) error {
 		return err
 	}
 	if _, err := styles.Lookup(p.Style); err != nil {
-		return inputErrorf("%s %q: %v", src("style"), p.Style, err)
+		return invalid(src, "style", p.Style, "%v", err)
 	}
 	for _, a := range p.APIs {
 		if err := ValidateAPI(src, p.Domain, a); err != nil {

@@ -40,7 +40,7 @@ var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "statu
 // ValidateProjectName checks the project name used for labels and images.
 func ValidateProjectName(src Source, name string) error {
 	if len(name) > 63 || !dnsLabel().MatchString(name) {
-		return inputErrorf("%s %q: must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)", src("name"), name)
+		return invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
 	}
 	return nil
 }
@@ -48,7 +48,7 @@ func ValidateProjectName(src Source, name string) error {
 // ValidateDomain checks the project domain.
 func ValidateDomain(src Source, domain string) error {
 	if domain == "" || len(domain) > 253 || !dnsSubdomain().MatchString(domain) {
-		return inputErrorf("%s %q: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')", src("domain"), domain)
+		return invalid(src, "domain", domain, "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
 	}
 	return nil
 }
@@ -67,11 +67,11 @@ func ValidateAPI(src Source, domain string, a API) error {
 	}
 	for _, c := range checks {
 		if err := c.check(c.value); err != nil {
-			return inputErrorf("%s %q: %v", src(c.key), c.value, err)
+			return invalid(src, c.key, c.value, "%v", err)
 		}
 	}
 	if full := a.FullGroup(domain); len(full) > 253 {
-		return inputErrorf("%s %q: the full group %q is longer than 253 characters", src("group"), a.Group, full)
+		return invalid(src, "group", a.Group, "the full group %q is longer than 253 characters", full)
 	}
 	if err := ValidateFields(src, a.Fields); err != nil {
 		return err
@@ -117,18 +117,18 @@ func validateOwns(src Source, a API) error {
 		if !slices.Contains(ChildKindNames(), o) {
 			for _, k := range ChildKindNames() {
 				if strings.EqualFold(k, o) {
-					return inputErrorf("%s %q: unknown kind; kinds are case-sensitive: %s", src("owns"), o, k)
+					return invalid(src, "owns", o, "unknown kind; kinds are case-sensitive: %s", k)
 				}
 			}
-			return inputErrorf("%s %q: unknown kind (kinds: %s)", src("owns"), o, strings.Join(ChildKindNames(), ", "))
+			return invalid(src, "owns", o, "unknown kind (kinds: %s)", strings.Join(ChildKindNames(), ", "))
 		}
 		if seen[o] {
-			return inputErrorf("%s %q: listed twice", src("owns"), o)
+			return invalid(src, "owns", o, "listed twice")
 		}
 		seen[o] = true
 	}
 	if !a.Namespaced && len(a.Owns) > 0 {
-		return inputErrorf("%s %q: a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns", src("owns"), strings.Join(a.Owns, ","))
+		return invalid(src, "owns", strings.Join(a.Owns, ","), "a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns")
 	}
 	return nil
 }
@@ -138,13 +138,13 @@ func ValidateFields(src Source, fields []Field) error {
 	byName := map[string]bool{}
 	for _, f := range fields {
 		if byName[f.Name] {
-			return inputErrorf("%s %q: defined twice", src("field"), f.Name)
+			return invalid(src, "field", f.Name, "defined twice")
 		}
 		byName[f.Name] = true
 	}
 	for _, f := range fields {
 		bad := func(format string, args ...any) error {
-			return inputErrorf("%s %q: "+format, append([]any{src("field"), f.Name}, args...)...)
+			return invalid(src, "field", f.Name, format, args...)
 		}
 		if err := CheckField(f); err != nil {
 			return bad("%v", err)
