@@ -83,7 +83,7 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 	for _, t := range scaffold.FieldTypes() {
 		types = append(types, string(t))
 	}
-	typ, err := pr.Select("Type of "+f.Name, "quantity is int-or-string like 10Gi; datetime is RFC 3339", types, string(scaffold.TypeString))
+	typ, err := pr.Select("Type of "+f.Name, scaffold.FieldTypeHelp(), types, string(scaffold.TypeString))
 	if err != nil {
 		return f, err
 	}
@@ -99,31 +99,33 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 			return set(t, v)
 		})
 	}
-	switch f.Type {
-	case scaffold.TypeString:
+	if f.Type.Allows("enum") {
 		if err := optional("Allowed values, comma-separated", func(t *scaffold.Field, v string) error {
 			t.Enum = strings.Split(v, ",")
 			return nil
 		}); err != nil {
 			return f, err
 		}
-		if f.Enum == nil {
-			if err := optional("Pattern (a regular expression)", func(t *scaffold.Field, v string) error {
-				t.Pattern = v
-				return nil
-			}); err != nil {
-				return f, err
-			}
+	}
+	if f.Type.Allows("pattern") && f.Enum == nil {
+		if err := optional("Pattern (a regular expression)", func(t *scaffold.Field, v string) error {
+			t.Pattern = v
+			return nil
+		}); err != nil {
+			return f, err
 		}
-	case scaffold.TypeInt32, scaffold.TypeInt64:
+	}
+	if f.Type.Allows("min") {
 		if err := optional("Minimum", intSetter(func(t *scaffold.Field, n *int64) { t.Min = n })); err != nil {
 			return f, err
 		}
+	}
+	if f.Type.Allows("max") {
 		if err := optional("Maximum", intSetter(func(t *scaffold.Field, n *int64) { t.Max = n })); err != nil {
 			return f, err
 		}
 	}
-	if f.Type == scaffold.TypeStringArr || f.Type == scaffold.TypeStringMap {
+	if !f.Type.Allows("default") {
 		return f, nil
 	}
 	if err := optional("Default", func(t *scaffold.Field, v string) error {

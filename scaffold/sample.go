@@ -3,7 +3,6 @@ package scaffold
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -67,44 +66,18 @@ func sampleValue(f Field) (any, bool) {
 	if f.Default != nil {
 		return TypedDefault(f), true
 	}
-	switch f.Type {
-	case TypeString:
-		return sampleString(f)
-	case TypeBool:
-		return false, true
-	case TypeInt32, TypeInt64:
-		switch {
-		case f.Min != nil:
-			return *f.Min, true
-		case f.Max != nil && *f.Max < 1:
-			return *f.Max, true
-		}
-		return int64(1), true
-	case TypeQuantity:
-		return "1Gi", true
-	case TypeDuration:
-		return "30s", true
-	case TypeDatetime:
-		return "2025-01-01T00:00:00Z", true
-	case TypeStringArr:
-		return []any{"example"}, true
-	case TypeStringMap:
-		return map[string]any{"example": "value"}, true
+	row, ok := f.Type.row()
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	return row.sample(f)
 }
 
 // TypedDefault is the default as the JSON type the schema declares.
 func TypedDefault(f Field) any {
-	d := *f.Default
-	switch f.Type {
-	case TypeBool:
-		return d == "true"
-	case TypeInt32, TypeInt64:
-		n, _ := strconv.ParseInt(d, 10, 64)
-		return n
-	}
-	return d
+	row, _ := f.Type.row()
+	v, _ := row.parseDefault(f, *f.Default)
+	return v
 }
 
 // sampleString is the first enum value, else a common word or, failing

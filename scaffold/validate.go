@@ -3,18 +3,12 @@ package scaffold
 import (
 	"fmt"
 	"go/token"
-	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/kube-openapi/pkg/validation/strfmt"
 )
 
 var (
@@ -185,20 +179,6 @@ func checkFieldName(f Field) error {
 	return nil
 }
 
-// allowed says which modifiers each type accepts.
-func allowed(t FieldType, modifier string) bool {
-	scalar := t != TypeStringArr && t != TypeStringMap
-	switch modifier {
-	case "default", "column":
-		return scalar
-	case "enum", "minLength", "maxLength", "pattern":
-		return t == TypeString
-	case "min", "max":
-		return t.IsInt()
-	}
-	return true
-}
-
 // printable reports whether s is valid UTF-8 without control characters:
 // values end up in Go markers, YAML, Python and bash.
 func printable(s string) bool {
@@ -223,26 +203,30 @@ func validateModifiers(f Field) error {
 			return fmt.Errorf("value %q must be printable UTF-8", v)
 		}
 	}
-	used := map[string]bool{
-		"default": f.Default != nil, "column": f.Column, "enum": f.Enum != nil,
-		"minLength": f.MinLength != nil, "maxLength": f.MaxLength != nil, "pattern": f.Pattern != "",
-		"min": f.Min != nil, "max": f.Max != nil,
-	}
-	for _, m := range modifierNames {
-		if used[m] && !allowed(f.Type, m) {
-			return fmt.Errorf("modifier %q does not apply to type %s", m, f.Type)
+	for _, m := range modifierTable() {
+		if m.used(f) && !f.Type.Allows(m.name) {
+			return fmt.Errorf("modifier %q does not apply to type %s", m.name, f.Type)
 		}
 	}
-	if f.Type == TypeInt32 {
-		for _, b := range []*int64{f.Min, f.Max} {
-			if b != nil && (*b < math.MinInt32 || *b > math.MaxInt32) {
-				return fmt.Errorf("bound %d is outside int32", *b)
-			}
+	row, _ := f.Type.row()
+	if row.check != nil {
+		if err := row.check(f); err != nil {
+			return err
 		}
 	}
-	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
-		return fmt.Errorf("min %d is greater than max %d", *f.Min, *f.Max)
+	if f.Default != nil {
+		_, err := row.parseDefault(f, *f.Default)
+		return err
 	}
+	// The sample must set a required field; an optional one it can leave out.
+	if _, ok := sampleValue(f); f.Required && !ok {
+		return fmt.Errorf("no value for the sample fits pattern %q and the length bounds; add default=V", f.Pattern)
+	}
+	return nil
+}
+
+// checkStringModifiers checks the string modifiers together.
+func checkStringModifiers(f Field) error {
 	for _, l := range []*int64{f.MinLength, f.MaxLength} {
 		if l != nil && *l < 0 {
 			return fmt.Errorf("length %d is negative", *l)
@@ -268,51 +252,6 @@ func validateModifiers(f Field) error {
 		if _, err := regexp.Compile(f.Pattern); err != nil {
 			return fmt.Errorf("pattern %q does not compile: %v", f.Pattern, err)
 		}
-	}
-	if f.Default != nil {
-		return validateDefault(f, *f.Default)
-	}
-	// The sample must set a required field; an optional one it can leave out.
-	if _, ok := sampleValue(f); f.Required && !ok {
-		return fmt.Errorf("no value for the sample fits pattern %q and the length bounds; add default=V", f.Pattern)
-	}
-	return nil
-}
-
-func validateDefault(f Field, d string) error {
-	switch f.Type {
-	case TypeBool:
-		if d != "true" && d != "false" {
-			return fmt.Errorf("default %q is not true or false", d)
-		}
-	case TypeInt32, TypeInt64:
-		bits := 64
-		if f.Type == TypeInt32 {
-			bits = 32
-		}
-		n, err := strconv.ParseInt(d, 10, bits)
-		if err != nil {
-			return fmt.Errorf("default %q is not an %s", d, f.Type)
-		}
-		if (f.Min != nil && n < *f.Min) || (f.Max != nil && n > *f.Max) {
-			return fmt.Errorf("default %d is outside min/max", n)
-		}
-	case TypeQuantity:
-		if _, err := resource.ParseQuantity(d); err != nil || !quantityRE().MatchString(d) {
-			return fmt.Errorf("default %q is not a quantity (e.g. 10Gi, 500m)", d)
-		}
-	case TypeDuration:
-		if _, err := time.ParseDuration(d); err != nil {
-			return fmt.Errorf("default %q is not a duration (e.g. 30s, 1h)", d)
-		}
-	case TypeDatetime:
-		// The API server's own date-time check: Go's RFC 3339 parser also
-		// takes one-digit hours, which the CRD's schema refuses.
-		if !strfmt.IsDateTime(d) {
-			return fmt.Errorf("default %q is not an RFC 3339 date-time", d)
-		}
-	case TypeString:
-		return validateStringDefault(f, d)
 	}
 	return nil
 }
