@@ -19,10 +19,10 @@ import (
 //     managed-by: <project>};
 //   - content from the spec flattened to dotted keys with string values.
 
-// FlattenSpec flattens a spec to dotted keys with string values: objects are
+// flattenSpec flattens a spec to dotted keys with string values: objects are
 // walked, booleans are true/false, numbers are decimal, lists keep their
 // compact JSON form.
-func FlattenSpec(spec map[string]any) map[string]string {
+func flattenSpec(spec map[string]any) map[string]string {
 	out := map[string]string{}
 	var walk func(prefix string, v any)
 	walk = func(prefix string, v any) {
@@ -53,7 +53,7 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 	meta, _ := cr["metadata"].(map[string]any)
 	spec, _ := cr["spec"].(map[string]any)
 	name, _ := meta["name"].(string)
-	values := FlattenSpec(spec)
+	values := flattenSpec(spec)
 	labels := map[string]any{
 		"app.kubernetes.io/name":       a.Singular(),
 		"app.kubernetes.io/instance":   name,
@@ -195,13 +195,13 @@ func StatusPatch(cr map[string]any, now string, pending []string) map[string]any
 	return map[string]any{"observedGeneration": generation, "conditions": out}
 }
 
-// IsSubset reports whether every field of desired has the same value in
+// isSubset reports whether every field of desired has the same value in
 // actual: fields the API server adds (defaults, resourceVersion, status) do
 // not count. Lists must have the same length; lists of objects keyed by name
 // (env, containers, ports) compare by name, since runtimes that merge them
 // (Metacontroller) keep existing items in place and append new ones; other
 // lists compare item by item.
-func IsSubset(desired, actual any) bool {
+func isSubset(desired, actual any) bool {
 	switch d := desired.(type) {
 	case map[string]any:
 		a, ok := actual.(map[string]any)
@@ -210,7 +210,7 @@ func IsSubset(desired, actual any) bool {
 		}
 		for k, v := range d {
 			av, ok := a[k]
-			if !ok || !IsSubset(v, av) {
+			if !ok || !isSubset(v, av) {
 				return false
 			}
 		}
@@ -225,14 +225,14 @@ func IsSubset(desired, actual any) bool {
 				return false
 			}
 			for name, item := range named {
-				if !IsSubset(item, actualNamed[name]) {
+				if !isSubset(item, actualNamed[name]) {
 					return false
 				}
 			}
 			return true
 		}
 		for i := range d {
-			if !IsSubset(d[i], a[i]) {
+			if !isSubset(d[i], a[i]) {
 				return false
 			}
 		}
@@ -267,10 +267,10 @@ func ByName(items []any) map[string]any {
 const specMap = "data"
 
 // Matches reports whether actual (as read back, or nil) is the desired
-// child: every desired field is there (IsSubset of Comparable) and the maps
+// child: every desired field is there (isSubset of comparableChild) and the maps
 // the spec decides hold no stale key.
 func Matches(desired, actual map[string]any) bool {
-	if actual == nil || !IsSubset(Comparable(desired), actual) {
+	if actual == nil || !isSubset(comparableChild(desired), actual) {
 		return false
 	}
 	want, ok := desired[specMap].(map[string]any)
@@ -286,9 +286,9 @@ func Matches(desired, actual map[string]any) bool {
 	return true
 }
 
-// Comparable is the part of a child that must match what the API server
+// comparableChild is the part of a child that must match what the API server
 // has: only the metadata of kinds whose spec cannot change after creation.
-func Comparable(child map[string]any) map[string]any {
+func comparableChild(child map[string]any) map[string]any {
 	for _, c := range childKinds {
 		if c.Kind == child["kind"] && !c.Mutable {
 			return map[string]any{"metadata": child["metadata"]}

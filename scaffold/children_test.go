@@ -32,7 +32,7 @@ func TestIsSubset(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, IsSubset(tt.desired, tt.actual))
+			assert.Equal(t, tt.want, isSubset(tt.desired, tt.actual))
 		})
 	}
 }

@@ -18,7 +18,7 @@ func TestCRDValidatesObjects(t *testing.T) {
 	require.NoError(t, ValidateCRD(crd))
 	sample, err := BuildSample(p.Domain, p.APIs[0])
 	require.NoError(t, err)
-	assert.Empty(t, ValidateObject(crd, sample), "the sample must be valid")
+	assert.Empty(t, validateObject(crd, sample), "the sample must be valid")
 
 	tests := []struct {
 		name string
@@ -35,7 +35,7 @@ func TestCRDValidatesObjects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			obj := map[string]any{"apiVersion": "myapp.example.com/v1", "kind": "Database",
 				"metadata": map[string]any{"name": "x"}, "spec": tt.spec}
-			errs := ValidateObject(crd, obj)
+			errs := validateObject(crd, obj)
 			require.NotEmpty(t, errs)
 			assert.Contains(t, errs.ToAggregate().Error(), tt.want)
 		})
@@ -106,7 +106,7 @@ func TestNestedDefaultsApply(t *testing.T) {
 	assert.Nil(t, spec.Properties["notes"].Default, "nothing to default in notes")
 	obj := map[string]any{"apiVersion": "myapp.example.com/v1", "kind": "Database",
 		"metadata": map[string]any{"name": "x"}, "spec": map[string]any{"engine": "mysql"}}
-	assert.Empty(t, ValidateObject(crd, obj))
+	assert.Empty(t, validateObject(crd, obj))
 	assert.Equal(t, map[string]any{"engine": "mysql", "backup": map[string]any{"schedule": "@daily", "retention": map[string]any{"days": int64(7)}}},
 		defaulted(t, crd, obj)["spec"])
 }

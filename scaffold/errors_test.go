@@ -20,7 +20,7 @@ func TestInputErrorNamesTheInputItCameFrom(t *testing.T) {
 		{FlagSource, `--kind "db": ` + rule},
 		{FileSource("api.yaml"), `api.yaml: kind "db": ` + rule},
 	} {
-		err := ValidateAPI(tt.src, "example.com", a)
+		err := validateAPI(tt.src, "example.com", a)
 		assert.EqualError(t, err, tt.want)
 		var inputErr *InputError
 		require.True(t, errors.As(err, &inputErr))

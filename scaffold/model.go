@@ -75,7 +75,7 @@ func (a API) OwnedKinds() []ChildKind {
 // Project is everything opctl knows about a project; it is what the
 // project file stores.
 type Project struct {
-	// Format is the project file's version (ProjectFormat when written).
+	// Format is the project file's version (projectFormat when written).
 	Format   int      `json:"format"`
 	Name     string   `json:"name"`
 	Domain   string   `json:"domain"`

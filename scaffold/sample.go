@@ -30,15 +30,15 @@ func BuildSample(domain string, a API) (map[string]any, error) {
 		"metadata":   map[string]any{"name": a.Singular() + "-sample"},
 		"spec":       spec,
 	}
-	if errs := ValidateObject(BuildCRD(domain, a), obj); len(errs) > 0 {
+	if errs := validateObject(BuildCRD(domain, a), obj); len(errs) > 0 {
 		return nil, fmt.Errorf("internal error: sample %s does not match its CRD: %v", a.Kind, errs.ToAggregate())
 	}
 	return obj, nil
 }
 
-// ValidateObject checks a custom resource against the CRD's schema the way
+// validateObject checks a custom resource against the CRD's schema the way
 // the API server does.
-func ValidateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
+func validateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}

@@ -35,8 +35,8 @@ type Tree struct {
 	files map[string]File
 }
 
-// NewTree returns an empty tree.
-func NewTree() *Tree { return &Tree{files: map[string]File{}} }
+// newTree returns an empty tree.
+func newTree() *Tree { return &Tree{files: map[string]File{}} }
 
 // Add puts a file in the tree; two renderers writing one path is a bug.
 func (t *Tree) Add(f File) error {
@@ -157,9 +157,9 @@ func (OSFS) Remove(name string) error             { return os.Remove(name) }
 // tmpSuffix marks files being written; they are renamed into place.
 const tmpSuffix = ".opctl-tmp"
 
-// ErrInterrupted is returned when the context is cancelled (Ctrl-C) while
+// errInterrupted is returned when the context is cancelled (Ctrl-C) while
 // a plan is applied.
-var ErrInterrupted = errors.New("interrupted")
+var errInterrupted = errors.New("interrupted")
 
 // Apply carries out a plan made by Plan, all or nothing: every file is
 // first written beside its target, then renamed into place; if any step
@@ -198,7 +198,7 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 	for _, c := range todo {
 		if ctx.Err() != nil {
 			rollback()
-			return fmt.Errorf("%w: nothing written", ErrInterrupted)
+			return fmt.Errorf("%w: nothing written", errInterrupted)
 		}
 		for _, d := range missingDirs(filepath.Dir(target(c))) {
 			if err := fsys.MkdirAll(d, 0o755); err != nil {
@@ -215,7 +215,7 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 	}
 	if ctx.Err() != nil {
 		rollback()
-		return fmt.Errorf("%w: nothing written", ErrInterrupted)
+		return fmt.Errorf("%w: nothing written", errInterrupted)
 	}
 	for i, c := range todo {
 		if err := fsys.Rename(target(c)+tmpSuffix, target(c)); err != nil {
@@ -226,7 +226,7 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 		renamed++
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("%w: after all %d files were written", ErrInterrupted, len(todo))
+		return fmt.Errorf("%w: after all %d files were written", errInterrupted, len(todo))
 	}
 	return nil
 }

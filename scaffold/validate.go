@@ -47,9 +47,9 @@ func ValidateDomain(src Source, domain string) error {
 	return nil
 }
 
-// ValidateAPI checks one API against the rules of Kubernetes, Go and the
+// validateAPI checks one API against the rules of Kubernetes, Go and the
 // CRD schema, and returns the first broken rule as an InputError.
-func ValidateAPI(src Source, domain string, a API) error {
+func validateAPI(src Source, domain string, a API) error {
 	checks := []struct {
 		key, value string
 		check      func(string) error
@@ -57,7 +57,7 @@ func ValidateAPI(src Source, domain string, a API) error {
 		{"group", a.Group, CheckGroup},
 		{"version", a.Version, CheckVersion},
 		{"kind", a.Kind, CheckKind},
-		{"plural", a.Plural, CheckPlural},
+		{"plural", a.Plural, checkPlural},
 	}
 	for _, c := range checks {
 		if err := c.check(c.value); err != nil {
@@ -97,8 +97,8 @@ func CheckKind(kind string) error {
 	return nil
 }
 
-// CheckPlural checks a resource name.
-func CheckPlural(plural string) error {
+// checkPlural checks a resource name.
+func checkPlural(plural string) error {
 	if len(plural) > 63 || !pluralRE().MatchString(plural) {
 		return fmt.Errorf("must be lower-case letters and digits, starting with a letter")
 	}
@@ -140,7 +140,7 @@ func ValidateFields(src Source, fields []Field) error {
 		bad := func(format string, args ...any) error {
 			return invalid(src, "field", f.Name, format, args...)
 		}
-		if err := CheckField(f); err != nil {
+		if err := checkField(f); err != nil {
 			return bad("%v", err)
 		}
 		path := f.Path()
@@ -153,9 +153,9 @@ func ValidateFields(src Source, fields []Field) error {
 	return nil
 }
 
-// CheckField checks one field on its own: its name, its type and its
+// checkField checks one field on its own: its name, its type and its
 // modifiers (not its relation to other fields).
-func CheckField(f Field) error {
+func checkField(f Field) error {
 	if err := checkFieldName(f); err != nil {
 		return err
 	}

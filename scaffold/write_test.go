@@ -191,7 +191,7 @@ func TestApplyInterrupted(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			err = Apply(ctx, &cancellingFS{failingFS{op: tt.op, n: tt.n}, cancel}, dir, changes)
-			require.ErrorIs(t, err, ErrInterrupted)
+			require.ErrorIs(t, err, errInterrupted)
 			assert.Contains(t, err.Error(), tt.want)
 			if !tt.finished {
 				assert.Equal(t, snapshot, readTree(t, dir), "the directory must be as it was")
