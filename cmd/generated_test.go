@@ -177,7 +177,7 @@ func TestGeneratedPythonProjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated projects' Python tests")
 	}
-	for style, tests := range map[string][2]int{"kopf": {8, 16}, "metacontroller": {4, 8}} {
+	for style, tests := range map[string][2]int{"kopf": {9, 17}, "metacontroller": {5, 9}} {
 		t.Run(style, func(t *testing.T) { checkPythonProject(t, style, tests) })
 	}
 }
@@ -211,14 +211,14 @@ func TestGeneratedShellOperatorProject(t *testing.T) {
 	}
 	dir := scaffoldSeed(t, "shell-operator")
 	out := execIn(t, dir, "make", "test", "lint")
-	assert.Contains(t, out, "9 passed, 0 failed")
+	assert.Contains(t, out, "10 passed, 0 failed")
 
 	r := run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache",
 		"--field", "size:int64", "--field", "tags:[]string", "--field", "backup.schedule:string:default=@daily",
 		"--field", "enabled:bool", "--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
 	require.Equal(t, 0, r.code, r.stderr)
 	out = execIn(t, dir, "make", "test", "lint")
-	assert.Contains(t, out, "18 passed, 0 failed")
+	assert.Contains(t, out, "20 passed, 0 failed")
 	// A hook that is not executable is skipped by shell-operator.
 	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
 	require.NoError(t, err)
@@ -291,7 +291,7 @@ func TestGeneratedAnsibleProject(t *testing.T) {
 		"--field", "egressIPs:[]string", "--owns", "ConfigMap,Secret,Service,Deployment,StatefulSet,Job")
 	require.Equal(t, 0, r.code, r.stderr)
 	out = execIn(t, dir, "make", "test")
-	assert.Equal(t, 6, strings.Count(out, "All assertions passed"), "three assertions for each of the two kinds")
+	assert.Equal(t, 7, strings.Count(out, "All assertions passed"), "three assertions for each of the two kinds, one for the spec values")
 	readme, err := os.ReadFile(filepath.Join(dir, "roles/cache/README.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "| `egressIPs` | `egress_i_ps` (lossy")

@@ -19,14 +19,17 @@ import (
 //     managed-by: <project>};
 //   - content from the spec flattened to dotted keys with string values.
 
-// flattenSpec flattens a spec to dotted keys with string values: objects are
-// walked, booleans are true/false, numbers are decimal, lists keep their
-// compact JSON form.
+// flattenSpec flattens a spec to dotted keys with string values, the one
+// encoding of spec values every style matches byte for byte: objects are
+// walked, strings are as they are, booleans are true/false, numbers are
+// decimal, lists are compact JSON with UTF-8 as it is and no HTML escaping
+// (an empty list is []), and null is absent.
 func flattenSpec(spec map[string]any) map[string]string {
 	out := map[string]string{}
 	var walk func(prefix string, v any)
 	walk = func(prefix string, v any) {
 		switch t := v.(type) {
+		case nil:
 		case map[string]any:
 			for k, child := range t {
 				key := k
@@ -40,12 +43,50 @@ func flattenSpec(spec map[string]any) map[string]string {
 		case bool:
 			out[prefix] = strconv.FormatBool(t)
 		default:
-			b, _ := json.Marshal(t)
-			out[prefix] = string(b)
+			out[prefix] = compactJSON(t)
 		}
 	}
 	walk("", spec)
 	return out
+}
+
+// compactJSON is v as compact JSON without HTML escaping (json.Marshal
+// writes < as \u003c, which no other language does).
+func compactJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// SpecValuesPath is the fixture every project with its own kinds gets: a
+// spec of tricky values and the values flattenSpec makes of it, which the
+// project's own tests compare with its implementation byte for byte.
+const SpecValuesPath = "tests/spec-values.json"
+
+// TrickySpec holds the values encodings disagree on: HTML characters,
+// non-ASCII, quotes and backslashes, newlines, empty lists and maps,
+// nesting, null.
+func TrickySpec() map[string]any {
+	return map[string]any{
+		"html":   []any{"a&b<c>"},
+		"utf8":   []any{"café", "日本"},
+		"quotes": []any{`say "hi"`, `back\slash`},
+		"lines":  []any{"one\ntwo", "tab\there"},
+		"empty":  []any{},
+		"none":   nil,
+		"text":   "a&b <c> café \"q\"\n",
+		"flag":   true,
+		"count":  float64(3),
+		"nested": map[string]any{"k": "v", "deeper": map[string]any{"list": []any{"x"}}, "empty": map[string]any{}},
+	}
+}
+
+func specValuesFixture() ([]byte, error) {
+	spec := TrickySpec()
+	b, err := json.MarshalIndent(map[string]any{"spec": spec, "values": flattenSpec(spec)}, "", "  ")
+	return append(b, '\n'), err
 }
 
 // DesiredChildren returns the children of a custom resource of the API.

@@ -23,6 +23,15 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := style.Files(p, t); err != nil {
 		return nil, err
 	}
+	if !style.ExistingKinds {
+		fixture, err := specValuesFixture()
+		if err != nil {
+			return nil, err
+		}
+		if err := t.Add(File{Path: SpecValuesPath, Content: fixture, Owner: Generated}); err != nil {
+			return nil, err
+		}
+	}
 	// The project file comes last: it records the hash of every other
 	// generated file.
 	p.Generated = map[string]string{}

@@ -75,7 +75,10 @@ func goScalarField(f scaffold.Field, jsonName string) goField {
 		g.JSON, g.Type, g.Copy = jsonName, goType.Name, goType.ValueCopy
 		g.Markers = append(g.Markers, "+required")
 	case goType.Nilable:
-		g.JSON, g.Type, g.Copy = jsonName+",omitempty", goType.Name, goType.ValueCopy
+		// No omitempty: an empty list stays [] on the way to the children,
+		// as in every other style, while an absent one is null, which the
+		// API server prunes and specValues skips.
+		g.JSON, g.Type, g.Copy = jsonName, goType.Name, goType.ValueCopy
 		g.Markers = append(g.Markers, "+optional")
 	default:
 		g.JSON, g.Type, g.Elem, g.Copy = jsonName+",omitempty", "*"+goType.Name, goType.Name, goType.PtrCopy

@@ -290,7 +290,12 @@ func addHookFixtures(p scaffold.Project, a scaffold.API, hook string, t *scaffol
 		}
 		waiting := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 2, reconciled(2, pendingNames))
 		children := childrenOf(waiting)
+		// Tricky spec values reach the children encoded as in every style.
+		tricky := object(a.Singular()+"-tricky", "00000000-0000-4000-8000-000000000003", 1, nil)
+		tricky["spec"] = scaffold.RoundTrip(scaffold.TrickySpec())
 		cases = append(cases,
+			hookCase{"spec-values", []map[string]any{{"binding": a.Plural, "type": "Synchronization",
+				"objects": items([]map[string]any{tricky}), "snapshots": snapshots([]map[string]any{tricky}, nil)}}},
 			hookCase{"child-written", []map[string]any{event(childBindings[0].Name, "Modified", children[0], snapshots([]map[string]any{waiting}, children))}},
 			hookCase{"child-deleted", []map[string]any{event(childBindings[0].Name, "Deleted", childrenOf(second)[0], snapshots([]map[string]any{second}, childrenOf(second)[1:]))}},
 		)
