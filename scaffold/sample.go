@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -8,7 +9,10 @@ import (
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	apivalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -36,8 +40,8 @@ func BuildSample(domain string, a API) (map[string]any, error) {
 	return obj, nil
 }
 
-// validateObject checks a custom resource against the CRD's schema the way
-// the API server does.
+// validateObject checks a custom resource against the CRD's schema and its
+// CEL rules the way the API server does.
 func validateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
@@ -47,7 +51,14 @@ func validateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[strin
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	return apivalidation.ValidateCustomResource(nil, obj, validator)
+	errs := apivalidation.ValidateCustomResource(nil, obj, validator)
+	structural, err := structuralschema.NewStructural(&internal)
+	if err != nil {
+		return append(errs, field.InternalError(nil, err))
+	}
+	celErrs, _ := cel.NewValidator(structural, true, celconfig.PerCallLimit).
+		Validate(context.Background(), nil, structural, obj, nil, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
 }
 
 func setPath(m map[string]any, path []string, v any) {

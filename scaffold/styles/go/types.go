@@ -103,6 +103,9 @@ func goScalarField(f scaffold.Field, jsonName string) goField {
 	if f.Pattern != "" {
 		g.Markers = append(g.Markers, v+"Pattern=`"+f.Pattern+"`")
 	}
+	for _, r := range scaffold.FieldRules(f) {
+		g.Markers = append(g.Markers, fmt.Sprintf("%sXValidation:rule=%s,message=%s", v, strconv.Quote(r.Rule), strconv.Quote(r.Message)))
+	}
 	if f.Default != nil {
 		d := fmt.Sprint(scaffold.TypedDefault(f))
 		if s, ok := scaffold.TypedDefault(f).(string); ok {
