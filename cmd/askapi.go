@@ -1,16 +1,12 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
 )
-
-// fieldSource names fields in prompt errors: `field "x": ...`.
-func fieldSource(key string) string { return key }
 
 // askAPI prompts for the first API the way create api's flags describe it,
 // validating every answer in place with the same rules.
@@ -66,13 +62,7 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 			if err := apply(&trial, v); err != nil {
 				return err
 			}
-			err := scaffold.ValidateFields(fieldSource, append(append([]scaffold.Field(nil), earlier...), trial))
-			var inputErr *scaffold.InputError
-			if errors.As(err, &inputErr) {
-				_, rule, _ := strings.Cut(inputErr.Msg, ": ")
-				return errors.New(rule)
-			}
-			return err
+			return promptError(scaffold.ValidateFields(scaffold.FlagSource, append(append([]scaffold.Field(nil), earlier...), trial)))
 		}
 	}
 	ask := func(message, help string, apply func(*scaffold.Field, string) error) error {
@@ -93,7 +83,7 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 	for _, t := range scaffold.FieldTypes() {
 		types = append(types, string(t))
 	}
-	typ, err := pr.Select("Type of "+f.Name, "quantity is int-or-string like 10Gi; datetime is RFC 3339", types, string(scaffold.TypeString))
+	typ, err := pr.Select("Type of "+f.Name, scaffold.FieldTypeHelp(), types, string(scaffold.TypeString))
 	if err != nil {
 		return f, err
 	}
@@ -109,31 +99,33 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 			return set(t, v)
 		})
 	}
-	switch f.Type {
-	case scaffold.TypeString:
+	if f.Type.Allows("enum") {
 		if err := optional("Allowed values, comma-separated", func(t *scaffold.Field, v string) error {
 			t.Enum = strings.Split(v, ",")
 			return nil
 		}); err != nil {
 			return f, err
 		}
-		if f.Enum == nil {
-			if err := optional("Pattern (a regular expression)", func(t *scaffold.Field, v string) error {
-				t.Pattern = v
-				return nil
-			}); err != nil {
-				return f, err
-			}
+	}
+	if f.Type.Allows("pattern") && f.Enum == nil {
+		if err := optional("Pattern (a regular expression)", func(t *scaffold.Field, v string) error {
+			t.Pattern = v
+			return nil
+		}); err != nil {
+			return f, err
 		}
-	case scaffold.TypeInt32, scaffold.TypeInt64:
+	}
+	if f.Type.Allows("min") {
 		if err := optional("Minimum", intSetter(func(t *scaffold.Field, n *int64) { t.Min = n })); err != nil {
 			return f, err
 		}
+	}
+	if f.Type.Allows("max") {
 		if err := optional("Maximum", intSetter(func(t *scaffold.Field, n *int64) { t.Max = n })); err != nil {
 			return f, err
 		}
 	}
-	if f.Type == scaffold.TypeStringArr || f.Type == scaffold.TypeStringMap {
+	if !f.Type.Allows("default") {
 		return f, nil
 	}
 	if err := optional("Default", func(t *scaffold.Field, v string) error {
@@ -164,7 +156,7 @@ func askDecorator(pr Prompter) (scaffold.Decorator, error) {
 	parseTarget := func(v string) error {
 		t, err := scaffold.ParseTarget(v, pluralize)
 		d.Target = t
-		return stripFlag(err)
+		return promptError(err)
 	}
 	v, err := pr.Input("Kind to decorate", "GROUP/VERSION/KIND, or VERSION/KIND for the core group: apps/v1/Deployment", "apps/v1/Deployment", parseTarget)
 	if err != nil {
@@ -176,7 +168,7 @@ func askDecorator(pr Prompter) (scaffold.Decorator, error) {
 	parseSelector := func(v string) error {
 		sel, err := scaffold.ParseSelector(v)
 		d.Selector = sel
-		return stripFlag(err)
+		return promptError(err)
 	}
 	if v, err = pr.Input("Label selector of the objects to decorate (empty: all)", "KEY=VALUE[,KEY=VALUE...], e.g. app-type=web", "", parseSelector); err != nil {
 		return d, err
@@ -187,17 +179,4 @@ func askDecorator(pr Prompter) (scaffold.Decorator, error) {
 	d.Name = d.Target.Resource
 	d.Owns = []string{"Service"}
 	return d, nil
-}
-
-// stripFlag turns a flag error into a prompt error: the prompt names the
-// question already.
-func stripFlag(err error) error {
-	if err == nil {
-		return nil
-	}
-	_, rule, found := strings.Cut(err.Error(), ": ")
-	if !found {
-		return err
-	}
-	return errors.New(rule)
 }

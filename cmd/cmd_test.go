@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -186,6 +187,20 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 			assert.Equal(t, before, snapshot(t, dir), "the directory must be unchanged")
 		})
 	}
+}
+
+// Ctrl-C (a cancelled context) before the write leaves the directory as
+// it was and exits 1 with a message saying so.
+func TestInterruptedWriteWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil), Dir: dir, Styles: styles.All()}
+	code := RunContext(ctx, seedInit, env)
+	assert.Equal(t, exitFailure, code)
+	assert.Equal(t, "opctl: interrupted: nothing written\n", errOut.String())
+	assert.Empty(t, snapshot(t, dir))
 }
 
 func TestDryRunWritesNothing(t *testing.T) {

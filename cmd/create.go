@@ -99,7 +99,7 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	if p, err = p.AddAPI(src, api); err != nil {
 		return err
 	}
-	return renderAndWrite(env, env.Dir, p, o.write, nil)
+	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
 }
 
 // createDecorator adds a decorator: no CRD, children attached to existing
@@ -128,7 +128,7 @@ func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAP
 	if p, err = p.AddDecorator(d); err != nil {
 		return err
 	}
-	return renderAndWrite(env, env.Dir, p, o.write, nil)
+	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
 }
 
 // api builds the model from --from or from the flags, and says where its

@@ -15,12 +15,12 @@ func newGenerateCmd(env Env) *cobra.Command {
 or upgrading opctl. Files you own are left alone; generated files edited by
 hand are reported and left alone unless --force.`,
 		Args: maxArgs(0),
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := scaffold.LoadProject(env.Dir, env.Styles)
 			if err != nil {
 				return err
 			}
-			return renderAndWrite(env, env.Dir, p, w, nil)
+			return renderAndWrite(cmd.Context(), env, env.Dir, p, w, nil)
 		},
 	}
 	w.register(cmd)

@@ -101,7 +101,7 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 			return err
 		}
 	}
-	if err := renderAndWrite(env, dir, p, o.write, confirm); err != nil {
+	if err := renderAndWrite(cmd.Context(), env, dir, p, o.write, confirm); err != nil {
 		return err
 	}
 	if !o.write.dryRun && addFirst == nil {
@@ -185,12 +185,17 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project
 
 // checkAnswer adapts a flag validator to a prompt validator.
 func checkAnswer(check func(scaffold.Source, string) error) func(string) error {
-	return func(v string) error {
-		if err := check(func(string) string { return "value" }, v); err != nil {
-			return errors.New(strings.TrimPrefix(err.Error(), fmt.Sprintf("value %q: ", v)))
-		}
-		return nil
+	return func(v string) error { return promptError(check(scaffold.FlagSource, v)) }
+}
+
+// promptError is an input error as a prompt shows it: the rule alone, as
+// the prompt re-asks for the same value.
+func promptError(err error) error {
+	var inputErr *scaffold.InputError
+	if errors.As(err, &inputErr) && inputErr.Rule != "" {
+		return errors.New(inputErr.Rule)
 	}
+	return err
 }
 
 // chooseStyle walks the checklist, shows the recommendation and lets the

@@ -49,7 +49,7 @@ func seedAnswers() map[string][]string {
 		"Show storage as a column in kubectl get?":      {"n"},
 		"Show replicas as a column in kubectl get?":     {"n"},
 		"Child kinds each Database owns":                {"ConfigMap"},
-		"Write these 36 files to DIR?":                  {"y"},
+		"Write these 38 files to DIR?":                  {"y"},
 	}
 }
 
@@ -61,8 +61,8 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "db-operator")
 	answers := seedAnswers()
-	answers["Write these 36 files to "+dir+"?"] = answers["Write these 36 files to DIR?"]
-	delete(answers, "Write these 36 files to DIR?")
+	answers["Write these 38 files to "+dir+"?"] = answers["Write these 38 files to DIR?"]
+	delete(answers, "Write these 38 files to DIR?")
 	pr := newFakePrompter(t, answers)
 	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -89,8 +89,8 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 	answers := seedAnswers()
 	answers["Kind"] = []string{"Database"}
 	answers["Default (empty: none)"] = []string{"", "", "", "1"}
-	delete(answers, "Write these 36 files to DIR?")
-	answers["Write these 36 files to "+dir+"?"] = []string{"n"}
+	delete(answers, "Write these 38 files to DIR?")
+	answers["Write these 38 files to "+dir+"?"] = []string{"n"}
 	r := run(t, filepath.Dir(dir), newFakePrompter(t, answers), true, "init", "db-operator")
 	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "opctl: cancelled: nothing was written\n", r.stderr)
@@ -117,7 +117,7 @@ func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {
 		"Maximum (empty: none)":                 {"5", "20"},
 		"Default (empty: none)":                 {""},
 		"Show size as a column in kubectl get?": {"y"},
-		"Write these 35 files to " + dir + "?":  {"y"},
+		"Write these 37 files to " + dir + "?":  {"y"},
 	})
 	r := run(t, dir, pr, true, "init", "--style", "go")
 	require.Equal(t, 0, r.code, r.stderr)

@@ -137,7 +137,7 @@ func TestInitInPseudoTerminal(t *testing.T) {
 	field("replicas", "int32", "n", "Minimum", "1", "Maximum", "5", "Default", "1")
 	s.answer("Add a spec field to Database?", "n", keyEnter)
 	s.answer("Child kinds each Database owns", keySpace, keyEnter) // ConfigMap is first
-	s.answer("Write these 36 files", "y", keyEnter)
+	s.answer("Write these 38 files", "y", keyEnter)
 	s.wait(0)
 	assert.Equal(t, relative(t, viaFlags), relative(t, filepath.Join(parent, "db-operator")))
 }

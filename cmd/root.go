@@ -3,9 +3,11 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 
 	"github.com/spf13/cobra"
 
@@ -38,20 +40,27 @@ func Main() int {
 		fmt.Fprintln(io.ErrOut, "opctl:", err)
 		return exitFailure
 	}
-	return Run(os.Args[1:], Env{IO: io, Prompter: NewSurveyPrompter(os.Stdin, os.Stdout, os.Stderr), Dir: dir, Styles: styles.All()})
+	// Ctrl-C cancels the context: a write in progress is undone (or, once
+	// files are being renamed into place, finished) and opctl exits 1.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return RunContext(ctx, os.Args[1:], Env{IO: io, Prompter: NewSurveyPrompter(os.Stdin, os.Stdout, os.Stderr), Dir: dir, Styles: styles.All()})
 }
 
 // Run executes one command line and returns the exit code. The style
 // registry is checked first: one the commands could not serve is refused
 // at start, not by a panic later.
-func Run(args []string, env Env) int {
+func Run(args []string, env Env) int { return RunContext(context.Background(), args, env) }
+
+// RunContext is Run with a context that cancels writing.
+func RunContext(ctx context.Context, args []string, env Env) int {
 	if err := env.Styles.Check(); err != nil {
 		fmt.Fprintln(env.IO.ErrOut, "opctl:", err)
 		return exitFailure
 	}
 	root := newRootCmd(env)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}

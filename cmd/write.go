@@ -1,10 +1,9 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
-	"os"
-	"os/signal"
-	"path/filepath"
+	"io"
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -30,9 +29,10 @@ func (w *writeFlags) register(cmd *cobra.Command) {
 // renderAndWrite renders the project, then writes it to dir (or, with
 // --dry-run, only reports). Rendering validates everything first, so an
 // error leaves dir untouched. confirm, when set, sees the number of files to
-// write after the plan is shown and may cancel.
-func renderAndWrite(env Env, dir string, p scaffold.Project, w writeFlags, confirm func(int) error) error {
-	out := env.IO.Out
+// write after the plan is shown and may cancel. Writing stops, and undoes
+// what it did, when ctx is cancelled (Ctrl-C) before the files are renamed
+// into place.
+func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project, w writeFlags, confirm func(int) error) error {
 	style, err := env.Styles.Lookup(p.Style)
 	if err != nil {
 		return err
@@ -45,7 +45,38 @@ func renderAndWrite(env Env, dir string, p scaffold.Project, w writeFlags, confi
 	if err != nil {
 		return err
 	}
+	if err := printPlan(env.IO.Out, changes, w); err != nil {
+		return err
+	}
+	if w.dryRun {
+		fmt.Fprintln(env.IO.Out, "dry run: nothing written")
+		return nil
+	}
 	var edited []string
+	n := 0
+	for _, c := range changes {
+		if c.Action == scaffold.ActionEdited {
+			edited = append(edited, c.Path)
+		}
+		if c.Writes() {
+			n++
+		}
+	}
+	if len(edited) > 0 {
+		return fmt.Errorf("nothing written: %s changed by hand since opctl generated them; move the change to a file of yours, or use --force to overwrite", strings.Join(edited, ", "))
+	}
+	if confirm != nil {
+		if err := confirm(n); err != nil {
+			return err
+		}
+	}
+	return scaffold.Apply(ctx, scaffold.OSFS{}, dir, changes)
+}
+
+// printPlan lists each change. A change is shown as a diff in a dry run,
+// and before a file of the user's is overwritten with --force; with
+// --verbose a dry run shows new files too.
+func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
 	for _, c := range changes {
 		note := ""
 		switch c.Action {
@@ -53,21 +84,13 @@ func renderAndWrite(env Env, dir string, p scaffold.Project, w writeFlags, confi
 			note = " (yours; --force overwrites)"
 		case scaffold.ActionEdited:
 			note = " (generated, but edited by hand; --force overwrites)"
-			edited = append(edited, c.Path)
 		}
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
-		f, _ := tree.Get(c.Path)
 		switch {
-		// A change is shown as a diff in a dry run, and before a file of the
-		// user's is overwritten with --force.
 		case (w.dryRun && (c.Action == scaffold.ActionUpdate || c.Action == scaffold.ActionEdited)) ||
-			(c.Action == scaffold.ActionUpdate && f.Owner == scaffold.UserOwned):
-			old, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(c.Path)))
-			if err != nil {
-				return err
-			}
+			(c.Action == scaffold.ActionUpdate && c.File.Owner == scaffold.UserOwned):
 			diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-				A: difflib.SplitLines(string(old)), B: difflib.SplitLines(string(f.Content)),
+				A: difflib.SplitLines(string(c.Old)), B: difflib.SplitLines(string(c.File.Content)),
 				FromFile: "a/" + c.Path, ToFile: "b/" + c.Path, Context: 3,
 			})
 			if err != nil {
@@ -75,33 +98,10 @@ func renderAndWrite(env Env, dir string, p scaffold.Project, w writeFlags, confi
 			}
 			fmt.Fprint(out, diff)
 		case w.dryRun && w.verbose && c.Action == scaffold.ActionCreate:
-			fmt.Fprintf(out, "%s\n", indent(f.Content))
+			fmt.Fprintf(out, "%s\n", indent(c.File.Content))
 		}
 	}
-	if w.dryRun {
-		fmt.Fprintln(out, "dry run: nothing written")
-		return nil
-	}
-	if len(edited) > 0 {
-		return fmt.Errorf("nothing written: %s changed by hand since opctl generated them; move the change to a file of yours, or use --force to overwrite", strings.Join(edited, ", "))
-	}
-	if confirm != nil {
-		n := 0
-		for _, c := range changes {
-			if c.Action == scaffold.ActionCreate || c.Action == scaffold.ActionUpdate {
-				n++
-			}
-		}
-		if err := confirm(n); err != nil {
-			return err
-		}
-	}
-	// Ctrl-C while files are renamed into place waits for the write to
-	// finish (milliseconds), so it never leaves a half-written tree.
-	interrupts := make(chan os.Signal, 1)
-	signal.Notify(interrupts, os.Interrupt)
-	defer signal.Stop(interrupts)
-	return scaffold.Write(scaffold.OSFS{}, dir, tree, changes)
+	return nil
 }
 
 func indent(b []byte) []byte {

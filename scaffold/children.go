@@ -19,14 +19,17 @@ import (
 //     managed-by: <project>};
 //   - content from the spec flattened to dotted keys with string values.
 
-// FlattenSpec flattens a spec to dotted keys with string values: objects are
-// walked, booleans are true/false, numbers are decimal, lists keep their
-// compact JSON form.
-func FlattenSpec(spec map[string]any) map[string]string {
+// flattenSpec flattens a spec to dotted keys with string values, the one
+// encoding of spec values every style matches byte for byte: objects are
+// walked, strings are as they are, booleans are true/false, numbers are
+// decimal, lists are compact JSON with UTF-8 as it is and no HTML escaping
+// (an empty list is []), and null is absent.
+func flattenSpec(spec map[string]any) map[string]string {
 	out := map[string]string{}
 	var walk func(prefix string, v any)
 	walk = func(prefix string, v any) {
 		switch t := v.(type) {
+		case nil:
 		case map[string]any:
 			for k, child := range t {
 				key := k
@@ -40,12 +43,50 @@ func FlattenSpec(spec map[string]any) map[string]string {
 		case bool:
 			out[prefix] = strconv.FormatBool(t)
 		default:
-			b, _ := json.Marshal(t)
-			out[prefix] = string(b)
+			out[prefix] = compactJSON(t)
 		}
 	}
 	walk("", spec)
 	return out
+}
+
+// compactJSON is v as compact JSON without HTML escaping (json.Marshal
+// writes < as \u003c, which no other language does).
+func compactJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// SpecValuesPath is the fixture every project with its own kinds gets: a
+// spec of tricky values and the values flattenSpec makes of it, which the
+// project's own tests compare with its implementation byte for byte.
+const SpecValuesPath = "tests/spec-values.json"
+
+// TrickySpec holds the values encodings disagree on: HTML characters,
+// non-ASCII, quotes and backslashes, newlines, empty lists and maps,
+// nesting, null.
+func TrickySpec() map[string]any {
+	return map[string]any{
+		"html":   []any{"a&b<c>"},
+		"utf8":   []any{"café", "日本"},
+		"quotes": []any{`say "hi"`, `back\slash`},
+		"lines":  []any{"one\ntwo", "tab\there"},
+		"empty":  []any{},
+		"none":   nil,
+		"text":   "a&b <c> café \"q\"\n",
+		"flag":   true,
+		"count":  float64(3),
+		"nested": map[string]any{"k": "v", "deeper": map[string]any{"list": []any{"x"}}, "empty": map[string]any{}},
+	}
+}
+
+func specValuesFixture() ([]byte, error) {
+	spec := TrickySpec()
+	b, err := json.MarshalIndent(map[string]any{"spec": spec, "values": flattenSpec(spec)}, "", "  ")
+	return append(b, '\n'), err
 }
 
 // DesiredChildren returns the children of a custom resource of the API.
@@ -53,7 +94,7 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 	meta, _ := cr["metadata"].(map[string]any)
 	spec, _ := cr["spec"].(map[string]any)
 	name, _ := meta["name"].(string)
-	values := FlattenSpec(spec)
+	values := flattenSpec(spec)
 	labels := map[string]any{
 		"app.kubernetes.io/name":       a.Singular(),
 		"app.kubernetes.io/instance":   name,
@@ -195,13 +236,13 @@ func StatusPatch(cr map[string]any, now string, pending []string) map[string]any
 	return map[string]any{"observedGeneration": generation, "conditions": out}
 }
 
-// IsSubset reports whether every field of desired has the same value in
+// isSubset reports whether every field of desired has the same value in
 // actual: fields the API server adds (defaults, resourceVersion, status) do
 // not count. Lists must have the same length; lists of objects keyed by name
 // (env, containers, ports) compare by name, since runtimes that merge them
 // (Metacontroller) keep existing items in place and append new ones; other
 // lists compare item by item.
-func IsSubset(desired, actual any) bool {
+func isSubset(desired, actual any) bool {
 	switch d := desired.(type) {
 	case map[string]any:
 		a, ok := actual.(map[string]any)
@@ -210,7 +251,7 @@ func IsSubset(desired, actual any) bool {
 		}
 		for k, v := range d {
 			av, ok := a[k]
-			if !ok || !IsSubset(v, av) {
+			if !ok || !isSubset(v, av) {
 				return false
 			}
 		}
@@ -225,14 +266,14 @@ func IsSubset(desired, actual any) bool {
 				return false
 			}
 			for name, item := range named {
-				if !IsSubset(item, actualNamed[name]) {
+				if !isSubset(item, actualNamed[name]) {
 					return false
 				}
 			}
 			return true
 		}
 		for i := range d {
-			if !IsSubset(d[i], a[i]) {
+			if !isSubset(d[i], a[i]) {
 				return false
 			}
 		}
@@ -267,10 +308,10 @@ func ByName(items []any) map[string]any {
 const specMap = "data"
 
 // Matches reports whether actual (as read back, or nil) is the desired
-// child: every desired field is there (IsSubset of Comparable) and the maps
+// child: every desired field is there (isSubset of comparableChild) and the maps
 // the spec decides hold no stale key.
 func Matches(desired, actual map[string]any) bool {
-	if actual == nil || !IsSubset(Comparable(desired), actual) {
+	if actual == nil || !isSubset(comparableChild(desired), actual) {
 		return false
 	}
 	want, ok := desired[specMap].(map[string]any)
@@ -286,9 +327,9 @@ func Matches(desired, actual map[string]any) bool {
 	return true
 }
 
-// Comparable is the part of a child that must match what the API server
+// comparableChild is the part of a child that must match what the API server
 // has: only the metadata of kinds whose spec cannot change after creation.
-func Comparable(child map[string]any) map[string]any {
+func comparableChild(child map[string]any) map[string]any {
 	for _, c := range childKinds {
 		if c.Kind == child["kind"] && !c.Mutable {
 			return map[string]any{"metadata": child["metadata"]}

@@ -32,7 +32,25 @@ func TestIsSubset(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, IsSubset(tt.desired, tt.actual))
+			assert.Equal(t, tt.want, isSubset(tt.desired, tt.actual))
 		})
 	}
+}
+
+// The one encoding of spec values into children, which every style
+// matches byte for byte (their generated tests read the same table from
+// tests/spec-values.json).
+func TestFlattenSpecTrickyValues(t *testing.T) {
+	assert.Equal(t, map[string]string{
+		"html":               `["a&b<c>"]`,
+		"utf8":               `["café","日本"]`,
+		"quotes":             `["say \"hi\"","back\\slash"]`,
+		"lines":              `["one\ntwo","tab\there"]`,
+		"empty":              `[]`,
+		"text":               "a&b <c> café \"q\"\n",
+		"flag":               "true",
+		"count":              "3",
+		"nested.k":           "v",
+		"nested.deeper.list": `["x"]`,
+	}, flattenSpec(TrickySpec()))
 }

@@ -165,39 +165,12 @@ func GroupFields(fields []Field) []FieldNode {
 
 func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
 	s := apiextensionsv1.JSONSchemaProps{Description: f.Description}
-	switch f.Type {
-	case TypeString:
-		s.Type = "string"
-		for _, e := range f.Enum {
-			s.Enum = append(s.Enum, jsonString(e))
-		}
-		s.MinLength, s.MaxLength, s.Pattern = f.MinLength, f.MaxLength, f.Pattern
-	case TypeBool:
-		s.Type = "boolean"
-	case TypeInt32, TypeInt64:
-		s.Type, s.Format = "integer", string(f.Type)
-		s.Minimum, s.Maximum = toFloat(f.Min), toFloat(f.Max)
-	case TypeQuantity:
-		s.AnyOf = []apiextensionsv1.JSONSchemaProps{{Type: "integer"}, {Type: "string"}}
-		s.Pattern = quantityPattern
-		s.XIntOrString = true
-	case TypeDuration:
-		s.Type = "string"
-	case TypeDatetime:
-		s.Type, s.Format = "string", "date-time"
-	case TypeStringArr:
-		s.Type = "array"
-		s.Items = &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}
-	case TypeStringMap:
-		s.Type = "object"
-		s.AdditionalProperties = &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}
+	if row, ok := f.Type.row(); ok {
+		row.schema(f, &s)
 	}
 	if f.Default != nil {
-		d := jsonString(*f.Default)
-		if f.Type == TypeBool || f.Type.IsInt() {
-			d = jsonValue(*f.Default)
-		}
-		s.Default = &d
+		b, _ := json.Marshal(TypedDefault(f))
+		s.Default = &apiextensionsv1.JSON{Raw: b}
 	}
 	return s
 }
@@ -285,17 +258,11 @@ func PrinterColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
 func columnName(f Field) string { return UpperFirst(f.Leaf()) }
 
 func columnType(t FieldType) string {
-	switch t {
-	case TypeBool:
-		return "boolean"
-	case TypeInt32, TypeInt64:
-		return "integer"
-	case TypeDatetime:
-		return "date"
-	}
-	return "string"
+	row, _ := t.row()
+	return row.column
 }
 
+// UpperFirst upper-cases the first letter: "storage" → "Storage".
 func UpperFirst(s string) string {
 	if s == "" {
 		return s

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"strings"
 	"testing"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -18,7 +19,7 @@ func TestCRDValidatesObjects(t *testing.T) {
 	require.NoError(t, ValidateCRD(crd))
 	sample, err := BuildSample(p.Domain, p.APIs[0])
 	require.NoError(t, err)
-	assert.Empty(t, ValidateObject(crd, sample), "the sample must be valid")
+	assert.Empty(t, validateObject(crd, sample), "the sample must be valid")
 
 	tests := []struct {
 		name string
@@ -35,10 +36,32 @@ func TestCRDValidatesObjects(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			obj := map[string]any{"apiVersion": "myapp.example.com/v1", "kind": "Database",
 				"metadata": map[string]any{"name": "x"}, "spec": tt.spec}
-			errs := ValidateObject(crd, obj)
+			errs := validateObject(crd, obj)
 			require.NotEmpty(t, errs)
 			assert.Contains(t, errs.ToAggregate().Error(), tt.want)
 		})
+	}
+}
+
+// A map key must be one the children can hold as a data key: the CRD's
+// CEL rule refuses the others, as the API server would.
+func TestMapKeysAreWhatChildrenHold(t *testing.T) {
+	a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true, Fields: mustFields(t, "labels:map[string]string")}
+	crd := BuildCRD("example.com", a)
+	require.NoError(t, ValidateCRD(crd))
+	for key, ok := range map[string]bool{
+		"app-type": true, "app.kubernetes.io_part-of": true, strings.Repeat("k", 246): true,
+		"app.kubernetes.io/part-of": false, "two words": false, "café": false, strings.Repeat("k", 247): false,
+	} {
+		obj := map[string]any{"apiVersion": "g.example.com/v1", "kind": "K", "metadata": map[string]any{"name": "x"},
+			"spec": map[string]any{"labels": map[string]any{key: "v"}}}
+		errs := validateObject(crd, obj)
+		if ok {
+			assert.Empty(t, errs, key)
+			continue
+		}
+		require.NotEmpty(t, errs, key)
+		assert.Contains(t, errs.ToAggregate().Error(), "keys must be at most 246 letters, digits, '-', '_' or '.'", key)
 	}
 }
 
@@ -63,11 +86,32 @@ func TestSampleUsesDefaultsAndFirstEnum(t *testing.T) {
 	}, got["spec"])
 }
 
-func TestSampleImpossiblePattern(t *testing.T) {
-	a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true,
-		Fields: mustFields(t, "code:string:pattern=^zz[0-9]{3}$")}
-	_, err := BuildSample("example.com", a)
-	assert.EqualError(t, err, `field "code": no sample value matches pattern "^zz[0-9]{3}$"; add default=V`)
+// A sample value is built from the pattern when no common word matches;
+// an optional field no value fits is left out of the sample, and a required
+// one is refused by validation, before anything is rendered.
+func TestSampleFromPattern(t *testing.T) {
+	tests := []struct {
+		spec string
+		want any // nil: left out of the sample
+	}{
+		{"schedule:string:pattern=^@(daily|hourly)$", "@daily"},
+		{"code:string:pattern=^zz[0-9]{3}$", "zz000"},
+		{"code:string:maxLength=4:pattern=^[A-Z]{2}-[0-9]+$", "AA-0"},
+		{"tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$", "example"},
+		{"code:string:maxLength=3:pattern=^zz[0-9]{3}$", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.spec, func(t *testing.T) {
+			f := mustFields(t, tt.spec)
+			require.NoError(t, ValidateFields(FlagSource, f))
+			a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true, Fields: f}
+			sample, err := BuildSample("example.com", a)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, sample["spec"].(map[string]any)[f[0].Name])
+		})
+	}
+	err := ValidateFields(FlagSource, mustFields(t, "code:string:maxLength=3:required:pattern=^zz[0-9]{3}$"))
+	assert.EqualError(t, err, `--field "code": no value for the sample fits pattern "^zz[0-9]{3}$" and the length bounds; add default=V`)
 }
 
 // A nested field's default applies even when the object holding it is left
@@ -85,7 +129,7 @@ func TestNestedDefaultsApply(t *testing.T) {
 	assert.Nil(t, spec.Properties["notes"].Default, "nothing to default in notes")
 	obj := map[string]any{"apiVersion": "myapp.example.com/v1", "kind": "Database",
 		"metadata": map[string]any{"name": "x"}, "spec": map[string]any{"engine": "mysql"}}
-	assert.Empty(t, ValidateObject(crd, obj))
+	assert.Empty(t, validateObject(crd, obj))
 	assert.Equal(t, map[string]any{"engine": "mysql", "backup": map[string]any{"schedule": "@daily", "retention": map[string]any{"days": int64(7)}}},
 		defaulted(t, crd, obj)["spec"])
 }

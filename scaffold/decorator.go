@@ -18,18 +18,18 @@ var (
 func ParseTarget(s string, plural func(kind string) string) (Target, error) {
 	parts := strings.Split(s, "/")
 	if len(parts) < 2 || len(parts) > 3 {
-		return Target{}, inputErrorf("--target %q: want GROUP/VERSION/KIND, or VERSION/KIND for the core group (e.g. apps/v1/Deployment)", s)
+		return Target{}, invalid(FlagSource, "target", s, "want GROUP/VERSION/KIND, or VERSION/KIND for the core group (e.g. apps/v1/Deployment)")
 	}
 	kind := parts[len(parts)-1]
 	version := parts[len(parts)-2]
 	if err := CheckKind(kind); err != nil {
-		return Target{}, inputErrorf("--target %q: kind %q %v", s, kind, err)
+		return Target{}, invalid(FlagSource, "target", s, "kind %q %v", kind, err)
 	}
 	if err := CheckVersion(version); err != nil {
-		return Target{}, inputErrorf("--target %q: version %q %v", s, version, err)
+		return Target{}, invalid(FlagSource, "target", s, "version %q %v", version, err)
 	}
 	if len(parts) == 3 && !dnsSubdomain().MatchString(parts[0]) {
-		return Target{}, inputErrorf("--target %q: group %q must be a DNS-1123 subdomain", s, parts[0])
+		return Target{}, invalid(FlagSource, "target", s, "group %q must be a DNS-1123 subdomain", parts[0])
 	}
 	return Target{APIVersion: strings.Join(parts[:len(parts)-1], "/"), Kind: kind, Resource: plural(kind)}, nil
 }
@@ -43,7 +43,7 @@ func ParseSelector(s string) (map[string]string, error) {
 	for _, pair := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(pair, "=")
 		if !ok || !labelKey().MatchString(k) || !labelValue().MatchString(v) {
-			return nil, inputErrorf("--selector %q: want KEY=VALUE[,KEY=VALUE...] with valid label keys and values (e.g. app-type=web)", s)
+			return nil, invalid(FlagSource, "selector", s, "want KEY=VALUE[,KEY=VALUE...] with valid label keys and values (e.g. app-type=web)")
 		}
 		out[k] = v
 	}
@@ -53,19 +53,19 @@ func ParseSelector(s string) (map[string]string, error) {
 // AddDecorator returns the project with a new decorator.
 func (p Project) AddDecorator(d Decorator) (Project, error) {
 	if len(d.Name) > 63 || !dnsLabel().MatchString(d.Name) {
-		return p, inputErrorf("--name %q: must be a DNS-1123 label", d.Name)
+		return p, invalid(FlagSource, "name", d.Name, "must be a DNS-1123 label")
 	}
 	if len(d.Owns) == 0 {
 		return p, inputErrorf("--owns is required: the kinds to attach (%s)", strings.Join(decoratorAttachments, ", "))
 	}
 	for _, o := range d.Owns {
 		if !slices.Contains(decoratorAttachments, o) {
-			return p, inputErrorf("--owns %q: a decorator attaches %s", o, strings.Join(decoratorAttachments, ", "))
+			return p, invalid(FlagSource, "owns", o, "a decorator attaches %s", strings.Join(decoratorAttachments, ", "))
 		}
 	}
 	for _, old := range p.Decorators {
 		if old.Name == d.Name {
-			return p, inputErrorf("--name %q: the project already has this decorator; choose another --name", d.Name)
+			return p, invalid(FlagSource, "name", d.Name, "the project already has this decorator; choose another --name")
 		}
 	}
 	p.Decorators = append(append([]Decorator(nil), p.Decorators...), d)

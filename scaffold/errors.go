@@ -2,14 +2,38 @@ package scaffold
 
 import "fmt"
 
-// InputError is a problem with what the user asked for (a flag, a file, a
-// value). Commands exit 2 on it; every other error exits 1.
-type InputError struct{ Msg string }
+// InputError is a problem with what the user asked for: the input (Key, as
+// its flag is named), the Value given and the Rule it breaks. Each front end
+// shows it its own way: Error names a flag or a key of a file (by Src), and
+// a prompt re-asks with the Rule alone. Commands exit 2 on it; every other
+// error exits 1.
+type InputError struct {
+	Key, Value, Rule string
+	// Src names the key; nil names it as a flag.
+	Src Source
+	// msg is a message about no single value (a missing project file).
+	msg string
+}
 
-func (e *InputError) Error() string { return e.Msg }
+func (e *InputError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
+	src := e.Src
+	if src == nil {
+		src = FlagSource
+	}
+	return fmt.Sprintf("%s %q: %s", src(e.Key), e.Value, e.Rule)
+}
 
+// invalid reports that value, given for key (named by src), breaks a rule.
+func invalid(src Source, key, value, rule string, args ...any) error {
+	return &InputError{Key: key, Value: value, Rule: fmt.Sprintf(rule, args...), Src: src}
+}
+
+// inputErrorf is an input error about no single value.
 func inputErrorf(format string, args ...any) error {
-	return &InputError{Msg: fmt.Sprintf(format, args...)}
+	return &InputError{msg: fmt.Sprintf(format, args...)}
 }
 
 // Source names where an input came from, so errors point at the flag or the

@@ -6,17 +6,68 @@ import (
 	"strings"
 )
 
-// modifiers lists the modifier keywords of --field in the order help shows them.
-var modifierNames = []string{"required", "default", "enum", "min", "max", "minLength", "maxLength", "pattern", "column"}
+// modifier is one modifier of --field (a key of a --from field): how it
+// sets the field and whether a field uses it. Which types take it is in
+// the type table; how it is checked with the others, in the type's check.
+type modifier struct {
+	name string
+	// flag: it takes no value (required, column).
+	flag bool
+	set  func(f *Field, value string) error
+	used func(f Field) bool
+}
+
+func intModifier(name string, get func(*Field) **int64) modifier {
+	return modifier{name: name,
+		set: func(f *Field, v string) (err error) {
+			*get(f), err = parseInt(name, v)
+			return err
+		},
+		used: func(f Field) bool { return *get(&f) != nil },
+	}
+}
+
+// modifierTable lists the modifiers in the order help shows them.
+func modifierTable() []modifier {
+	return []modifier{
+		{name: "required", flag: true, set: func(f *Field, _ string) error { f.Required = true; return nil },
+			used: func(f Field) bool { return f.Required }},
+		{name: "default", set: func(f *Field, v string) error { f.Default = &v; return nil },
+			used: func(f Field) bool { return f.Default != nil }},
+		{name: "enum", set: func(f *Field, v string) error { f.Enum = strings.Split(v, ","); return nil },
+			used: func(f Field) bool { return f.Enum != nil }},
+		intModifier("min", func(f *Field) **int64 { return &f.Min }),
+		intModifier("max", func(f *Field) **int64 { return &f.Max }),
+		intModifier("minLength", func(f *Field) **int64 { return &f.MinLength }),
+		intModifier("maxLength", func(f *Field) **int64 { return &f.MaxLength }),
+		{name: "pattern", set: func(f *Field, v string) error { f.Pattern = v; return nil },
+			used: func(f Field) bool { return f.Pattern != "" }},
+		{name: "column", flag: true, set: func(f *Field, _ string) error { f.Column = true; return nil },
+			used: func(f Field) bool { return f.Column }},
+	}
+}
+
+func lookupModifier(name string) (modifier, bool) {
+	for _, m := range modifierTable() {
+		if m.name == name {
+			return m, true
+		}
+	}
+	return modifier{}, false
+}
+
+func modifierNames() string {
+	var names []string
+	for _, m := range modifierTable() {
+		names = append(names, m.name)
+	}
+	return strings.Join(names, ", ")
+}
 
 func isModifier(segment string) bool {
 	key, _, _ := strings.Cut(segment, "=")
-	for _, m := range modifierNames {
-		if key == m {
-			return true
-		}
-	}
-	return false
+	_, ok := lookupModifier(key)
+	return ok
 }
 
 // ParseField parses NAME:TYPE[:MODIFIER...] as given to --field.
@@ -24,7 +75,7 @@ func isModifier(segment string) bool {
 // following segments that are not modifiers, so datetimes keep their colons.
 func ParseField(spec string) (Field, error) {
 	bad := func(format string, args ...any) error {
-		return inputErrorf("--field %q: "+format, append([]any{spec}, args...)...)
+		return invalid(FlagSource, "field", spec, format, args...)
 	}
 	parts := strings.Split(spec, ":")
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
@@ -57,38 +108,16 @@ func ParseField(spec string) (Field, error) {
 }
 
 func applyModifier(f *Field, key, value string, hasValue bool) error {
-	flag := key == "required" || key == "column"
-	if flag && hasValue {
+	m, ok := lookupModifier(key)
+	switch {
+	case !ok:
+		return fmt.Errorf("unknown modifier %q (modifiers: %s)", key, modifierNames())
+	case m.flag && hasValue:
 		return fmt.Errorf("modifier %q takes no value", key)
+	case !m.flag && !hasValue:
+		return fmt.Errorf("modifier %q needs a value: %s=V", key, key)
 	}
-	if !flag && !hasValue {
-		if isModifier(key) {
-			return fmt.Errorf("modifier %q needs a value: %s=V", key, key)
-		}
-		return fmt.Errorf("unknown modifier %q (modifiers: %s)", key, strings.Join(modifierNames, ", "))
-	}
-	var err error
-	switch key {
-	case "required":
-		f.Required = true
-	case "column":
-		f.Column = true
-	case "default":
-		f.Default = &value
-	case "enum":
-		f.Enum = strings.Split(value, ",")
-	case "min":
-		f.Min, err = parseInt(key, value)
-	case "max":
-		f.Max, err = parseInt(key, value)
-	case "minLength":
-		f.MinLength, err = parseInt(key, value)
-	case "maxLength":
-		f.MaxLength, err = parseInt(key, value)
-	default:
-		return fmt.Errorf("unknown modifier %q (modifiers: %s)", key, strings.Join(modifierNames, ", "))
-	}
-	return err
+	return m.set(f, value)
 }
 
 func parseInt(key, value string) (*int64, error) {
@@ -101,7 +130,7 @@ func parseInt(key, value string) (*int64, error) {
 
 func joinTypes() string {
 	var names []string
-	for _, t := range fieldTypes {
+	for _, t := range FieldTypes() {
 		names = append(names, string(t))
 	}
 	return strings.Join(names, ", ")

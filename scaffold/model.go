@@ -5,40 +5,6 @@ import (
 	"strings"
 )
 
-// FieldType is the type of one spec field, as written on the command line.
-type FieldType string
-
-// The field types a spec field can have.
-const (
-	TypeString    FieldType = "string"
-	TypeBool      FieldType = "bool"
-	TypeInt32     FieldType = "int32"
-	TypeInt64     FieldType = "int64"
-	TypeQuantity  FieldType = "quantity"
-	TypeDuration  FieldType = "duration"
-	TypeDatetime  FieldType = "datetime"
-	TypeStringArr FieldType = "[]string"
-	TypeStringMap FieldType = "map[string]string"
-)
-
-// fieldTypes is read-only; FieldTypes hands out copies.
-var fieldTypes = []FieldType{TypeString, TypeBool, TypeInt32, TypeInt64, TypeQuantity, TypeDuration, TypeDatetime, TypeStringArr, TypeStringMap}
-
-// FieldTypes returns every field type in the order help text shows them.
-func FieldTypes() []FieldType { return append([]FieldType(nil), fieldTypes...) }
-
-func (t FieldType) known() bool {
-	for _, k := range fieldTypes {
-		if k == t {
-			return true
-		}
-	}
-	return false
-}
-
-// IsInt: the type is an integer.
-func (t FieldType) IsInt() bool { return t == TypeInt32 || t == TypeInt64 }
-
 // Field is one spec field. Name is a dotted path: "backup.schedule" is the
 // field schedule of the object backup.
 type Field struct {
@@ -109,7 +75,7 @@ func (a API) OwnedKinds() []ChildKind {
 // Project is everything opctl knows about a project; it is what the
 // project file stores.
 type Project struct {
-	// Format is the project file's version (ProjectFormat when written).
+	// Format is the project file's version (projectFormat when written).
 	Format   int      `json:"format"`
 	Name     string   `json:"name"`
 	Domain   string   `json:"domain"`

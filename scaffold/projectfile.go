@@ -18,13 +18,13 @@ const ProjectFileName = "opctl.yaml"
 const projectFileHeader = "# The opctl project file: every input this project was generated from.\n" +
 	"# opctl re-renders generated files from it; change it with opctl commands.\n"
 
-// ProjectFormat is the version of the project file this opctl writes and
+// projectFormat is the version of the project file this opctl writes and
 // reads; a newer file is refused rather than misread.
-const ProjectFormat = 1
+const projectFormat = 1
 
-// MarshalProject renders the project file.
-func MarshalProject(p Project) ([]byte, error) {
-	p.Format = ProjectFormat
+// marshalProject renders the project file.
+func marshalProject(p Project) ([]byte, error) {
+	p.Format = projectFormat
 	b, err := yaml.Marshal(p)
 	if err != nil {
 		return nil, err
@@ -49,8 +49,8 @@ func LoadProject(dir string, styles Styles) (Project, error) {
 	if err := yaml.UnmarshalStrict(b, &p); err != nil {
 		return Project{}, inputErrorf("%s is not a valid project file: %v", path, oneLine(err))
 	}
-	if p.Format > ProjectFormat {
-		return Project{}, inputErrorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, p.Format, ProjectFormat)
+	if p.Format > projectFormat {
+		return Project{}, inputErrorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, p.Format, projectFormat)
 	}
 	if err := p.Validate(FileSource(path), styles); err != nil {
 		return Project{}, err
@@ -78,16 +78,16 @@ func LoadAPIFile(path string) (API, error) {
 
 // AddAPI returns the project with a new API, rejecting a kind that exists.
 func (p Project) AddAPI(src Source, a API) (Project, error) {
-	if err := ValidateAPI(src, p.Domain, a); err != nil {
+	if err := validateAPI(src, p.Domain, a); err != nil {
 		return p, err
 	}
 	for _, old := range p.APIs {
 		if old.Kind == a.Kind {
 			// Kinds name controller files and modules in every style.
-			return p, inputErrorf("%s %q: the project already has this kind (%s/%s); kind names are unique in a project", src("kind"), a.Kind, old.FullGroup(p.Domain), old.Version)
+			return p, invalid(src, "kind", a.Kind, "the project already has this kind (%s/%s); kind names are unique in a project", old.FullGroup(p.Domain), old.Version)
 		}
 		if old.Group == a.Group && old.Plural == a.Plural {
-			return p, inputErrorf("%s %q: group %s already has a kind with this plural (%s)", src("plural"), a.Plural, a.Group, old.Kind)
+			return p, invalid(src, "plural", a.Plural, "group %s already has a kind with this plural (%s)", a.Group, old.Kind)
 		}
 	}
 	p.APIs = append(append([]API(nil), p.APIs...), a)
@@ -103,10 +103,10 @@ func (p Project) Validate(src Source, styles Styles) error {
 		return err
 	}
 	if _, err := styles.Lookup(p.Style); err != nil {
-		return inputErrorf("%s %q: %v", src("style"), p.Style, err)
+		return invalid(src, "style", p.Style, "%v", err)
 	}
 	for _, a := range p.APIs {
-		if err := ValidateAPI(src, p.Domain, a); err != nil {
+		if err := validateAPI(src, p.Domain, a); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
 		}
 	}

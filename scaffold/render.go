@@ -16,12 +16,21 @@ func Render(p Project, style Style) (*Tree, error) {
 	if style.ModulePath && p.Repo == "" {
 		return nil, inputErrorf("--repo: the %s style needs the Go module path (e.g. example.com/%s)", style.Name, p.Name)
 	}
-	t := NewTree()
+	t := newTree()
 	if err := addManifests(p, style, t); err != nil {
 		return nil, err
 	}
 	if err := style.Files(p, t); err != nil {
 		return nil, err
+	}
+	if !style.ExistingKinds {
+		fixture, err := specValuesFixture()
+		if err != nil {
+			return nil, err
+		}
+		if err := t.Add(File{Path: SpecValuesPath, Content: fixture, Owner: Generated}); err != nil {
+			return nil, err
+		}
 	}
 	// The project file comes last: it records the hash of every other
 	// generated file.
@@ -31,7 +40,7 @@ func Render(p Project, style Style) (*Tree, error) {
 			p.Generated[f.Path] = contentHash(f.Content)
 		}
 	}
-	projectFile, err := MarshalProject(p)
+	projectFile, err := marshalProject(p)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +74,7 @@ func addManifests(p Project, style Style, t *Tree) error {
 		}
 		return t.Add(File{Path: file, Content: b})
 	}
-	addKustomization := func(dir string, k *Kustomization) error {
+	addKustomization := func(dir string, k *kustomization) error {
 		k.APIVersion, k.Kind = "kustomize.config.k8s.io/v1beta1", "Kustomization"
 		return add(dir+"/kustomization.yaml", k)
 	}
@@ -119,20 +128,20 @@ func addManifests(p Project, style Style, t *Tree) error {
 	var top []string
 	for _, dir := range SortedKeys(resources) {
 		top = append(top, path.Base(dir))
-		if err := addKustomization(dir, &Kustomization{Resources: resources[dir]}); err != nil {
+		if err := addKustomization(dir, &kustomization{Resources: resources[dir]}); err != nil {
 			return err
 		}
 	}
 	if len(samples) > 0 {
-		if err := addKustomization("config/samples", &Kustomization{Resources: samples}); err != nil {
+		if err := addKustomization("config/samples", &kustomization{Resources: samples}); err != nil {
 			return err
 		}
 	}
-	return addKustomization("config", &Kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: top})
+	return addKustomization("config", &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: top})
 }
 
-// Kustomization is the subset of kustomize's file that opctl writes.
-type Kustomization struct {
+// kustomization is the subset of kustomize's file that opctl writes.
+type kustomization struct {
 	APIVersion string   `json:"apiVersion"`
 	Kind       string   `json:"kind"`
 	Namespace  string   `json:"namespace,omitempty"`

@@ -1,28 +1,32 @@
 package scaffold
 
 import (
+	"context"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	apivalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // BuildSample returns a custom resource that exercises every field: the
 // default where there is one, else the first enum value, else a value that
-// satisfies the field's bounds. It is checked against the CRD schema.
+// satisfies the field's bounds. An optional string no value could be made
+// for is left out (validation refuses such a required one). The sample is
+// checked against the CRD schema.
 func BuildSample(domain string, a API) (map[string]any, error) {
 	spec := map[string]any{}
 	for _, f := range a.Fields {
-		v, err := sampleValue(f)
-		if err != nil {
-			return nil, inputErrorf("field %q: %v", f.Name, err)
+		if v, ok := sampleValue(f); ok {
+			setPath(spec, f.Path(), v)
 		}
-		setPath(spec, f.Path(), v)
 	}
 	obj := map[string]any{
 		"apiVersion": a.FullGroup(domain) + "/" + a.Version,
@@ -30,15 +34,15 @@ func BuildSample(domain string, a API) (map[string]any, error) {
 		"metadata":   map[string]any{"name": a.Singular() + "-sample"},
 		"spec":       spec,
 	}
-	if errs := ValidateObject(BuildCRD(domain, a), obj); len(errs) > 0 {
+	if errs := validateObject(BuildCRD(domain, a), obj); len(errs) > 0 {
 		return nil, fmt.Errorf("internal error: sample %s does not match its CRD: %v", a.Kind, errs.ToAggregate())
 	}
 	return obj, nil
 }
 
-// ValidateObject checks a custom resource against the CRD's schema the way
-// the API server does.
-func ValidateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
+// validateObject checks a custom resource against the CRD's schema and its
+// CEL rules the way the API server does.
+func validateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
@@ -47,7 +51,14 @@ func ValidateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[strin
 	if err != nil {
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
-	return apivalidation.ValidateCustomResource(nil, obj, validator)
+	errs := apivalidation.ValidateCustomResource(nil, obj, validator)
+	structural, err := structuralschema.NewStructural(&internal)
+	if err != nil {
+		return append(errs, field.InternalError(nil, err))
+	}
+	celErrs, _ := cel.NewValidator(structural, true, celconfig.PerCallLimit).
+		Validate(context.Background(), nil, structural, obj, nil, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
 }
 
 func setPath(m map[string]any, path []string, v any) {
@@ -62,64 +73,48 @@ func setPath(m map[string]any, path []string, v any) {
 	m[path[len(path)-1]] = v
 }
 
-func sampleValue(f Field) (any, error) {
+func sampleValue(f Field) (any, bool) {
 	if f.Default != nil {
-		return TypedDefault(f), nil
+		return TypedDefault(f), true
 	}
-	switch f.Type {
-	case TypeString:
-		return sampleString(f)
-	case TypeBool:
-		return false, nil
-	case TypeInt32, TypeInt64:
-		switch {
-		case f.Min != nil:
-			return *f.Min, nil
-		case f.Max != nil && *f.Max < 1:
-			return *f.Max, nil
-		}
-		return int64(1), nil
-	case TypeQuantity:
-		return "1Gi", nil
-	case TypeDuration:
-		return "30s", nil
-	case TypeDatetime:
-		return "2025-01-01T00:00:00Z", nil
-	case TypeStringArr:
-		return []any{"example"}, nil
-	case TypeStringMap:
-		return map[string]any{"example": "value"}, nil
+	row, ok := f.Type.row()
+	if !ok {
+		return nil, false
 	}
-	return nil, fmt.Errorf("unknown type %q", f.Type)
+	return row.sample(f)
 }
 
 // TypedDefault is the default as the JSON type the schema declares.
 func TypedDefault(f Field) any {
-	d := *f.Default
-	switch f.Type {
-	case TypeBool:
-		return d == "true"
-	case TypeInt32, TypeInt64:
-		n, _ := strconv.ParseInt(d, 10, 64)
-		return n
-	}
-	return d
+	row, _ := f.Type.row()
+	v, _ := row.parseDefault(f, *f.Default)
+	return v
 }
 
-func sampleString(f Field) (any, error) {
+// sampleString is the first enum value, else a common word or, failing
+// those, a string built from the pattern, fitted to the length bounds.
+func sampleString(f Field) (any, bool) {
 	if len(f.Enum) > 0 {
-		return f.Enum[0], nil
+		return f.Enum[0], true
 	}
-	for _, c := range []string{"example", "a", "1", "example-1", "example.com", "A"} {
+	candidates := []string{"example", "a", "1", "example-1", "example.com", "A"}
+	if example, ok := patternExample(f.Pattern); ok && f.Pattern != "" {
+		candidates = append(candidates, example)
+	}
+	for _, c := range candidates {
 		if f.MinLength != nil && int64(len(c)) < *f.MinLength {
 			c += strings.Repeat("x", int(*f.MinLength)-len(c))
 		}
-		if f.MaxLength != nil && int64(len(c)) > *f.MaxLength {
-			c = c[:*f.MaxLength]
+		if r := []rune(c); f.MaxLength != nil && int64(len(r)) > *f.MaxLength {
+			c = string(r[:*f.MaxLength])
+		}
+		n := int64(utf8.RuneCountInString(c))
+		if (f.MinLength != nil && n < *f.MinLength) || (f.MaxLength != nil && n > *f.MaxLength) {
+			continue
 		}
 		if f.Pattern == "" || regexp.MustCompile(f.Pattern).MatchString(c) {
-			return c, nil
+			return c, true
 		}
 	}
-	return nil, fmt.Errorf("no sample value matches pattern %q; add default=V", f.Pattern)
+	return nil, false
 }

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,8 +35,8 @@ type Tree struct {
 	files map[string]File
 }
 
-// NewTree returns an empty tree.
-func NewTree() *Tree { return &Tree{files: map[string]File{}} }
+// newTree returns an empty tree.
+func newTree() *Tree { return &Tree{files: map[string]File{}} }
 
 // Add puts a file in the tree; two renderers writing one path is a bug.
 func (t *Tree) Add(f File) error {
@@ -78,40 +79,61 @@ const (
 	ActionEdited Action = "edited"
 )
 
-// Change is the planned action for one file.
+// Change is the planned action for one file, with what the file holds
+// now (nil when it does not exist) and what opctl would write.
 type Change struct {
 	Path   string
 	Action Action
+	Old    []byte
+	File   File
 }
 
-// Plan decides, without writing, what Write would do in dir: user-owned
-// files that exist are kept unless force is set; generated files whose
-// content no longer has the hash recorded when opctl wrote them are
-// reported as edited unless force is set.
+// Writes reports whether applying the change writes the file.
+func (c Change) Writes() bool { return c.Action == ActionCreate || c.Action == ActionUpdate }
+
+// Plan decides, without writing, what Apply would do in dir, reading each
+// file once: user-owned files that exist are kept unless force is set;
+// generated files whose content no longer has the hash recorded when opctl
+// wrote them are reported as edited unless force is set. A file to write
+// through a symbolic link, or outside dir, is refused here.
 func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change, error) {
+	root, err := resolve(dir)
+	if err != nil {
+		return nil, err
+	}
 	var changes []Change
 	for _, f := range t.Files() {
 		target := filepath.Join(dir, filepath.FromSlash(f.Path))
+		c := Change{Path: f.Path, File: f}
 		old, err := os.ReadFile(target)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			changes = append(changes, Change{f.Path, ActionCreate})
+			c.Action = ActionCreate
 		case err != nil:
 			return nil, fmt.Errorf("%s: %w", target, err)
 		case bytes.Equal(old, f.Content):
-			changes = append(changes, Change{f.Path, ActionUnchanged})
+			c.Action = ActionUnchanged
 		case f.Owner == UserOwned && !force:
-			changes = append(changes, Change{f.Path, ActionKeep})
+			c.Action = ActionKeep
 		case f.Owner == Generated && !force && recorded[f.Path] != "" && recorded[f.Path] != contentHash(old):
-			changes = append(changes, Change{f.Path, ActionEdited})
+			c.Action = ActionEdited
 		default:
-			changes = append(changes, Change{f.Path, ActionUpdate})
+			c.Action = ActionUpdate
 		}
+		if err == nil {
+			c.Old = old
+		}
+		if c.Writes() {
+			if err := checkInside(root, dir, target); err != nil {
+				return nil, err
+			}
+		}
+		changes = append(changes, c)
 	}
 	return changes, nil
 }
 
-// FS is the part of the file system Write changes; tests inject failures.
+// FS is the part of the file system Apply changes; tests inject failures.
 type FS interface {
 	MkdirAll(path string, perm fs.FileMode) error
 	WriteFile(name string, data []byte, perm fs.FileMode) error
@@ -135,48 +157,35 @@ func (OSFS) Remove(name string) error             { return os.Remove(name) }
 // tmpSuffix marks files being written; they are renamed into place.
 const tmpSuffix = ".opctl-tmp"
 
-// Write applies a plan made by Plan for the same tree, all or nothing:
-// every file is first written beside its target, then renamed into place;
-// if any step fails, what was renamed is restored, temporary files and new
-// directories are removed, and the error names the file.
-func Write(fsys FS, dir string, t *Tree, changes []Change) error {
-	root, err := resolve(dir)
-	if err != nil {
-		return err
-	}
-	type pending struct {
-		target, tmp string
-		old         []byte // nil when the file is new
-		file        File
-	}
-	var todo []pending
-	for _, c := range changes {
-		if c.Action != ActionCreate && c.Action != ActionUpdate {
-			continue
-		}
-		f := t.files[c.Path]
-		target := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := checkInside(root, dir, target); err != nil {
-			return err
-		}
-		old, err := os.ReadFile(target)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s: %w", target, err)
-		}
-		todo = append(todo, pending{target: target, tmp: target + tmpSuffix, old: old, file: f})
-	}
+// errInterrupted is returned when the context is cancelled (Ctrl-C) while
+// a plan is applied.
+var errInterrupted = errors.New("interrupted")
 
+// Apply carries out a plan made by Plan, all or nothing: every file is
+// first written beside its target, then renamed into place; if any step
+// fails, or ctx is cancelled before the renames begin, what was renamed is
+// restored, temporary files and new directories are removed, and the error
+// names the file. The renames take milliseconds and are never cut short: a
+// cancellation then is reported once they are done.
+func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
+	var todo []Change
+	for _, c := range changes {
+		if c.Writes() {
+			todo = append(todo, c)
+		}
+	}
+	target := func(c Change) string { return filepath.Join(dir, filepath.FromSlash(c.Path)) }
 	var createdDirs, tmps []string
-	var renamed []pending
+	renamed := 0
 	rollback := func() {
-		for i := len(renamed) - 1; i >= 0; i-- {
-			r := renamed[i]
-			if r.old == nil {
-				_ = fsys.Remove(r.target)
+		for i := renamed - 1; i >= 0; i-- {
+			c := todo[i]
+			if c.Old == nil {
+				_ = fsys.Remove(target(c))
 				continue
 			}
-			if fsys.WriteFile(r.tmp, r.old, r.file.Mode) == nil {
-				_ = fsys.Rename(r.tmp, r.target)
+			if fsys.WriteFile(target(c)+tmpSuffix, c.Old, c.File.Mode) == nil {
+				_ = fsys.Rename(target(c)+tmpSuffix, target(c))
 			}
 		}
 		for _, tmp := range tmps {
@@ -186,27 +195,38 @@ func Write(fsys FS, dir string, t *Tree, changes []Change) error {
 			_ = fsys.Remove(createdDirs[i])
 		}
 	}
-	for _, p := range todo {
-		for _, d := range missingDirs(filepath.Dir(p.target)) {
+	for _, c := range todo {
+		if ctx.Err() != nil {
+			rollback()
+			return fmt.Errorf("%w: nothing written", errInterrupted)
+		}
+		for _, d := range missingDirs(filepath.Dir(target(c))) {
 			if err := fsys.MkdirAll(d, 0o755); err != nil {
 				rollback()
 				return fmt.Errorf("nothing written: %s: %w", d, err)
 			}
 			createdDirs = append(createdDirs, d)
 		}
-		if err := fsys.WriteFile(p.tmp, p.file.Content, p.file.Mode); err != nil {
+		if err := fsys.WriteFile(target(c)+tmpSuffix, c.File.Content, c.File.Mode); err != nil {
 			rollback()
-			return fmt.Errorf("nothing written: %s: %w", p.target, err)
+			return fmt.Errorf("nothing written: %s: %w", target(c), err)
 		}
-		tmps = append(tmps, p.tmp)
+		tmps = append(tmps, target(c)+tmpSuffix)
 	}
-	for i, p := range todo {
-		if err := fsys.Rename(p.tmp, p.target); err != nil {
+	if ctx.Err() != nil {
+		rollback()
+		return fmt.Errorf("%w: nothing written", errInterrupted)
+	}
+	for i, c := range todo {
+		if err := fsys.Rename(target(c)+tmpSuffix, target(c)); err != nil {
 			tmps = tmps[i:]
 			rollback()
-			return fmt.Errorf("nothing written: %s: %w", p.target, err)
+			return fmt.Errorf("nothing written: %s: %w", target(c), err)
 		}
-		renamed = append(renamed, p)
+		renamed++
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w: after all %d files were written", errInterrupted, len(todo))
 	}
 	return nil
 }

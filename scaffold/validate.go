@@ -3,18 +3,12 @@ package scaffold
 import (
 	"fmt"
 	"go/token"
-	"math"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/kube-openapi/pkg/validation/strfmt"
 )
 
 var (
@@ -40,7 +34,7 @@ var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "statu
 // ValidateProjectName checks the project name used for labels and images.
 func ValidateProjectName(src Source, name string) error {
 	if len(name) > 63 || !dnsLabel().MatchString(name) {
-		return inputErrorf("%s %q: must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)", src("name"), name)
+		return invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
 	}
 	return nil
 }
@@ -48,14 +42,14 @@ func ValidateProjectName(src Source, name string) error {
 // ValidateDomain checks the project domain.
 func ValidateDomain(src Source, domain string) error {
 	if domain == "" || len(domain) > 253 || !dnsSubdomain().MatchString(domain) {
-		return inputErrorf("%s %q: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')", src("domain"), domain)
+		return invalid(src, "domain", domain, "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
 	}
 	return nil
 }
 
-// ValidateAPI checks one API against the rules of Kubernetes, Go and the
+// validateAPI checks one API against the rules of Kubernetes, Go and the
 // CRD schema, and returns the first broken rule as an InputError.
-func ValidateAPI(src Source, domain string, a API) error {
+func validateAPI(src Source, domain string, a API) error {
 	checks := []struct {
 		key, value string
 		check      func(string) error
@@ -63,15 +57,15 @@ func ValidateAPI(src Source, domain string, a API) error {
 		{"group", a.Group, CheckGroup},
 		{"version", a.Version, CheckVersion},
 		{"kind", a.Kind, CheckKind},
-		{"plural", a.Plural, CheckPlural},
+		{"plural", a.Plural, checkPlural},
 	}
 	for _, c := range checks {
 		if err := c.check(c.value); err != nil {
-			return inputErrorf("%s %q: %v", src(c.key), c.value, err)
+			return invalid(src, c.key, c.value, "%v", err)
 		}
 	}
 	if full := a.FullGroup(domain); len(full) > 253 {
-		return inputErrorf("%s %q: the full group %q is longer than 253 characters", src("group"), a.Group, full)
+		return invalid(src, "group", a.Group, "the full group %q is longer than 253 characters", full)
 	}
 	if err := ValidateFields(src, a.Fields); err != nil {
 		return err
@@ -103,8 +97,8 @@ func CheckKind(kind string) error {
 	return nil
 }
 
-// CheckPlural checks a resource name.
-func CheckPlural(plural string) error {
+// checkPlural checks a resource name.
+func checkPlural(plural string) error {
 	if len(plural) > 63 || !pluralRE().MatchString(plural) {
 		return fmt.Errorf("must be lower-case letters and digits, starting with a letter")
 	}
@@ -117,18 +111,18 @@ func validateOwns(src Source, a API) error {
 		if !slices.Contains(ChildKindNames(), o) {
 			for _, k := range ChildKindNames() {
 				if strings.EqualFold(k, o) {
-					return inputErrorf("%s %q: unknown kind; kinds are case-sensitive: %s", src("owns"), o, k)
+					return invalid(src, "owns", o, "unknown kind; kinds are case-sensitive: %s", k)
 				}
 			}
-			return inputErrorf("%s %q: unknown kind (kinds: %s)", src("owns"), o, strings.Join(ChildKindNames(), ", "))
+			return invalid(src, "owns", o, "unknown kind (kinds: %s)", strings.Join(ChildKindNames(), ", "))
 		}
 		if seen[o] {
-			return inputErrorf("%s %q: listed twice", src("owns"), o)
+			return invalid(src, "owns", o, "listed twice")
 		}
 		seen[o] = true
 	}
 	if !a.Namespaced && len(a.Owns) > 0 {
-		return inputErrorf("%s %q: a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns", src("owns"), strings.Join(a.Owns, ","))
+		return invalid(src, "owns", strings.Join(a.Owns, ","), "a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns")
 	}
 	return nil
 }
@@ -138,15 +132,15 @@ func ValidateFields(src Source, fields []Field) error {
 	byName := map[string]bool{}
 	for _, f := range fields {
 		if byName[f.Name] {
-			return inputErrorf("%s %q: defined twice", src("field"), f.Name)
+			return invalid(src, "field", f.Name, "defined twice")
 		}
 		byName[f.Name] = true
 	}
 	for _, f := range fields {
 		bad := func(format string, args ...any) error {
-			return inputErrorf("%s %q: "+format, append([]any{src("field"), f.Name}, args...)...)
+			return invalid(src, "field", f.Name, format, args...)
 		}
-		if err := CheckField(f); err != nil {
+		if err := checkField(f); err != nil {
 			return bad("%v", err)
 		}
 		path := f.Path()
@@ -159,9 +153,9 @@ func ValidateFields(src Source, fields []Field) error {
 	return nil
 }
 
-// CheckField checks one field on its own: its name, its type and its
+// checkField checks one field on its own: its name, its type and its
 // modifiers (not its relation to other fields).
-func CheckField(f Field) error {
+func checkField(f Field) error {
 	if err := checkFieldName(f); err != nil {
 		return err
 	}
@@ -183,20 +177,6 @@ func checkFieldName(f Field) error {
 		}
 	}
 	return nil
-}
-
-// allowed says which modifiers each type accepts.
-func allowed(t FieldType, modifier string) bool {
-	scalar := t != TypeStringArr && t != TypeStringMap
-	switch modifier {
-	case "default", "column":
-		return scalar
-	case "enum", "minLength", "maxLength", "pattern":
-		return t == TypeString
-	case "min", "max":
-		return t.IsInt()
-	}
-	return true
 }
 
 // printable reports whether s is valid UTF-8 without control characters:
@@ -223,26 +203,30 @@ func validateModifiers(f Field) error {
 			return fmt.Errorf("value %q must be printable UTF-8", v)
 		}
 	}
-	used := map[string]bool{
-		"default": f.Default != nil, "column": f.Column, "enum": f.Enum != nil,
-		"minLength": f.MinLength != nil, "maxLength": f.MaxLength != nil, "pattern": f.Pattern != "",
-		"min": f.Min != nil, "max": f.Max != nil,
-	}
-	for _, m := range modifierNames {
-		if used[m] && !allowed(f.Type, m) {
-			return fmt.Errorf("modifier %q does not apply to type %s", m, f.Type)
+	for _, m := range modifierTable() {
+		if m.used(f) && !f.Type.Allows(m.name) {
+			return fmt.Errorf("modifier %q does not apply to type %s", m.name, f.Type)
 		}
 	}
-	if f.Type == TypeInt32 {
-		for _, b := range []*int64{f.Min, f.Max} {
-			if b != nil && (*b < math.MinInt32 || *b > math.MaxInt32) {
-				return fmt.Errorf("bound %d is outside int32", *b)
-			}
+	row, _ := f.Type.row()
+	if row.check != nil {
+		if err := row.check(f); err != nil {
+			return err
 		}
 	}
-	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {
-		return fmt.Errorf("min %d is greater than max %d", *f.Min, *f.Max)
+	if f.Default != nil {
+		_, err := row.parseDefault(f, *f.Default)
+		return err
 	}
+	// The sample must set a required field; an optional one it can leave out.
+	if _, ok := sampleValue(f); f.Required && !ok {
+		return fmt.Errorf("no value for the sample fits pattern %q and the length bounds; add default=V", f.Pattern)
+	}
+	return nil
+}
+
+// checkStringModifiers checks the string modifiers together.
+func checkStringModifiers(f Field) error {
 	for _, l := range []*int64{f.MinLength, f.MaxLength} {
 		if l != nil && *l < 0 {
 			return fmt.Errorf("length %d is negative", *l)
@@ -268,47 +252,6 @@ func validateModifiers(f Field) error {
 		if _, err := regexp.Compile(f.Pattern); err != nil {
 			return fmt.Errorf("pattern %q does not compile: %v", f.Pattern, err)
 		}
-	}
-	if f.Default != nil {
-		return validateDefault(f, *f.Default)
-	}
-	return nil
-}
-
-func validateDefault(f Field, d string) error {
-	switch f.Type {
-	case TypeBool:
-		if d != "true" && d != "false" {
-			return fmt.Errorf("default %q is not true or false", d)
-		}
-	case TypeInt32, TypeInt64:
-		bits := 64
-		if f.Type == TypeInt32 {
-			bits = 32
-		}
-		n, err := strconv.ParseInt(d, 10, bits)
-		if err != nil {
-			return fmt.Errorf("default %q is not an %s", d, f.Type)
-		}
-		if (f.Min != nil && n < *f.Min) || (f.Max != nil && n > *f.Max) {
-			return fmt.Errorf("default %d is outside min/max", n)
-		}
-	case TypeQuantity:
-		if _, err := resource.ParseQuantity(d); err != nil || !quantityRE().MatchString(d) {
-			return fmt.Errorf("default %q is not a quantity (e.g. 10Gi, 500m)", d)
-		}
-	case TypeDuration:
-		if _, err := time.ParseDuration(d); err != nil {
-			return fmt.Errorf("default %q is not a duration (e.g. 30s, 1h)", d)
-		}
-	case TypeDatetime:
-		// The API server's own date-time check: Go's RFC 3339 parser also
-		// takes one-digit hours, which the CRD's schema refuses.
-		if !strfmt.IsDateTime(d) {
-			return fmt.Errorf("default %q is not an RFC 3339 date-time", d)
-		}
-	case TypeString:
-		return validateStringDefault(f, d)
 	}
 	return nil
 }

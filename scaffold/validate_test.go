@@ -99,7 +99,7 @@ func TestValidateAPIErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := seedAPI()
 			tt.mutate(&a)
-			err := ValidateAPI(FlagSource, "example.com", a)
+			err := validateAPI(FlagSource, "example.com", a)
 			require.Error(t, err)
 			assert.Equal(t, tt.want, err.Error())
 		})
@@ -109,7 +109,7 @@ func TestValidateAPIErrors(t *testing.T) {
 func TestValidateAPIFileSource(t *testing.T) {
 	a := seedAPI()
 	a.Kind = "database"
-	err := ValidateAPI(FileSource("db.yaml"), "example.com", a)
+	err := validateAPI(FileSource("db.yaml"), "example.com", a)
 	assert.EqualError(t, err, `db.yaml: kind "database": must be UpperCamelCase (e.g. Database), at most 63 characters`)
 }
 

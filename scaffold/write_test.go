@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -74,12 +75,12 @@ func TestWriteIsAllOrNothing(t *testing.T) {
 		dir := t.TempDir()
 		changes, err := Plan(dir, before, nil, false)
 		require.NoError(t, err)
-		require.NoError(t, Write(OSFS{}, dir, before, changes))
+		require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
 		snapshot := readTree(t, dir)
 
 		changes, err = Plan(dir, after, nil, false)
 		require.NoError(t, err)
-		err = Write(&failingFS{op: failure.op, n: failure.n}, dir, after, changes)
+		err = Apply(context.Background(), &failingFS{op: failure.op, n: failure.n}, dir, changes)
 		require.Error(t, err, "%+v", failure)
 		assert.Contains(t, err.Error(), "injected failure")
 		assert.Contains(t, err.Error(), dir, "the error names the file")
@@ -91,9 +92,7 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 	tree := render(t, seedProject(t))
 	dir, outside := t.TempDir(), t.TempDir()
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "config")))
-	changes, err := Plan(dir, tree, nil, false)
-	require.NoError(t, err)
-	err = Write(OSFS{}, dir, tree, changes)
+	_, err := Plan(dir, tree, nil, false)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "resolves outside")
 	entries, _ := os.ReadDir(outside)
@@ -101,11 +100,14 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 
 	dir = t.TempDir()
 	require.NoError(t, os.Symlink(filepath.Join(outside, "x"), filepath.Join(dir, "Makefile")))
-	changes, err = Plan(dir, tree, nil, true)
-	require.NoError(t, err)
-	err = Write(OSFS{}, dir, tree, changes)
+	_, err = Plan(dir, tree, nil, true)
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "symbolic link"), err.Error())
+	// Without --force the user's linked Makefile is kept, so it is no error.
+	require.NoError(t, os.WriteFile(filepath.Join(outside, "x"), []byte("all:\n"), 0o644))
+	changes, err := Plan(dir, tree, nil, false)
+	require.NoError(t, err)
+	assert.Contains(t, actions(changes), "Makefile keep")
 }
 
 func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
@@ -113,7 +115,7 @@ func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 	dir := t.TempDir()
 	changes, err := Plan(dir, tree, nil, false)
 	require.NoError(t, err)
-	require.NoError(t, Write(OSFS{}, dir, tree, changes))
+	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
 	loaded, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	require.NotEmpty(t, loaded.Generated["config/rbac/role.yaml"])
@@ -122,10 +124,86 @@ func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 	require.NoError(t, os.WriteFile(role, []byte("# mine\n"), 0o644))
 	changes, err = Plan(dir, tree, loaded.Generated, false)
 	require.NoError(t, err)
-	assert.Contains(t, changes, Change{"config/rbac/role.yaml", ActionEdited})
+	assert.Contains(t, actions(changes), "config/rbac/role.yaml edited")
 	changes, err = Plan(dir, tree, loaded.Generated, true)
 	require.NoError(t, err)
-	assert.Contains(t, changes, Change{"config/rbac/role.yaml", ActionUpdate})
+	assert.Contains(t, actions(changes), "config/rbac/role.yaml update")
+	for _, c := range changes {
+		if c.Path == "config/rbac/role.yaml" {
+			assert.Equal(t, "# mine\n", string(c.Old), "the plan carries what the file holds")
+		}
+	}
+}
+
+// actions lists "path action" for each change.
+func actions(changes []Change) []string {
+	var out []string
+	for _, c := range changes {
+		out = append(out, c.Path+" "+string(c.Action))
+	}
+	return out
+}
+
+// cancellingFS cancels the context at the nth call of one operation, as a
+// Ctrl-C would in the middle of a write.
+type cancellingFS struct {
+	failingFS
+	cancel context.CancelFunc
+}
+
+func (f *cancellingFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
+	if f.fail("write") != nil {
+		f.cancel()
+	}
+	return f.OSFS.WriteFile(name, data, perm)
+}
+
+func (f *cancellingFS) Rename(oldpath, newpath string) error {
+	if f.fail("rename") != nil {
+		f.cancel()
+	}
+	return f.OSFS.Rename(oldpath, newpath)
+}
+
+// Ctrl-C while files are written beside their targets undoes everything;
+// once they are being renamed into place the write finishes. Either way
+// Apply reports the interruption.
+func TestApplyInterrupted(t *testing.T) {
+	before, after := render(t, bareProject()), render(t, seedProject(t))
+	for _, tt := range []struct {
+		op       string
+		n        int
+		finished bool
+		want     string
+	}{
+		{"write", 2, false, "interrupted: nothing written"},
+		{"rename", 2, true, "interrupted: after all"},
+	} {
+		t.Run(tt.op, func(t *testing.T) {
+			dir := t.TempDir()
+			changes, err := Plan(dir, before, nil, false)
+			require.NoError(t, err)
+			require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+			snapshot := readTree(t, dir)
+
+			changes, err = Plan(dir, after, nil, false)
+			require.NoError(t, err)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			err = Apply(ctx, &cancellingFS{failingFS{op: tt.op, n: tt.n}, cancel}, dir, changes)
+			require.ErrorIs(t, err, errInterrupted)
+			assert.Contains(t, err.Error(), tt.want)
+			if !tt.finished {
+				assert.Equal(t, snapshot, readTree(t, dir), "the directory must be as it was")
+				return
+			}
+			again, err := Plan(dir, after, nil, false)
+			require.NoError(t, err)
+			for _, c := range again {
+				assert.Equal(t, ActionUnchanged, c.Action, "%s was not written", c.Path)
+			}
+		})
+	}
 }
 
 func TestLoadProjectRejectsBadFiles(t *testing.T) {

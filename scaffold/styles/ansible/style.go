@@ -144,6 +144,7 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl", scaffold.UserOwned, d)
 	r.File("molecule/default/converge.yml", "molecule/converge.yml.tmpl", scaffold.Generated, d)
 	r.File("molecule/default/verify.yml", "molecule/verify.yml.tmpl", scaffold.Generated, d)
+	r.File("tests/test-spec-values.yml", "test-spec-values.yml.tmpl", scaffold.UserOwned, d)
 	if r.Err() != nil {
 		return r.Err()
 	}

@@ -204,6 +204,7 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	ctl := "internal/controller/"
 	r.File(ctl+"children.go", "controller/children.go.tmpl", scaffold.UserOwned, d)
 	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", scaffold.Generated, d)
+	r.File(ctl+"spec_values_test.go", "controller/spec_values_test.go.tmpl", scaffold.Generated, d)
 	workload := false
 	for _, c := range d.Children {
 		r.File(ctl+"child_"+c.Suffix()+".go", "controller/child_"+c.Suffix()+".go.tmpl", scaffold.UserOwned, d)

@@ -64,46 +64,24 @@ func goStructs(a scaffold.API) []goStruct {
 	return out
 }
 
-// goTypeOf maps a field type to its Go type and how it is deep-copied, as a
-// value (required) or behind a pointer (optional).
-func goTypeOf(t scaffold.FieldType) (goType, valueCopy, ptrCopy string) {
-	switch t {
-	case scaffold.TypeString:
-		return "string", "", "ptr"
-	case scaffold.TypeBool:
-		return "bool", "", "ptr"
-	case scaffold.TypeInt32, scaffold.TypeInt64:
-		return string(t), "", "ptr"
-	case scaffold.TypeQuantity:
-		return "resource.Quantity", "quantity", "ptrQuantity"
-	case scaffold.TypeDuration:
-		return "metav1.Duration", "", "ptr"
-	case scaffold.TypeDatetime:
-		return "metav1.Time", "time", "ptrTime"
-	case scaffold.TypeStringArr:
-		return "[]string", "strings", "strings"
-	case scaffold.TypeStringMap:
-		return "map[string]string", "map", "map"
-	}
-	panic("unknown field type " + string(t))
-}
-
 func goScalarField(f scaffold.Field, jsonName string) goField {
-	goType, valueCopy, ptrCopy := goTypeOf(f.Type)
+	goType := f.Type.Go()
 	g := goField{Name: scaffold.UpperFirst(jsonName), Doc: f.Description}
 	if g.Doc == "" {
 		g.Doc = fmt.Sprintf("%s is the %s of the resource.", g.Name, jsonName)
 	}
-	collection := f.Type == scaffold.TypeStringArr || f.Type == scaffold.TypeStringMap
 	switch {
 	case f.Required:
-		g.JSON, g.Type, g.Copy = jsonName, goType, valueCopy
+		g.JSON, g.Type, g.Copy = jsonName, goType.Name, goType.ValueCopy
 		g.Markers = append(g.Markers, "+required")
-	case collection:
-		g.JSON, g.Type, g.Copy = jsonName+",omitempty", goType, valueCopy
+	case goType.Nilable:
+		// No omitempty: an empty list stays [] on the way to the children,
+		// as in every other style, while an absent one is null, which the
+		// API server prunes and specValues skips.
+		g.JSON, g.Type, g.Copy = jsonName, goType.Name, goType.ValueCopy
 		g.Markers = append(g.Markers, "+optional")
 	default:
-		g.JSON, g.Type, g.Elem, g.Copy = jsonName+",omitempty", "*"+goType, goType, ptrCopy
+		g.JSON, g.Type, g.Elem, g.Copy = jsonName+",omitempty", "*"+goType.Name, goType.Name, goType.PtrCopy
 		g.Markers = append(g.Markers, "+optional")
 	}
 	v := "+kubebuilder:validation:"
@@ -125,10 +103,13 @@ func goScalarField(f scaffold.Field, jsonName string) goField {
 	if f.Pattern != "" {
 		g.Markers = append(g.Markers, v+"Pattern=`"+f.Pattern+"`")
 	}
+	for _, r := range scaffold.FieldRules(f) {
+		g.Markers = append(g.Markers, fmt.Sprintf("%sXValidation:rule=%s,message=%s", v, strconv.Quote(r.Rule), strconv.Quote(r.Message)))
+	}
 	if f.Default != nil {
-		d := strconv.Quote(*f.Default)
-		if f.Type == scaffold.TypeBool || f.Type.IsInt() {
-			d = *f.Default
+		d := fmt.Sprint(scaffold.TypedDefault(f))
+		if s, ok := scaffold.TypedDefault(f).(string); ok {
+			d = strconv.Quote(s)
 		}
 		g.Markers = append(g.Markers, "+kubebuilder:default="+d)
 	}

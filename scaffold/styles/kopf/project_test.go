@@ -18,8 +18,8 @@ func TestGeneratedProject(t *testing.T) {
 	}
 	py := styletest.Python(t)
 	dir := styletest.Seed(t, kopf.Style())
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "8 passed")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "9 passed")
 
 	styletest.AddCache(t, dir, styletest.CacheFields()...)
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "16 passed")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "17 passed")
 }

@@ -18,8 +18,8 @@ func TestGeneratedProject(t *testing.T) {
 	}
 	py := styletest.Python(t)
 	dir := styletest.Seed(t, metacontroller.Style())
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "4 passed")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "5 passed")
 
 	styletest.AddCache(t, dir, styletest.CacheFields()...)
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "8 passed")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "9 passed")
 }

@@ -81,7 +81,8 @@ func AddBase(t *scaffold.Tree, d Data) error {
 }
 
 // AddPackage adds the base and, for projects with their own kinds, the
-// generated kinds table and the pure children rules.
+// generated kinds table, the pure children rules and their test against
+// opctl's encoding of spec values.
 func AddPackage(t *scaffold.Tree, d Data) error {
 	if err := AddBase(t, d); err != nil {
 		return err
@@ -89,5 +90,6 @@ func AddPackage(t *scaffold.Tree, d Data) error {
 	r := NewRenderer(t, scaffold.TemplateDir(files, "templates"))
 	r.File(d.Package+"/kinds.py", "kinds.py.tmpl", scaffold.Generated, d)
 	r.File(d.Package+"/children.py", "children.py.tmpl", scaffold.UserOwned, d)
+	r.File("tests/test_spec_values.py", "test_spec_values.py.tmpl", scaffold.UserOwned, d)
 	return r.Err()
 }

@@ -21,10 +21,10 @@ func TestGeneratedProject(t *testing.T) {
 	}
 	styletest.RequireTools(t, "bash, jq and shellcheck (Debian packages)", "bash", "jq", "shellcheck")
 	dir := styletest.Seed(t, shelloperator.Style())
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "9 passed, 0 failed")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "10 passed, 0 failed")
 
 	styletest.AddCache(t, dir, styletest.CacheFields("enabled:bool")...)
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "18 passed, 0 failed")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "20 passed, 0 failed")
 	// A hook that is not executable is skipped by shell-operator.
 	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
 	require.NoError(t, err)

@@ -79,12 +79,24 @@ type kubernetesBinding struct {
 	ExecuteHookOnSynchronization bool                  `json:"executeHookOnSynchronization"`
 	JQFilter                     string                `json:"jqFilter,omitempty"`
 	IncludeSnapshotsFrom         []string              `json:"includeSnapshotsFrom"`
+	failureIsolation
 }
 
 type scheduleBinding struct {
 	Name                 string   `json:"name"`
 	Crontab              string   `json:"crontab"`
 	IncludeSnapshotsFrom []string `json:"includeSnapshotsFrom"`
+	failureIsolation
+}
+
+// failureIsolation keeps one object's failing write from delaying others:
+// each kind has its own queue (a failing run blocks only its queue), and a
+// failed run is not retried at the head of it (shell-operator applies every
+// operation of a run, so the other objects converge in the same run; the
+// failed one is tried again on its next event or the drift check).
+type failureIsolation struct {
+	Queue        string `json:"queue"`
+	AllowFailure bool   `json:"allowFailure"`
 }
 
 // childBinding names the binding that watches one owned kind of a.
@@ -99,10 +111,11 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 	for _, c := range a.OwnedKinds() {
 		snapshots = append(snapshots, childBinding(a, c))
 	}
+	isolated := failureIsolation{Queue: a.Plural, AllowFailure: true}
 	cfg := hookConfig{ConfigVersion: "v1", Kubernetes: []kubernetesBinding{{
 		Name: a.Plural, APIVersion: a.FullGroup(p.Domain) + "/" + a.Version, Kind: a.Kind,
 		ExecuteHookOnEvent: []string{"Added", "Modified"}, ExecuteHookOnSynchronization: true,
-		JQFilter: ".spec", IncludeSnapshotsFrom: snapshots,
+		JQFilter: ".spec", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated,
 	}}}
 	for _, c := range a.OwnedKinds() {
 		cfg.Kubernetes = append(cfg.Kubernetes, kubernetesBinding{
@@ -112,10 +125,11 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 			ExecuteHookOnEvent:           []string{"Added", "Modified", "Deleted"},
 			ExecuteHookOnSynchronization: true,
 			IncludeSnapshotsFrom:         snapshots,
+			failureIsolation:             isolated,
 		})
 	}
 	// A safety net: every object is checked against its children every 5 minutes.
-	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "*/5 * * * *", IncludeSnapshotsFrom: snapshots}}
+	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "*/5 * * * *", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated}}
 	return cfg
 }
 
@@ -290,7 +304,12 @@ func addHookFixtures(p scaffold.Project, a scaffold.API, hook string, t *scaffol
 		}
 		waiting := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 2, reconciled(2, pendingNames))
 		children := childrenOf(waiting)
+		// Tricky spec values reach the children encoded as in every style.
+		tricky := object(a.Singular()+"-tricky", "00000000-0000-4000-8000-000000000003", 1, nil)
+		tricky["spec"] = scaffold.RoundTrip(scaffold.TrickySpec())
 		cases = append(cases,
+			hookCase{"spec-values", []map[string]any{{"binding": a.Plural, "type": "Synchronization",
+				"objects": items([]map[string]any{tricky}), "snapshots": snapshots([]map[string]any{tricky}, nil)}}},
 			hookCase{"child-written", []map[string]any{event(childBindings[0].Name, "Modified", children[0], snapshots([]map[string]any{waiting}, children))}},
 			hookCase{"child-deleted", []map[string]any{event(childBindings[0].Name, "Deleted", childrenOf(second)[0], snapshots([]map[string]any{second}, childrenOf(second)[1:]))}},
 		)
