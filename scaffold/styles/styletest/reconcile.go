@@ -52,8 +52,7 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
 	}, childLabels)
 	assert.Equal(t, "Reconciled", readyReason(cr))
 
-	require.NoError(t, unstructured.SetNestedField(cr.Object, "8.0", "spec", "version"))
-	require.NoError(t, c.Update(ctx, cr))
+	updateSpec(t, c, cr, func(spec map[string]any) { spec["version"] = "8.0" })
 	following := func(version string) func() (bool, error) {
 		return func() (bool, error) {
 			if err := c.Get(ctx, key, child); err != nil {
@@ -71,27 +70,13 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
 	// children end at the last one, and status writes racing the changes
 	// must not fail (the runners' logs are checked for errors).
 	for i := 1; i <= 8; i++ {
-		require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
-			if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
-				return err
-			}
-			if err := unstructured.SetNestedField(cr.Object, fmt.Sprintf("8.%d", i), "spec", "version"); err != nil {
-				return err
-			}
-			return c.Update(ctx, cr)
-		}))
+		updateSpec(t, c, cr, func(spec map[string]any) { spec["version"] = fmt.Sprintf("8.%d", i) })
 		time.Sleep(20 * time.Millisecond)
 	}
 	WaitFor(t, "the child to follow a burst of spec changes", following("8.8"))
 
 	// A field removed from the spec leaves the children: no stale keys.
-	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
-			return err
-		}
-		unstructured.RemoveNestedField(cr.Object, "spec", "version")
-		return c.Update(ctx, cr)
-	}))
+	updateSpec(t, c, cr, func(spec map[string]any) { delete(spec, "version") })
 	WaitFor(t, "the removed field to leave the child", func() (bool, error) {
 		if err := c.Get(ctx, key, child); err != nil {
 			return false, err
@@ -153,4 +138,25 @@ func readyReason(cr *unstructured.Unstructured) string {
 		}
 	}
 	return ""
+}
+
+// updateSpec changes the resource's spec on its latest version: a runtime
+// may be writing to it at the same time (Kopf its annotations, every style
+// its status), which only conflicts.
+func updateSpec(t *testing.T, c client.Client, cr *unstructured.Unstructured, change func(spec map[string]any)) {
+	t.Helper()
+	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(context.Background(), client.ObjectKeyFromObject(cr), cr); err != nil {
+			return err
+		}
+		spec, _, _ := unstructured.NestedMap(cr.Object, "spec")
+		if spec == nil {
+			spec = map[string]any{}
+		}
+		change(spec)
+		if err := unstructured.SetNestedMap(cr.Object, spec, "spec"); err != nil {
+			return err
+		}
+		return c.Update(context.Background(), cr)
+	}))
 }
