@@ -10,85 +10,6 @@ import (
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
-// The style names the scenarios expect, as the registry spells them.
-const (
-	Go                      = "go"
-	Kopf                    = "kopf"
-	Metacontroller          = "metacontroller"
-	MetacontrollerDecorator = "metacontroller-decorator"
-	ShellOperator           = "shell-operator"
-	Ansible                 = "ansible"
-)
-
-func TestRecommendScenarios(t *testing.T) {
-	tests := []struct {
-		name            string
-		answers         Answers
-		style, runnerUp string
-	}{
-		{"ML platform team in Python, TrainingJob calling Python SDKs",
-			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "python", "logic": "imperative", "maintainers": "yes"},
-			Kopf, Go},
-		{"Microservice CR always becoming Deployment+Service+HPA+ServiceMonitor",
-			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "python", "logic": "declarative", "maintainers": "yes"},
-			Metacontroller, Kopf},
-		{"Microservice CR, Go team",
-			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "go", "logic": "declarative", "maintainers": "yes"},
-			Metacontroller, Go},
-		{"ops team on bash syncing Secrets to a vault, no CRD",
-			Answers{"existing": "no", "new-crd": "no", "stage": "production", "scale": "small", "language": "shell", "logic": "imperative", "maintainers": "yes"},
-			ShellOperator, MetacontrollerDecorator},
-		{"hundreds of Ansible playbooks",
-			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "ansible", "logic": "imperative", "maintainers": "yes"},
-			Ansible, Go},
-		{"Go team, large long-lived production, imperative",
-			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "large", "language": "go", "logic": "imperative", "maintainers": "yes"},
-			Go, Kopf},
-		{"Python team without Go going to large production: maintainability first",
-			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "large", "language": "python", "logic": "imperative", "maintainers": "yes"},
-			Kopf, Go},
-		{"prototype in another language, declarative",
-			Answers{"existing": "no", "new-crd": "yes", "stage": "prototype", "language": "other", "logic": "declarative", "maintainers": "yes"},
-			Metacontroller, Kopf},
-		{"Python prototype with imperative steps",
-			Answers{"existing": "no", "new-crd": "yes", "stage": "prototype", "language": "python", "logic": "imperative", "maintainers": "yes"},
-			Kopf, Metacontroller},
-		{"decorating built-in resources, declarative, other language",
-			Answers{"existing": "no", "new-crd": "no", "stage": "production", "scale": "small", "language": "other", "logic": "declarative", "maintainers": "no"},
-			MetacontrollerDecorator, ShellOperator},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			rec, err := Recommend(styles.All().Profiles(), tt.answers)
-			require.NoError(t, err)
-			assert.Equal(t, tt.style, rec.Style, "ranking %v", rec.Ranking)
-			assert.Equal(t, tt.runnerUp, rec.RunnerUp, "ranking %v", rec.Ranking)
-			assert.Len(t, rec.Reasons, len(Asked(tt.answers))-boolInt(tt.answers["existing"] != "no"), "one reason per answer")
-			require.Len(t, rec.Comparison, 2)
-			assert.Equal(t, tt.style, rec.Comparison[0].Style)
-			assert.Equal(t, tt.runnerUp, rec.Comparison[1].Style)
-			assert.False(t, rec.UseExisting)
-		})
-	}
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func TestRecommendExistingOperator(t *testing.T) {
-	rec, err := Recommend(styles.All().Profiles(), Answers{"existing": "yes", "software": "PostgreSQL 16", "new-crd": "yes", "stage": "prototype",
-		"language": "python", "logic": "imperative", "maintainers": "yes"})
-	require.NoError(t, err)
-	assert.True(t, rec.UseExisting)
-	assert.Equal(t, []string{"CloudNativePG", "Zalando Postgres Operator"}, projects(rec.Candidates))
-	assert.Equal(t, "run the existing operator instead of writing one; the ranking below is for when it does not fit", rec.Reasons[0].Reason)
-	assert.Equal(t, Kopf, rec.Style, "the ranking is still there for teams that build anyway")
-}
-
 func projects(cs []Candidate) []string {
 	var out []string
 	for _, c := range cs {
@@ -141,10 +62,6 @@ func TestRecommendRejectsBadAnswers(t *testing.T) {
 	a := Answers{"existing": "no", "new-crd": "yes", "stage": "production", "language": "go", "logic": "imperative", "maintainers": "yes"}
 	_, err := Recommend(styles.All().Profiles(), a)
 	assert.EqualError(t, err, `--scale is required (one of small, large)`)
-}
-
-func TestRegistryProfilesAreAccepted(t *testing.T) {
-	require.NoError(t, CheckProfiles(styles.All().Profiles()))
 }
 
 func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {

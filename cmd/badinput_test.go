@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -35,7 +36,7 @@ func TestBadInputs(t *testing.T) {
 		{"init domain underscore", "empty", []string{"init", "--style", example, "--domain", "my_domain.com"}, 2, `--domain "my_domain.com"`},
 		{"init name upper case", "empty", []string{"init", "--style", example, "--domain", "example.com", "--name", "DB"}, 2, `--name "DB"`},
 		{"init name too long", "empty", []string{"init", "--style", example, "--domain", "example.com", "--name", strings.Repeat("a", 64)}, 2, "--name"},
-		{"init resync zero", "empty", []string{"init", "--style", "metacontroller", "--domain", "example.com", "--resync-seconds", "0"}, 2, "--resync-seconds 0"},
+		{"init resync zero", "empty", []string{"init", "--style", styleWith(t, func(s scaffold.Style) bool { return s.Resync }), "--domain", "example.com", "--resync-seconds", "0"}, 2, "--resync-seconds 0"},
 		{"init over a project", "seed", []string{"init", "--style", example, "--domain", "example.com", "--yes"}, 2, "already has opctl.yaml"},
 		{"init two directories", "empty", []string{"init", "a", "b"}, 2, `takes at most 1 argument`},
 		{"unknown flag", "empty", []string{"init", "--colour"}, 2, "unknown flag: --colour"},

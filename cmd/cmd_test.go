@@ -421,3 +421,16 @@ func TestBadRegistryIsRefusedAtStart(t *testing.T) {
 		})
 	}
 }
+
+// styleWith is the first style of the registry with a capability, for the
+// tests of a flag or flow only such styles have.
+func styleWith(t *testing.T, has func(scaffold.Style) bool) string {
+	t.Helper()
+	for _, s := range styles.All() {
+		if has(s) {
+			return s.Name
+		}
+	}
+	t.Fatal("no style in the registry has the capability")
+	return ""
+}

@@ -8,6 +8,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // seedAnswers answer interactive init like the seed example's flags, with
@@ -162,7 +165,7 @@ func TestDecideJSON(t *testing.T) {
 	assert.Equal(t, "kopf", got.RunnerUp)
 	assert.Equal(t, "opctl init --style go --domain acme.io --name db --repo acme.io/db db", got.Next)
 	assert.Len(t, got.Reasons, 7)
-	assert.Len(t, got.Ranking, 6)
+	assert.Len(t, got.Ranking, len(styles.All()))
 	assert.Equal(t, "large", got.Answers["scale"])
 }
 
@@ -218,11 +221,12 @@ func TestInteractiveInitDecorator(t *testing.T) {
 		"Label selector of the objects to decorate (empty: all)": {"app type=web", "app-type=web"},
 		"Write these 19 files to " + dir + "?":                   {"y"},
 	})
-	r := run(t, dir, pr, true, "init", "--style", "metacontroller-decorator", "--domain", "example.com", "--name", "web-services")
+	decorator := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
+	r := run(t, dir, pr, true, "init", "--style", decorator, "--domain", "example.com", "--name", "web-services")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Len(t, pr.rejected, 2)
 	viaFlags := t.TempDir()
-	require.Equal(t, 0, run(t, viaFlags, nil, false, "init", "--style", "metacontroller-decorator", "--domain", "example.com", "--name", "web-services", "--yes").code)
+	require.Equal(t, 0, run(t, viaFlags, nil, false, "init", "--style", decorator, "--domain", "example.com", "--name", "web-services", "--yes").code)
 	require.Equal(t, 0, run(t, viaFlags, nil, false, "create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service").code)
 	assert.Equal(t, relative(t, viaFlags), relative(t, dir), "the same bytes as with flags")
 }
