@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
@@ -228,7 +229,7 @@ func TestSecondKindKeepsUserFiles(t *testing.T) {
 
 	r := run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache", "--owns", "Deployment")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "keep      internal/controller/database_controller.go (yours; --force overwrites)")
+	assert.Contains(t, r.stdout, "keep      internal/controller/database_controller.go (yours: opctl writes it only when it is missing)")
 	assert.Contains(t, r.stdout, "update    cmd/apis.go")
 	assert.Contains(t, r.stdout, "create    api/cache/v1alpha1/cache_types.go")
 	mine, err := os.ReadFile(controller)
@@ -244,15 +245,105 @@ func TestSecondKindKeepsUserFiles(t *testing.T) {
 	assert.Equal(t, "opctl: --kind \"Cache\": the project already has this kind (cache.example.com/v1alpha1); kind names are unique in a project\n", r.stderr)
 }
 
-func TestForceOverwritesUserFiles(t *testing.T) {
+// --force overwrites a hand-edited generated file, never a file of the
+// user's: those opctl writes only when they are missing (issue: --force
+// once reverted the user's Makefile and controller code along with it).
+func TestForceNeverTouchesUserFiles(t *testing.T) {
 	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
 	makefile := filepath.Join(dir, "Makefile")
+	controller := filepath.Join(dir, "internal/controller/database_controller.go")
+	role := filepath.Join(dir, "config/rbac/role.yaml")
 	require.NoError(t, os.WriteFile(makefile, []byte("mine:\n"), 0o644))
-	r := run(t, dir, nil, false, append(seedCreate, "--force")...)
+	require.NoError(t, os.WriteFile(controller, []byte("package controller // mine\n"), 0o644))
+	require.NoError(t, os.WriteFile(role, []byte("# edited\n"), 0o644))
+
+	for _, args := range [][]string{{"generate", "--force"}, {"create", "api", "--group", "cache", "--version", "v1", "--kind", "Cache", "--force"}} {
+		r := run(t, dir, nil, false, args...)
+		require.Equal(t, 0, r.code, r.stderr)
+		for path, want := range map[string]string{makefile: "mine:\n", controller: "package controller // mine\n"} {
+			b, err := os.ReadFile(path)
+			require.NoError(t, err)
+			assert.Equal(t, want, string(b), "%v changed %s", args, path)
+		}
+		b, err := os.ReadFile(role)
+		require.NoError(t, err)
+		assert.NotEqual(t, "# edited\n", string(b), "--force rewrites the edited generated file")
+		require.NoError(t, os.WriteFile(role, []byte("# edited\n"), 0o644))
+	}
+	// A missing file of the user's is written again.
+	require.NoError(t, os.Remove(makefile))
+	r := run(t, dir, nil, false, "generate", "--force")
 	require.Equal(t, 0, r.code, r.stderr)
-	b, err := os.ReadFile(makefile)
+	assert.Contains(t, r.stdout, "create    Makefile")
+}
+
+// A file at a path opctl generates that opctl never wrote (no recorded
+// hash) is the user's until they say otherwise: init stops on it.
+func TestInitStopsOnFilesItDidNotWrite(t *testing.T) {
+	dir := t.TempDir()
+	manager := filepath.Join(dir, "config/manager/manager.yaml")
+	require.NoError(t, os.MkdirAll(filepath.Dir(manager), 0o755))
+	require.NoError(t, os.WriteFile(manager, []byte("# hand-written\n"), 0o644))
+	before := snapshot(t, dir)
+
+	r := run(t, dir, nil, false, append(seedInit, "--dry-run")...)
+	assert.Equal(t, 1, r.code, "a dry run ends as the real run would")
+	assert.Contains(t, r.stdout, "exists    config/manager/manager.yaml (opctl generates this file but did not write it; --force overwrites)")
+	r = run(t, dir, nil, false, seedInit...)
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "exists    config/manager/manager.yaml (opctl generates this file but did not write it; --force overwrites)\n", r.stdout,
+		"only what stops the write is listed")
+	assert.Equal(t, "opctl: nothing written: config/manager/manager.yaml not written by opctl; move your changes to files of yours, or use --force to overwrite\n", r.stderr)
+	assert.Equal(t, before, snapshot(t, dir))
+
+	r = run(t, dir, nil, false, append(seedInit, "--force")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	b, err := os.ReadFile(manager)
 	require.NoError(t, err)
-	assert.Contains(t, string(b), "docker-build")
+	assert.NotContains(t, string(b), "hand-written")
+}
+
+// init never replaces a project, --force or not: the old kinds' files would
+// stay behind a project file that no longer knows them.
+func TestInitNeverReplacesAProject(t *testing.T) {
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	before := snapshot(t, dir)
+	for _, extra := range [][]string{nil, {"--force"}} {
+		r := run(t, dir, nil, false, append(append([]string{}, seedInit...), extra...)...)
+		assert.Equal(t, 2, r.code)
+		assert.Contains(t, r.stderr, "already has opctl.yaml: add kinds with opctl create api, re-render with opctl generate, or remove opctl.yaml to start over")
+		assert.Equal(t, before, snapshot(t, dir))
+	}
+}
+
+// A kind taken out of opctl.yaml by hand: generate removes the generated
+// files it recorded for it (unchanged since), reports an edited one, and
+// leaves the user's files.
+func TestGenerateRemovesFilesNoLongerProduced(t *testing.T) {
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	require.Equal(t, 0, run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1", "--kind", "Cache").code)
+	edited := filepath.Join(dir, "config/samples/cache_v1_cache.yaml")
+	b, err := os.ReadFile(edited)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(edited, append(b, "# mine\n"...), 0o644))
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	p.APIs = p.APIs[:1]
+	projectFile, err := yaml.Marshal(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, scaffold.ProjectFileName), projectFile, 0o644))
+
+	r := run(t, dir, nil, false, "generate")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "remove    api/cache/v1/cache_types.go (generated, no longer produced)")
+	assert.Contains(t, r.stdout, "orphaned  config/samples/cache_v1_cache.yaml (generated, no longer produced, but edited or gone: left as it is)")
+	assert.NoFileExists(t, filepath.Join(dir, "api/cache/v1/cache_types.go"))
+	assert.FileExists(t, edited)
+	assert.FileExists(t, filepath.Join(dir, "internal/controller/cache_controller.go"), "the user's files stay")
+	assert.NoFileExists(t, filepath.Join(dir, "api/cache/v1/cache_types.go.opctl-removed"))
 }
 
 func TestCreateAPIFromFile(t *testing.T) {
@@ -356,14 +447,14 @@ func TestHandEditedGeneratedFileIsKept(t *testing.T) {
 
 	second := []string{"create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache", "--owns", "Deployment"}
 	r := run(t, dir, nil, false, append(second, "--dry-run")...)
-	require.Equal(t, 0, r.code, r.stderr)
+	require.Equal(t, 1, r.code, "a dry run ends as the real run would")
 	assert.Contains(t, r.stdout, "edited    config/rbac/role.yaml (generated, but edited by hand; --force overwrites)")
 	assert.Contains(t, r.stdout, "--- a/config/rbac/role.yaml\n+++ b/config/rbac/role.yaml\n")
 	assert.Contains(t, r.stdout, "-# my note\n")
 
 	r = run(t, dir, nil, false, second...)
 	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "opctl: nothing written: config/rbac/role.yaml changed by hand since opctl generated them; move the change to a file of yours, or use --force to overwrite\n", r.stderr)
+	assert.Equal(t, "opctl: nothing written: config/rbac/role.yaml changed by hand since opctl generated them; move your changes to files of yours, or use --force to overwrite\n", r.stderr)
 	assert.Equal(t, before, snapshot(t, dir))
 
 	r = run(t, dir, nil, false, append(second, "--force")...)

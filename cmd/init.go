@@ -69,9 +69,14 @@ kinds with opctl create api).`,
 }
 
 func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
-	if _, err := os.Stat(filepath.Join(dir, scaffold.ProjectFileName)); err == nil && !o.write.force {
-		return usageErrorf("%s already has %s: add kinds with opctl create api, or use --force to start over", dir, scaffold.ProjectFileName)
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
+		return usageErrorf("%s is a file: init needs a directory (new or existing)", dir)
+	}
+	// Starting over would leave the old kinds' files behind a project file
+	// that no longer knows them, so init never replaces a project.
+	if _, err := os.Stat(filepath.Join(dir, scaffold.ProjectFileName)); err == nil {
+		return usageErrorf("%s already has %s: add kinds with opctl create api, re-render with opctl generate, or remove %s to start over", dir, scaffold.ProjectFileName, scaffold.ProjectFileName)
+	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	prompt := env.IO.Interactive && !o.yes

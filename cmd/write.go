@@ -23,7 +23,7 @@ type writeFlags struct {
 func (w *writeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print what would be written and write nothing")
 	cmd.Flags().BoolVarP(&w.verbose, "verbose", "v", false, "with --dry-run, print new files' contents too (changes are always shown as diffs)")
-	cmd.Flags().BoolVar(&w.force, "force", false, "overwrite user-owned files that already exist")
+	cmd.Flags().BoolVar(&w.force, "force", false, "overwrite generated files edited by hand or not written by opctl (never your own files)")
 }
 
 // renderAndWrite renders the project, then writes it to dir (or, with
@@ -45,50 +45,98 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 	if err != nil {
 		return err
 	}
-	if err := printPlan(env.IO.Out, changes, w); err != nil {
+	out := env.IO.Out
+	conflicts := conflictError(changes)
+	switch {
+	case w.dryRun:
+		if err := printPlan(out, changes, w); err != nil {
+			return err
+		}
+		fmt.Fprintln(out, "dry run: nothing written")
+		return conflicts // a dry run ends as the real run would
+	case conflicts != nil:
+		// Only what stops the write: listing what would have been written
+		// would say it was.
+		var stopping []scaffold.Change
+		for _, c := range changes {
+			if c.Conflict() {
+				stopping = append(stopping, c)
+			}
+		}
+		if err := printPlan(out, stopping, w); err != nil {
+			return err
+		}
+		return conflicts
+	}
+	if err := printPlan(out, changes, w); err != nil {
 		return err
 	}
-	if w.dryRun {
-		fmt.Fprintln(env.IO.Out, "dry run: nothing written")
-		return nil
-	}
-	var edited []string
-	n := 0
+	writes, removals := 0, 0
 	for _, c := range changes {
-		if c.Action == scaffold.ActionEdited {
-			edited = append(edited, c.Path)
+		switch {
+		case c.Writes():
+			writes++
+		case c.Action == scaffold.ActionRemove:
+			removals++
 		}
-		if c.Writes() {
-			n++
-		}
-	}
-	if len(edited) > 0 {
-		return fmt.Errorf("nothing written: %s changed by hand since opctl generated them; move the change to a file of yours, or use --force to overwrite", strings.Join(edited, ", "))
 	}
 	if confirm != nil {
-		if err := confirm(n); err != nil {
+		if err := confirm(writes); err != nil {
 			return err
 		}
 	}
-	return scaffold.Apply(ctx, scaffold.OSFS{}, dir, changes)
+	if err := scaffold.Apply(ctx, scaffold.OSFS{}, dir, changes); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "done: %d written, %d removed\n", writes, removals)
+	return nil
 }
 
-// printPlan lists each change. A change is shown as a diff in a dry run,
-// and before a file of the user's is overwritten with --force; with
-// --verbose a dry run shows new files too.
+// conflictError is the error a plan with conflicts stops with, or nil.
+func conflictError(changes []scaffold.Change) error {
+	var edited, foreign []string
+	for _, c := range changes {
+		switch c.Action {
+		case scaffold.ActionEdited:
+			edited = append(edited, c.Path)
+		case scaffold.ActionForeign:
+			foreign = append(foreign, c.Path)
+		}
+	}
+	var why []string
+	if len(edited) > 0 {
+		why = append(why, strings.Join(edited, ", ")+" changed by hand since opctl generated them")
+	}
+	if len(foreign) > 0 {
+		why = append(why, strings.Join(foreign, ", ")+" not written by opctl")
+	}
+	if why == nil {
+		return nil
+	}
+	return fmt.Errorf("nothing written: %s; move your changes to files of yours, or use --force to overwrite", strings.Join(why, "; "))
+}
+
+// printPlan lists each change. A dry run shows each change as a diff;
+// with --verbose also what opctl would have written over a file of yours,
+// and new files whole.
 func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
 	for _, c := range changes {
 		note := ""
 		switch c.Action {
 		case scaffold.ActionKeep:
-			note = " (yours; --force overwrites)"
+			note = " (yours: opctl writes it only when it is missing)"
 		case scaffold.ActionEdited:
 			note = " (generated, but edited by hand; --force overwrites)"
+		case scaffold.ActionForeign:
+			note = " (opctl generates this file but did not write it; --force overwrites)"
+		case scaffold.ActionRemove:
+			note = " (generated, no longer produced)"
+		case scaffold.ActionOrphaned:
+			note = " (generated, no longer produced, but edited or gone: left as it is)"
 		}
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
 		switch {
-		case (w.dryRun && (c.Action == scaffold.ActionUpdate || c.Action == scaffold.ActionEdited)) ||
-			(c.Action == scaffold.ActionUpdate && c.File.Owner == scaffold.UserOwned):
+		case w.dryRun && (c.Action == scaffold.ActionUpdate || c.Conflict() || (w.verbose && c.Action == scaffold.ActionKeep)):
 			diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 				A: difflib.SplitLines(string(c.Old)), B: difflib.SplitLines(string(c.File.Content)),
 				FromFile: "a/" + c.Path, ToFile: "b/" + c.Path, Context: 3,

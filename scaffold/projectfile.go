@@ -43,7 +43,7 @@ func LoadProject(dir string, styles Styles) (Project, error) {
 		return Project{}, err
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
-		return Project{}, inputErrorf("%s is empty: restore it from version control, or run opctl init --force", path)
+		return Project{}, inputErrorf("%s is empty: restore it from version control, or remove it and run opctl init to start over", path)
 	}
 	var p Project
 	if err := yaml.UnmarshalStrict(b, &p); err != nil {

@@ -68,15 +68,24 @@ func (t *Tree) Get(path string) (File, bool) {
 // Action is what writing did (or would do) to one file.
 type Action string
 
-// The actions Write reports.
+// The actions a plan holds.
 const (
 	ActionCreate    Action = "create"
 	ActionUpdate    Action = "update"
 	ActionUnchanged Action = "unchanged"
-	ActionKeep      Action = "keep"
+	// ActionKeep is a user-owned file that exists: opctl writes those once
+	// and never again, --force or not.
+	ActionKeep Action = "keep"
 	// ActionEdited is a generated file changed by hand since opctl wrote
-	// it: it is not overwritten without --force.
-	ActionEdited Action = "edited"
+	// it; ActionForeign a file opctl would generate that it never wrote.
+	// Both are conflicts: they are not overwritten without --force.
+	ActionEdited  Action = "edited"
+	ActionForeign Action = "exists"
+	// ActionRemove is a file opctl generated that the project no longer
+	// produces, unchanged since: it is removed. ActionOrphaned is one edited
+	// since, or already gone: it is left and reported.
+	ActionRemove   Action = "remove"
+	ActionOrphaned Action = "orphaned"
 )
 
 // Change is the planned action for one file, with what the file holds
@@ -91,11 +100,17 @@ type Change struct {
 // Writes reports whether applying the change writes the file.
 func (c Change) Writes() bool { return c.Action == ActionCreate || c.Action == ActionUpdate }
 
+// Conflict reports whether the change stops the write unless forced.
+func (c Change) Conflict() bool { return c.Action == ActionEdited || c.Action == ActionForeign }
+
 // Plan decides, without writing, what Apply would do in dir, reading each
-// file once: user-owned files that exist are kept unless force is set;
-// generated files whose content no longer has the hash recorded when opctl
-// wrote them are reported as edited unless force is set. A file to write
-// through a symbolic link, or outside dir, is refused here.
+// file once. recorded holds the hashes of the generated files as opctl last
+// wrote them (nil before the project exists): a generated file is updated
+// only when it still has its recorded hash; one edited by hand since, or
+// one opctl never wrote, is a conflict unless force is set. User-owned
+// files that exist are kept, force or not. Recorded files the tree no longer
+// has are removed if unchanged, else reported. A file to write through a
+// symbolic link, or outside dir, is refused here.
 func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change, error) {
 	root, err := resolve(dir)
 	if err != nil {
@@ -113,12 +128,14 @@ func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change
 			return nil, fmt.Errorf("%s: %w", target, err)
 		case bytes.Equal(old, f.Content):
 			c.Action = ActionUnchanged
-		case f.Owner == UserOwned && !force:
+		case f.Owner == UserOwned:
 			c.Action = ActionKeep
-		case f.Owner == Generated && !force && recorded[f.Path] != "" && recorded[f.Path] != contentHash(old):
+		case f.Path == ProjectFileName || recorded[f.Path] == contentHash(old) || force:
+			c.Action = ActionUpdate
+		case recorded[f.Path] != "":
 			c.Action = ActionEdited
 		default:
-			c.Action = ActionUpdate
+			c.Action = ActionForeign
 		}
 		if err == nil {
 			c.Old = old
@@ -127,6 +144,26 @@ func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change
 			if err := checkInside(root, dir, target); err != nil {
 				return nil, err
 			}
+		}
+		changes = append(changes, c)
+	}
+	for _, path := range SortedKeys(recorded) {
+		if _, ok := t.Get(path); ok {
+			continue
+		}
+		target := filepath.Join(dir, filepath.FromSlash(path))
+		c := Change{Path: path, Action: ActionOrphaned}
+		old, err := os.ReadFile(target)
+		if err == nil {
+			c.Old = old
+			if contentHash(old) == recorded[path] {
+				c.Action = ActionRemove
+				if err := checkInside(root, dir, target); err != nil {
+					return nil, err
+				}
+			}
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", target, err)
 		}
 		changes = append(changes, c)
 	}
@@ -155,22 +192,27 @@ func (OSFS) Rename(oldpath, newpath string) error { return os.Rename(oldpath, ne
 func (OSFS) Remove(name string) error             { return os.Remove(name) }
 
 // tmpSuffix marks files being written; they are renamed into place.
-const tmpSuffix = ".opctl-tmp"
+// removedSuffix marks files being removed until the write is complete.
+const (
+	tmpSuffix     = ".opctl-tmp"
+	removedSuffix = ".opctl-removed"
+)
 
 // errInterrupted is returned when the context is cancelled (Ctrl-C) while
 // a plan is applied.
 var errInterrupted = errors.New("interrupted")
 
 // Apply carries out a plan made by Plan, all or nothing: every file is
-// first written beside its target, then renamed into place; if any step
-// fails, or ctx is cancelled before the renames begin, what was renamed is
-// restored, temporary files and new directories are removed, and the error
-// names the file. The renames take milliseconds and are never cut short: a
+// first written beside its target, then renamed into place, and every file
+// to remove is renamed aside until the end; if any step fails, or ctx is
+// cancelled before the renames begin, what was renamed is restored,
+// temporary files and new directories are removed, and the error names the
+// file. The renames take milliseconds and are never cut short: a
 // cancellation then is reported once they are done.
 func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 	var todo []Change
 	for _, c := range changes {
-		if c.Writes() {
+		if c.Writes() || c.Action == ActionRemove {
 			todo = append(todo, c)
 		}
 	}
@@ -180,12 +222,15 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 	rollback := func() {
 		for i := renamed - 1; i >= 0; i-- {
 			c := todo[i]
-			if c.Old == nil {
+			switch {
+			case c.Action == ActionRemove:
+				_ = fsys.Rename(target(c)+removedSuffix, target(c))
+			case c.Old == nil:
 				_ = fsys.Remove(target(c))
-				continue
-			}
-			if fsys.WriteFile(target(c)+tmpSuffix, c.Old, c.File.Mode) == nil {
-				_ = fsys.Rename(target(c)+tmpSuffix, target(c))
+			default:
+				if fsys.WriteFile(target(c)+tmpSuffix, c.Old, c.File.Mode) == nil {
+					_ = fsys.Rename(target(c)+tmpSuffix, target(c))
+				}
 			}
 		}
 		for _, tmp := range tmps {
@@ -199,6 +244,9 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 		if ctx.Err() != nil {
 			rollback()
 			return fmt.Errorf("%w: nothing written", errInterrupted)
+		}
+		if c.Action == ActionRemove {
+			continue
 		}
 		for _, d := range missingDirs(filepath.Dir(target(c))) {
 			if err := fsys.MkdirAll(d, 0o755); err != nil {
@@ -217,18 +265,40 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 		rollback()
 		return fmt.Errorf("%w: nothing written", errInterrupted)
 	}
-	for i, c := range todo {
-		if err := fsys.Rename(target(c)+tmpSuffix, target(c)); err != nil {
-			tmps = tmps[i:]
+	for _, c := range todo {
+		from, to := target(c)+tmpSuffix, target(c)
+		if c.Action == ActionRemove {
+			from, to = target(c), target(c)+removedSuffix
+		}
+		if err := fsys.Rename(from, to); err != nil {
+			tmps = tmps[renamedWrites(todo[:renamed]):]
 			rollback()
 			return fmt.Errorf("nothing written: %s: %w", target(c), err)
 		}
 		renamed++
 	}
+	// Past this point the new tree is in place: the files set aside go.
+	for _, c := range todo {
+		if c.Action == ActionRemove {
+			_ = fsys.Remove(target(c) + removedSuffix)
+		}
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: after all %d files were written", errInterrupted, len(todo))
 	}
 	return nil
+}
+
+// renamedWrites counts the written files among changes already renamed
+// into place: their temporary files are gone.
+func renamedWrites(changes []Change) int {
+	n := 0
+	for _, c := range changes {
+		if c.Writes() {
+			n++
+		}
+	}
+	return n
 }
 
 // missingDirs lists the directories MkdirAll(dir) would create, outermost

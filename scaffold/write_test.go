@@ -78,7 +78,7 @@ func TestWriteIsAllOrNothing(t *testing.T) {
 		require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
 		snapshot := readTree(t, dir)
 
-		changes, err = Plan(dir, after, nil, false)
+		changes, err = Plan(dir, after, recorded(t, dir), false)
 		require.NoError(t, err)
 		err = Apply(context.Background(), &failingFS{op: failure.op, n: failure.n}, dir, changes)
 		require.Error(t, err, "%+v", failure)
@@ -135,6 +135,14 @@ func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 	}
 }
 
+// recorded is what the project file in dir records of the generated files.
+func recorded(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	p, err := LoadProject(dir, testStyles())
+	require.NoError(t, err)
+	return p.Generated
+}
+
 // actions lists "path action" for each change.
 func actions(changes []Change) []string {
 	var out []string
@@ -186,7 +194,7 @@ func TestApplyInterrupted(t *testing.T) {
 			require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
 			snapshot := readTree(t, dir)
 
-			changes, err = Plan(dir, after, nil, false)
+			changes, err = Plan(dir, after, recorded(t, dir), false)
 			require.NoError(t, err)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
@@ -197,7 +205,7 @@ func TestApplyInterrupted(t *testing.T) {
 				assert.Equal(t, snapshot, readTree(t, dir), "the directory must be as it was")
 				return
 			}
-			again, err := Plan(dir, after, nil, false)
+			again, err := Plan(dir, after, recorded(t, dir), false)
 			require.NoError(t, err)
 			for _, c := range again {
 				assert.Equal(t, ActionUnchanged, c.Action, "%s was not written", c.Path)
