@@ -319,8 +319,8 @@ func TestInitNeverReplacesAProject(t *testing.T) {
 }
 
 // A kind taken out of opctl.yaml by hand: generate removes the generated
-// files it recorded for it (unchanged since), reports an edited one, and
-// leaves the user's files.
+// files it recorded for it (unchanged since), stops on an edited one until
+// --force, and leaves the user's files.
 func TestGenerateRemovesFilesNoLongerProduced(t *testing.T) {
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
@@ -336,14 +336,52 @@ func TestGenerateRemovesFilesNoLongerProduced(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, scaffold.ProjectFileName), projectFile, 0o644))
 
+	before := snapshot(t, dir)
 	r := run(t, dir, nil, false, "generate")
+	assert.Equal(t, 1, r.code)
+	assert.Equal(t, "orphaned  config/samples/cache_v1_cache.yaml (generated, no longer produced, but edited by hand; --force removes)\n", r.stdout)
+	assert.Equal(t, before, snapshot(t, dir))
+
+	r = run(t, dir, nil, false, "generate", "--force")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "remove    api/cache/v1/cache_types.go (generated, no longer produced)")
-	assert.Contains(t, r.stdout, "orphaned  config/samples/cache_v1_cache.yaml (generated, no longer produced, but edited or gone: left as it is)")
+	assert.Contains(t, r.stdout, "remove    config/samples/cache_v1_cache.yaml (generated, no longer produced)")
 	assert.NoFileExists(t, filepath.Join(dir, "api/cache/v1/cache_types.go"))
-	assert.FileExists(t, edited)
-	assert.FileExists(t, filepath.Join(dir, "internal/controller/cache_controller.go"), "the user's files stay")
+	assert.NoFileExists(t, edited)
+	assert.FileExists(t, filepath.Join(dir, "internal/controller/cache_controller.go"), "generate leaves the user's files")
 	assert.NoFileExists(t, filepath.Join(dir, "api/cache/v1/cache_types.go.opctl-removed"))
+}
+
+// delete api removes a kind: its generated files, the files of the user's
+// that opctl wrote for it and that were never changed; a changed one stays
+// and is listed; opctl.yaml forgets the kind.
+func TestDeleteAPI(t *testing.T) {
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	snapshotWithOneKind := snapshot(t, dir)
+	require.Equal(t, 0, run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1", "--kind", "Cache", "--owns", "Deployment").code)
+	test := filepath.Join(dir, "internal/controller/cache_controller_test.go")
+	require.NoError(t, os.WriteFile(test, []byte("package controller // mine\n"), 0o644))
+
+	r := run(t, dir, nil, false, "delete", "api", "Cache")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "remove    api/cache/v1/cache_types.go (generated, no longer produced)")
+	assert.Contains(t, r.stdout, "remove    internal/controller/cache_controller.go (yours, but as opctl wrote it and no longer produced)")
+	assert.Contains(t, r.stdout, "leave     internal/controller/cache_controller_test.go (yours, no longer produced, changed since opctl wrote it: left in place; remove it if you no longer need it)")
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	require.Len(t, p.APIs, 1)
+	assert.Equal(t, "Database", p.APIs[0].Kind)
+	after := snapshot(t, dir)
+	delete(after, test)
+	assert.Equal(t, snapshotWithOneKind, after, "the project is as before the kind was added, but for the file the user changed")
+
+	r = run(t, dir, nil, false, "delete", "api", "Cache")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: NAME \"Cache\": the project has no such kind or decorator (it has Database)\n", r.stderr)
+	r = run(t, dir, nil, false, "delete", "api")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "takes one argument, the kind or decorator to remove")
 }
 
 func TestCreateAPIFromFile(t *testing.T) {

@@ -45,6 +45,12 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 	if err != nil {
 		return err
 	}
+	return writePlan(ctx, env, dir, changes, w, confirm)
+}
+
+// writePlan prints a plan and carries it out: a dry run only prints; a plan
+// with conflicts prints them and writes nothing.
+func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Change, w writeFlags, confirm func(int) error) error {
 	out := env.IO.Out
 	conflicts := conflictError(changes)
 	switch {
@@ -94,21 +100,24 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 
 // conflictError is the error a plan with conflicts stops with, or nil.
 func conflictError(changes []scaffold.Change) error {
-	var edited, foreign []string
+	paths := map[scaffold.Action][]string{}
 	for _, c := range changes {
-		switch c.Action {
-		case scaffold.ActionEdited:
-			edited = append(edited, c.Path)
-		case scaffold.ActionForeign:
-			foreign = append(foreign, c.Path)
+		if c.Conflict() {
+			paths[c.Action] = append(paths[c.Action], c.Path)
 		}
 	}
 	var why []string
-	if len(edited) > 0 {
-		why = append(why, strings.Join(edited, ", ")+" changed by hand since opctl generated them")
-	}
-	if len(foreign) > 0 {
-		why = append(why, strings.Join(foreign, ", ")+" not written by opctl")
+	for _, reason := range []struct {
+		action scaffold.Action
+		what   string
+	}{
+		{scaffold.ActionEdited, "changed by hand since opctl generated them"},
+		{scaffold.ActionForeign, "not written by opctl"},
+		{scaffold.ActionOrphaned, "no longer produced but changed by hand"},
+	} {
+		if p := paths[reason.action]; len(p) > 0 {
+			why = append(why, strings.Join(p, ", ")+" "+reason.what)
+		}
 	}
 	if why == nil {
 		return nil
@@ -131,8 +140,13 @@ func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
 			note = " (opctl generates this file but did not write it; --force overwrites)"
 		case scaffold.ActionRemove:
 			note = " (generated, no longer produced)"
+			if c.File.Owner == scaffold.UserOwned {
+				note = " (yours, but as opctl wrote it and no longer produced)"
+			}
 		case scaffold.ActionOrphaned:
-			note = " (generated, no longer produced, but edited or gone: left as it is)"
+			note = " (generated, no longer produced, but edited by hand; --force removes)"
+		case scaffold.ActionLeave:
+			note = " (yours, no longer produced, changed since opctl wrote it: left in place; remove it if you no longer need it)"
 		}
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
 		switch {

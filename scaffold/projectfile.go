@@ -94,6 +94,30 @@ func (p Project) AddAPI(src Source, a API) (Project, error) {
 	return p, nil
 }
 
+// RemoveAPI returns the project without the kind (or, in a project of
+// decorators, the decorator) named name, which src names for errors.
+func (p Project) RemoveAPI(src Source, name string) (Project, error) {
+	var names []string
+	for i, a := range p.APIs {
+		if a.Kind == name {
+			p.APIs = append(append([]API(nil), p.APIs[:i]...), p.APIs[i+1:]...)
+			return p, nil
+		}
+		names = append(names, a.Kind)
+	}
+	for i, d := range p.Decorators {
+		if d.Name == name {
+			p.Decorators = append(append([]Decorator(nil), p.Decorators[:i]...), p.Decorators[i+1:]...)
+			return p, nil
+		}
+		names = append(names, d.Name)
+	}
+	if names == nil {
+		return p, invalid(src, "name", name, "the project has no kinds or decorators yet")
+	}
+	return p, invalid(src, "name", name, "the project has no such kind or decorator (it has %s)", strings.Join(names, ", "))
+}
+
 // Validate checks a whole project, as loaded from its file.
 func (p Project) Validate(src Source, styles Styles) error {
 	if err := ValidateProjectName(src, p.Name); err != nil {

@@ -82,10 +82,13 @@ const (
 	ActionEdited  Action = "edited"
 	ActionForeign Action = "exists"
 	// ActionRemove is a file opctl generated that the project no longer
-	// produces, unchanged since: it is removed. ActionOrphaned is one edited
-	// since, or already gone: it is left and reported.
+	// produces, unchanged since (or forced): it is removed. ActionOrphaned
+	// is one edited by hand since: a conflict, like an edited file.
 	ActionRemove   Action = "remove"
 	ActionOrphaned Action = "orphaned"
+	// ActionLeave is a file of the user's that the project no longer
+	// produces and that the user changed: it stays, and is reported.
+	ActionLeave Action = "leave"
 )
 
 // Change is the planned action for one file, with what the file holds
@@ -101,7 +104,9 @@ type Change struct {
 func (c Change) Writes() bool { return c.Action == ActionCreate || c.Action == ActionUpdate }
 
 // Conflict reports whether the change stops the write unless forced.
-func (c Change) Conflict() bool { return c.Action == ActionEdited || c.Action == ActionForeign }
+func (c Change) Conflict() bool {
+	return c.Action == ActionEdited || c.Action == ActionForeign || c.Action == ActionOrphaned
+}
 
 // Plan decides, without writing, what Apply would do in dir, reading each
 // file once. recorded holds the hashes of the generated files as opctl last
@@ -109,8 +114,8 @@ func (c Change) Conflict() bool { return c.Action == ActionEdited || c.Action ==
 // only when it still has its recorded hash; one edited by hand since, or
 // one opctl never wrote, is a conflict unless force is set. User-owned
 // files that exist are kept, force or not. Recorded files the tree no longer
-// has are removed if unchanged, else reported. A file to write through a
-// symbolic link, or outside dir, is refused here.
+// has are removed if unchanged (or forced), else a conflict. A file to write
+// or remove through a symbolic link, or outside dir, is refused here.
 func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change, error) {
 	root, err := resolve(dir)
 	if err != nil {
@@ -152,18 +157,50 @@ func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change
 			continue
 		}
 		target := filepath.Join(dir, filepath.FromSlash(path))
-		c := Change{Path: path, Action: ActionOrphaned}
 		old, err := os.ReadFile(target)
-		if err == nil {
-			c.Old = old
-			if contentHash(old) == recorded[path] {
-				c.Action = ActionRemove
-				if err := checkInside(root, dir, target); err != nil {
-					return nil, err
-				}
-			}
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // already gone
+		} else if err != nil {
 			return nil, fmt.Errorf("%s: %w", target, err)
+		}
+		c := Change{Path: path, Action: ActionOrphaned, Old: old}
+		if contentHash(old) == recorded[path] || force {
+			c.Action = ActionRemove
+			if err := checkInside(root, dir, target); err != nil {
+				return nil, err
+			}
+		}
+		changes = append(changes, c)
+	}
+	return changes, nil
+}
+
+// Leave plans the user-owned files of previous that t no longer has: each
+// still as previous renders it (the user never changed it) is removed;
+// a changed one stays and is reported.
+func Leave(dir string, previous, t *Tree) ([]Change, error) {
+	root, err := resolve(dir)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for _, f := range previous.Files() {
+		if _, ok := t.Get(f.Path); ok || f.Owner != UserOwned {
+			continue
+		}
+		target := filepath.Join(dir, filepath.FromSlash(f.Path))
+		old, err := os.ReadFile(target)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, fmt.Errorf("%s: %w", target, err)
+		}
+		c := Change{Path: f.Path, Action: ActionLeave, Old: old, File: f}
+		if bytes.Equal(old, f.Content) {
+			c.Action = ActionRemove
+			if err := checkInside(root, dir, target); err != nil {
+				return nil, err
+			}
 		}
 		changes = append(changes, c)
 	}

@@ -34,6 +34,10 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.MustRun(t, dir, "create", "api", "--group", "platform", "--version", "v1", "--kind", "Tenant",
 		"--namespaced=false", "--field", "owner:string:required")
 	checkProject(t, dir, controllerGen)
+
+	// Removing a kind leaves a project that builds and passes.
+	styletest.MustRun(t, dir, "delete", "api", "Cache")
+	checkProject(t, dir, controllerGen)
 }
 
 // checkProject runs the project's go build, vet and test, and checks that

@@ -1,0 +1,75 @@
+package cmd
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+func newDeleteCmd(env Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "delete",
+		Short: "Remove parts of the project",
+		Args:  maxArgs(0),
+	}
+	cmd.AddCommand(newDeleteAPICmd(env))
+	return cmd
+}
+
+func newDeleteAPICmd(env Env) *cobra.Command {
+	var w writeFlags
+	cmd := &cobra.Command{
+		Use:   "api NAME",
+		Short: "Remove a kind (or a decorator) from the project in the current directory",
+		Long: `Remove a kind, or in a project of decorators a decorator, by its name.
+
+The generated files it had are removed, as are files of yours opctl wrote for
+it that you never changed; a generated file edited by hand stops the command
+(--force removes it), and a file of yours that you changed is left in place
+and listed. opctl.yaml forgets the kind.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf("%s takes one argument, the kind or decorator to remove (e.g. opctl delete api Database)", cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDeleteAPI(cmd, env, args[0], w)
+		},
+	}
+	w.register(cmd)
+	return cmd
+}
+
+func runDeleteAPI(cmd *cobra.Command, env Env, name string, w writeFlags) error {
+	p, err := scaffold.LoadProject(env.Dir, env.Styles)
+	if err != nil {
+		return err
+	}
+	style, err := env.Styles.Lookup(p.Style)
+	if err != nil {
+		return err
+	}
+	// The name is the command's argument, NAME in its usage.
+	without, err := p.RemoveAPI(func(string) string { return "NAME" }, name)
+	if err != nil {
+		return err
+	}
+	previous, err := scaffold.Render(p, style)
+	if err != nil {
+		return err
+	}
+	tree, err := scaffold.Render(without, style)
+	if err != nil {
+		return err
+	}
+	changes, err := scaffold.Plan(env.Dir, tree, p.Generated, w.force)
+	if err != nil {
+		return err
+	}
+	left, err := scaffold.Leave(env.Dir, previous, tree)
+	if err != nil {
+		return err
+	}
+	return writePlan(cmd.Context(), env, env.Dir, append(changes, left...), w, nil)
+}
