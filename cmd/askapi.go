@@ -19,7 +19,7 @@ func askAPI(pr Prompter, domain string) (scaffold.API, error) {
 	if a.Version, err = pr.Input("API version", "v1, v1alpha1, v2beta3 ...", "v1alpha1", scaffold.CheckVersion); err != nil {
 		return a, err
 	}
-	if a.Kind, err = pr.Input("Kind", "UpperCamelCase, e.g. Database", "", scaffold.CheckKind); err != nil {
+	if a.Kind, err = pr.Input("Kind", "UpperCamelCase, e.g. Database", "", scaffold.CheckNewKind); err != nil {
 		return a, err
 	}
 	a.Plural = pluralize(a.Kind)

@@ -85,6 +85,16 @@ func TestBadInputs(t *testing.T) {
 		{"decide missing answers", "empty", []string{"decide", "--existing", "no"}, 2, "--new-crd is required"},
 		{"decide unknown answer key", "from", []string{"decide", "--answers", "unknown.yaml"}, 2, `unknown question "colour"`},
 		{"decide bad output", "empty", []string{"decide", "-o", "xml"}, 2, `-o "xml": want text or json`},
+		{"kind reserved: List", "seed", create("--kind", "List"), 2, `--kind "List": Kubernetes has a kind of this name`},
+		{"kind reserved: Status", "seed", create("--kind", "Status"), 2, `--kind "Status": Kubernetes has a kind of this name`},
+		{"built-in kind in another group", "seed", create("--group", "apps", "--kind", "Pod"), 2, `--kind "Pod": Kubernetes has a kind of this name`},
+		{"init --force over a project", "seed", []string{"init", "--style", example, "--domain", "example.com", "--yes", "--force"}, 2, "already has opctl.yaml"},
+		{"init into a file", "seed", []string{"init", "opctl.yaml", "--style", example, "--domain", "example.com", "--yes"}, 2, "opctl.yaml is a file: init needs a directory"},
+		{"name from the directory", "empty", []string{"init", "Capital_Dir", "--style", example, "--domain", "example.com", "--yes"}, 2,
+			`directory name (the project name without --name) "Capital_Dir": must be a DNS-1123 label`},
+		{"delete an unknown kind", "seed", []string{"delete", "api", "Nope"}, 2, `NAME "Nope": the project has no such kind or decorator (it has Database)`},
+		{"delete outside a project", "empty", []string{"delete", "api", "Database"}, 2, "opctl.yaml not found"},
+		{"delete without a name", "seed", []string{"delete", "api"}, 2, "takes one argument"},
 	}
 	require.GreaterOrEqual(t, len(tests), 40)
 	for _, tt := range tests {

@@ -125,7 +125,7 @@ func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAP
 	if d.Name == "" {
 		d.Name = target.Resource
 	}
-	if p, err = p.AddDecorator(d); err != nil {
+	if p, err = p.AddDecorator(scaffold.FlagSource, d); err != nil {
 		return err
 	}
 	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)

@@ -140,7 +140,17 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 			p.Repo = o.domain + "/" + o.name
 		}
 	}
-	return p, p.Validate(scaffold.FlagSource, styles)
+	src := scaffold.FlagSource
+	if !o.nameGiven {
+		// The name came from the directory, not from a flag.
+		src = func(key string) string {
+			if key == "name" {
+				return "directory name (the project name without --name)"
+			}
+			return scaffold.FlagSource(key)
+		}
+	}
+	return p, p.Validate(src, styles)
 }
 
 // askInit prompts for everything the flags left out: the checklist and
@@ -179,7 +189,7 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project
 		if err != nil {
 			return nil, err
 		}
-		return func(p scaffold.Project) (scaffold.Project, error) { return p.AddDecorator(d) }, nil
+		return func(p scaffold.Project) (scaffold.Project, error) { return p.AddDecorator(scaffold.FlagSource, d) }, nil
 	}
 	api, err := askAPI(pr, o.domain)
 	if err != nil {

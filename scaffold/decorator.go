@@ -50,24 +50,53 @@ func ParseSelector(s string) (map[string]string, error) {
 	return out, nil
 }
 
-// AddDecorator returns the project with a new decorator.
-func (p Project) AddDecorator(d Decorator) (Project, error) {
+// AddDecorator returns the project with a new decorator, whose inputs src
+// names in errors.
+func (p Project) AddDecorator(src Source, d Decorator) (Project, error) {
 	if len(d.Name) > 63 || !dnsLabel().MatchString(d.Name) {
-		return p, invalid(FlagSource, "name", d.Name, "must be a DNS-1123 label")
+		return p, invalid(src, "name", d.Name, "must be a DNS-1123 label")
+	}
+	if err := validateTarget(src, d.Target); err != nil {
+		return p, err
 	}
 	if len(d.Owns) == 0 {
-		return p, inputErrorf("--owns is required: the kinds to attach (%s)", strings.Join(decoratorAttachments, ", "))
+		return p, inputErrorf("%s is required: the kinds to attach (%s)", src("owns"), strings.Join(decoratorAttachments, ", "))
 	}
 	for _, o := range d.Owns {
 		if !slices.Contains(decoratorAttachments, o) {
-			return p, invalid(FlagSource, "owns", o, "a decorator attaches %s", strings.Join(decoratorAttachments, ", "))
+			return p, invalid(src, "owns", o, "a decorator attaches %s", strings.Join(decoratorAttachments, ", "))
+		}
+	}
+	for k, v := range d.Selector {
+		if !labelKey().MatchString(k) || !labelValue().MatchString(v) {
+			return p, invalid(src, "selector", k+"="+v, "want valid label keys and values (e.g. app-type=web)")
 		}
 	}
 	for _, old := range p.Decorators {
 		if old.Name == d.Name {
-			return p, invalid(FlagSource, "name", d.Name, "the project already has this decorator; choose another --name")
+			return p, invalid(src, "name", d.Name, "the project already has this decorator; choose another --name")
 		}
 	}
 	p.Decorators = append(append([]Decorator(nil), p.Decorators...), d)
 	return p, nil
+}
+
+// validateTarget checks a decorator's target as ParseTarget builds it: the
+// kind, the version and group of its apiVersion, and its resource.
+func validateTarget(src Source, t Target) error {
+	group, version, grouped := strings.Cut(t.APIVersion, "/")
+	if !grouped {
+		group, version = "", t.APIVersion
+	}
+	switch {
+	case CheckKind(t.Kind) != nil:
+		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "kind %q %v", t.Kind, CheckKind(t.Kind))
+	case CheckVersion(version) != nil:
+		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "version %q %v", version, CheckVersion(version))
+	case grouped && !dnsSubdomain().MatchString(group):
+		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "group %q must be a DNS-1123 subdomain", group)
+	case checkPlural(t.Resource) != nil:
+		return invalid(src, "target", t.Resource, "resource %q %v", t.Resource, checkPlural(t.Resource))
+	}
+	return nil
 }

@@ -34,8 +34,13 @@ func plainStyle() Style {
 	}
 }
 
-// testStyles is the registry of the engine's tests.
-func testStyles() Styles { return Styles{plainStyle()} }
+// testStyles is the registry of the engine's tests: plain, and a style
+// that decorates existing kinds.
+func testStyles() Styles {
+	decorating := plainStyle()
+	decorating.Name, decorating.ExistingKinds = "decorating", true
+	return Styles{plainStyle(), decorating}
+}
 
 // mustFields parses --field specs for test projects.
 func mustFields(t *testing.T, specs ...string) []Field {

@@ -126,12 +126,27 @@ func (p Project) Validate(src Source, styles Styles) error {
 	if err := ValidateDomain(src, p.Domain); err != nil {
 		return err
 	}
-	if _, err := styles.Lookup(p.Style); err != nil {
+	style, err := styles.Lookup(p.Style)
+	if err != nil {
 		return invalid(src, "style", p.Style, "%v", err)
 	}
+	switch {
+	case style.ExistingKinds && len(p.APIs) > 0:
+		return inputErrorf("%s: a %s project decorates existing kinds; it has decorators, not apis", src("apis"), p.Style)
+	case !style.ExistingKinds && len(p.Decorators) > 0:
+		return inputErrorf("%s: a %s project adds its own kinds; it has apis, not decorators", src("decorators"), p.Style)
+	}
+	// Each kind and decorator is added again, by the rules flags meet.
+	rebuilt := p
+	rebuilt.APIs, rebuilt.Decorators = nil, nil
 	for _, a := range p.APIs {
-		if err := validateAPI(src, p.Domain, a); err != nil {
+		if rebuilt, err = rebuilt.AddAPI(src, a); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
+		}
+	}
+	for _, d := range p.Decorators {
+		if rebuilt, err = rebuilt.AddDecorator(src, d); err != nil {
+			return fmt.Errorf("decorator %s: %w", d.Name, err)
 		}
 	}
 	return nil

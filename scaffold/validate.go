@@ -56,7 +56,7 @@ func validateAPI(src Source, domain string, a API) error {
 	}{
 		{"group", a.Group, CheckGroup},
 		{"version", a.Version, CheckVersion},
-		{"kind", a.Kind, CheckKind},
+		{"kind", a.Kind, CheckNewKind},
 		{"plural", a.Plural, checkPlural},
 	}
 	for _, c := range checks {
@@ -93,6 +93,26 @@ func CheckVersion(version string) error {
 func CheckKind(kind string) error {
 	if len(kind) > 63 || !upperCamel().MatchString(kind) {
 		return fmt.Errorf("must be UpperCamelCase (e.g. Database), at most 63 characters")
+	}
+	return nil
+}
+
+// builtinKinds are kinds Kubernetes itself serves (or reserves, like List
+// and Status): a custom kind of the same name, in whatever group, makes
+// kubectl ambiguous and clashes in clients.
+var builtinKinds = strings.Fields(`List Status Pod Service ConfigMap Secret Namespace Node Event Endpoints
+	ServiceAccount PersistentVolume PersistentVolumeClaim Deployment StatefulSet DaemonSet ReplicaSet Job CronJob
+	Ingress NetworkPolicy Role RoleBinding ClusterRole ClusterRoleBinding HorizontalPodAutoscaler
+	CustomResourceDefinition`)
+
+// CheckNewKind checks the kind of a new API: a kind name that is not one
+// Kubernetes already has.
+func CheckNewKind(kind string) error {
+	if err := CheckKind(kind); err != nil {
+		return err
+	}
+	if slices.Contains(builtinKinds, kind) {
+		return fmt.Errorf("Kubernetes has a kind of this name: choose another, or decorate the existing kind (a style that decorates existing kinds)")
 	}
 	return nil
 }

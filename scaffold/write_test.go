@@ -214,6 +214,11 @@ func TestApplyInterrupted(t *testing.T) {
 	}
 }
 
+// decorator is a decorators: entry of a project file.
+func decorator(name string) string {
+	return "decorators:\n- {name: " + name + ", target: {apiVersion: apps/v1, kind: Deployment, resource: deployments}, owns: [Service]}\n"
+}
+
 func TestLoadProjectRejectsBadFiles(t *testing.T) {
 	for name, content := range map[string]string{
 		"empty":   "",
@@ -221,6 +226,13 @@ func TestLoadProjectRejectsBadFiles(t *testing.T) {
 		"newer":   "format: 2\nname: demo\ndomain: example.com\nstyle: plain\n",
 		"unknown": "format: 1\nname: demo\ndomain: example.com\nstyle: plain\ncolour: blue\n",
 		"invalid": "format: 1\nname: Demo\ndomain: example.com\nstyle: plain\n",
+		// A hand-edited file meets the rules flags meet.
+		"decorators in a style of kinds": "name: demo\ndomain: example.com\nstyle: plain\n" + decorator("web"),
+		"apis in a style of decorators":  "name: demo\ndomain: example.com\nstyle: decorating\napis:\n- {group: g, version: v1, kind: K, plural: ks, namespaced: true}\n",
+		"bad decorator name":             "name: demo\ndomain: example.com\nstyle: decorating\n" + decorator("Bad_Name"),
+		"decorator twice":                "name: demo\ndomain: example.com\nstyle: decorating\n" + decorator("web") + strings.TrimPrefix(decorator("web"), "decorators:\n"),
+		"kind twice": "name: demo\ndomain: example.com\nstyle: plain\napis:\n- {group: g, version: v1, kind: K, plural: ks, namespaced: true}\n" +
+			"- {group: h, version: v1, kind: K, plural: ks, namespaced: true}\n",
 	} {
 		dir := t.TempDir()
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(content), 0o644))

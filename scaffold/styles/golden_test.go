@@ -75,7 +75,7 @@ func seedProject(t testing.TB, s scaffold.Style) scaffold.Project {
 
 // decoratorSeed is the seed example of a style that decorates existing kinds.
 func decoratorSeed(t testing.TB, s scaffold.Style) scaffold.Project {
-	p, err := newProject(s, "web-services").AddDecorator(scaffold.Decorator{Name: "deployments",
+	p, err := newProject(s, "web-services").AddDecorator(scaffold.FlagSource, scaffold.Decorator{Name: "deployments",
 		Target:   scaffold.Target{APIVersion: "apps/v1", Kind: "Deployment", Resource: "deployments"},
 		Selector: map[string]string{"app-type": "web"}, Owns: []string{"Service"}})
 	require.NoError(t, err)
