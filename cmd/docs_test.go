@@ -1,0 +1,121 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// docExample is one indented code block of the docs that runs opctl.
+type docExample struct {
+	where    string   // file:line
+	commands []string // continuation lines joined
+}
+
+// docExamples reads the indented code blocks of a Markdown file that run
+// opctl; the others run make or go, which CI runs itself.
+func docExamples(t *testing.T, path string) []docExample {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var all []docExample
+	inBlock, fenced, pending := false, false, ""
+	scanner := bufio.NewScanner(bytes.NewReader(b))
+	for n := 1; scanner.Scan(); n++ {
+		line := scanner.Text()
+		if strings.HasPrefix(line, "```") {
+			fenced = !fenced
+		}
+		code, ok := strings.CutPrefix(line, "    ")
+		if fenced || !ok {
+			inBlock = inBlock && strings.TrimSpace(line) == ""
+			continue
+		}
+		if !inBlock {
+			all = append(all, docExample{where: fmt.Sprintf("%s:%d", filepath.Base(path), n)})
+			inBlock = true
+		}
+		pending += strings.TrimSpace(code)
+		if strings.HasSuffix(pending, `\`) {
+			pending = strings.TrimSuffix(pending, `\`) + " "
+			continue
+		}
+		all[len(all)-1].commands = append(all[len(all)-1].commands, pending)
+		pending = ""
+	}
+	require.NoError(t, scanner.Err())
+	var out []docExample
+	for _, e := range all {
+		for _, c := range e.commands {
+			if strings.HasPrefix(c, "opctl ") {
+				out = append(out, e)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TestDocsExamplesRun runs every opctl example of README.md and docs/ with
+// the built opctl, as a reader would paste it, in a directory prepared for
+// it (a project for create api, answers for decide). A line marked "on a
+// terminal" needs one: the pseudo-terminal tests cover those.
+func TestDocsExamplesRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds opctl and runs the docs' examples")
+	}
+	bin := buildOpctl(t)
+	decorating := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
+	newKinds := styleWith(t, func(s scaffold.Style) bool { return s.ModulePath })
+	initArgs := func(style string) string {
+		return "opctl init --style " + style + " --domain example.com --name demo --yes ."
+	}
+	// setups prepare the directory of an example by its first command.
+	setups := []struct{ prefix, script string }{
+		{"opctl init", ""},
+		{"opctl decide", "printf 'existing: no\\nnew-crd: yes\\nstage: prototype\\nlanguage: python\\nlogic: imperative\\nmaintainers: yes\\n' > answers.yaml"},
+		{"opctl create api --target", initArgs(decorating)},
+		{"opctl create api", initArgs(newKinds)},
+		{"opctl delete api Cache", initArgs(newKinds) + " && opctl create api --group cache --version v1 --kind Cache"},
+	}
+	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
+	require.NoError(t, err)
+	var examples []docExample
+	for _, f := range append([]string{filepath.Join("..", "README.md")}, files...) {
+		examples = append(examples, docExamples(t, f)...)
+	}
+	require.GreaterOrEqual(t, len(examples), 6, "the README's examples were not found")
+	for _, e := range examples {
+		t.Run(e.where, func(t *testing.T) {
+			var script []string
+			for _, c := range e.commands {
+				if !strings.Contains(c, "# on a terminal") {
+					script = append(script, c)
+				}
+			}
+			setup, found := "", false
+			for _, s := range setups {
+				if strings.HasPrefix(script[0], s.prefix) {
+					setup, found = s.script, true
+					break
+				}
+			}
+			require.True(t, found, "no setup for the example %q: add one to this test", script[0])
+			dir := t.TempDir()
+			cmd := exec.Command("bash", "-euo", "pipefail", "-c", strings.Join(append([]string{setup}, script...), "\n"))
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s\n%s", strings.Join(script, "\n"), out)
+		})
+	}
+}
