@@ -83,10 +83,16 @@ func TrickySpec() map[string]any {
 	}
 }
 
+// specValuesFixture is the fixture as JSON with UTF-8 and HTML characters
+// as they are, the encoding it is about.
 func specValuesFixture() ([]byte, error) {
 	spec := TrickySpec()
-	b, err := json.MarshalIndent(map[string]any{"spec": spec, "values": flattenSpec(spec)}, "", "  ")
-	return append(b, '\n'), err
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	err := enc.Encode(map[string]any{"spec": spec, "values": flattenSpec(spec)})
+	return []byte(b.String()), err
 }
 
 // DesiredChildren returns the children of a custom resource of the API.

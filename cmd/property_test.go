@@ -1,0 +1,148 @@
+package cmd
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+)
+
+// TestUserEditsSurviveAnySequence is a property test: random sequences of
+// create api, delete api, generate, hand edits of generated and of the
+// user's files, with and without --force. After every step a hand edit of
+// a user's file is still there; a command meeting a hand-edited generated
+// file without --force fails and changes nothing; with --force it rewrites
+// only generated files. Without -short the project, edits and all, then
+// passes its own tests, once the files delete api reported as left to the
+// user (changed files of a deleted kind) are removed as it says.
+func TestUserEditsSurviveAnySequence(t *testing.T) {
+	style := "kopf"
+	if _, err := styles.All().Lookup(style); err != nil {
+		style = styles.All()[0].Name
+	}
+	for seed := uint64(1); seed <= 12; seed++ {
+		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
+			runSequence(t, rand.New(rand.NewPCG(seed, 0)), style)
+		})
+	}
+}
+
+func runSequence(t *testing.T, rng *rand.Rand, style string) {
+	dir := t.TempDir()
+	r := run(t, dir, nil, false, "init", "--style", style, "--domain", "example.com", "--name", "demo", "--yes")
+	require.Equal(t, 0, r.code, r.stderr)
+	userEdits := map[string]string{} // path → what the user wrote
+	editedGenerated := false
+	kinds := []string{}
+	var left []string // the user's changed files of deleted kinds, reported
+	owners := func() map[string]scaffold.Ownership {
+		p, err := scaffold.LoadProject(dir, styles.All())
+		require.NoError(t, err)
+		s, err := styles.All().Lookup(p.Style)
+		require.NoError(t, err)
+		tree, err := scaffold.Render(p, s)
+		require.NoError(t, err)
+		out := map[string]scaffold.Ownership{}
+		for _, f := range tree.Files() {
+			out[f.Path] = f.Owner
+		}
+		return out
+	}
+	// pick is a file of the owner's that a # comment line keeps valid.
+	pick := func(owner scaffold.Ownership) string {
+		var paths []string
+		for path, o := range owners() {
+			commentable := slices.Contains([]string{".yaml", ".yml", ".py", ".sh", ".txt", ".md", ".cfg"}, filepath.Ext(path)) ||
+				slices.Contains([]string{"Makefile", "Dockerfile", ".gitignore", ".dockerignore"}, filepath.Base(path))
+			if _, err := os.Stat(filepath.Join(dir, path)); o == owner && commentable && err == nil && path != scaffold.ProjectFileName {
+				paths = append(paths, path)
+			}
+		}
+		slices.Sort(paths)
+		return paths[rng.IntN(len(paths))]
+	}
+	var steps []string
+	for step := 0; step < 10; step++ {
+		force := rng.IntN(3) == 0
+		var args []string
+		switch op := rng.IntN(6); {
+		case op == 0 || len(kinds) == 0:
+			kind := fmt.Sprintf("Kind%d", step)
+			owns := []string{"ConfigMap", "Secret", "Deployment"}[rng.IntN(3)]
+			args = []string{"create", "api", "--group", "g" + fmt.Sprint(step), "--version", "v1", "--kind", kind, "--field", "size:int32", "--owns", owns}
+		case op == 1:
+			args = []string{"delete", "api", kinds[rng.IntN(len(kinds))]}
+		case op == 2:
+			args = []string{"generate"}
+		case op == 3:
+			// A comment line keeps every kind of file valid, so the project's
+			// own tests still run at the end.
+			path := pick(scaffold.UserOwned)
+			b, err := os.ReadFile(filepath.Join(dir, path))
+			require.NoError(t, err)
+			userEdits[path] = string(b) + fmt.Sprintf("\n# edited by the user at step %d\n", step)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(userEdits[path]), 0o644))
+			steps = append(steps, "edit "+path)
+			continue
+		default:
+			path := pick(scaffold.Generated)
+			b, err := os.ReadFile(filepath.Join(dir, path))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, path), append(b, "\n# hand edit\n"...), 0o644))
+			editedGenerated = true
+			steps = append(steps, "edit generated "+path)
+			continue
+		}
+		if force {
+			args = append(args, "--force")
+		}
+		steps = append(steps, fmt.Sprint(args))
+		before := snapshot(t, dir)
+		r := run(t, dir, nil, false, args...)
+		if editedGenerated && !force {
+			assert.Equal(t, 1, r.code, "steps %v: a hand-edited generated file must stop %v\n%s", steps, args, r.stderr)
+			assert.Equal(t, before, snapshot(t, dir), "steps %v: a stopped command changed files", steps)
+		} else {
+			require.Equal(t, 0, r.code, "steps %v: %s", steps, r.stderr)
+			editedGenerated = false
+			switch args[0] {
+			case "create":
+				kinds = append(kinds, args[7])
+			case "delete":
+				kinds = slices.DeleteFunc(kinds, func(k string) bool { return k == args[2] })
+				for _, line := range strings.Split(r.stdout, "\n") {
+					if path, ok := strings.CutPrefix(line, "leave     "); ok {
+						left = append(left, strings.Fields(path)[0])
+					}
+				}
+			}
+		}
+		for path, content := range userEdits {
+			b, err := os.ReadFile(filepath.Join(dir, path))
+			if assert.NoError(t, err, "steps %v: the user's edited %s is gone", steps, path) {
+				assert.Equal(t, content, string(b), "steps %v: the user's edit of %s was lost", steps, path)
+			}
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	// What delete api reported as left for the user to remove, removed.
+	for _, path := range left {
+		require.NoError(t, os.Remove(filepath.Join(dir, path)))
+	}
+	py, err := exec.LookPath("/usr/bin/python3")
+	require.NoError(t, err)
+	out, err := exec.Command("make", "-C", dir, "test", "PYTHON="+py).CombinedOutput()
+	require.NoError(t, err, "steps %v: the project's own tests fail:\n%s", steps, out)
+}
