@@ -19,6 +19,7 @@ import (
 // flag or file and the value, and leave the directory exactly as it was.
 func TestBadInputs(t *testing.T) {
 	example := styles.All()[0].Name
+	decorating := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
 	create := func(extra ...string) []string {
 		return append([]string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Widget"}, extra...)
 	}
@@ -95,6 +96,40 @@ func TestBadInputs(t *testing.T) {
 		{"delete an unknown kind", "seed", []string{"delete", "api", "Nope"}, 2, `NAME "Nope": the project has no such kind or decorator (it has Database)`},
 		{"delete outside a project", "empty", []string{"delete", "api", "Database"}, 2, "opctl.yaml not found"},
 		{"delete without a name", "seed", []string{"delete", "api"}, 2, "takes one argument"},
+		{"delete two names", "seed", []string{"delete", "api", "Database", "Cache"}, 2, "takes one argument"},
+		{"generate outside a project", "empty", []string{"generate"}, 2, "opctl.yaml not found"},
+		// A hand-edited generated file stops every command that writes, a
+		// dry run included, naming the file.
+		{"create over an edited file", "edited", create(), 1, "config/rbac/role.yaml changed by hand since opctl generated them"},
+		{"generate over an edited file", "edited", []string{"generate"}, 1, "config/rbac/role.yaml changed by hand"},
+		{"delete over an edited file", "edited", []string{"delete", "api", "Database"}, 1, "config/rbac/role.yaml changed by hand"},
+		{"dry run over an edited file", "edited", append(create(), "--dry-run"), 1, "config/rbac/role.yaml changed by hand"},
+		// A file at a generated path that opctl never wrote.
+		{"init over a hand-written manifest", "foreign", []string{"init", "--style", example, "--domain", "example.com", "--yes"}, 1,
+			"config/manager/manager.yaml not written by opctl"},
+		{"init dry run over a hand-written manifest", "foreign", []string{"init", "--style", example, "--domain", "example.com", "--yes", "--dry-run"}, 1,
+			"config/manager/manager.yaml not written by opctl"},
+		// A hand-edited opctl.yaml meets the rules flags meet.
+		{"project file: unknown style", "yaml:style: rust\n", create(), 2, `style "rust": unknown style`},
+		{"project file: bad domain", "yaml:style: " + example + "\ndomain: Example.com\n", create(), 2, `domain "Example.com"`},
+		{"project file: decorators in a style of kinds", "yaml:style: " + example + "\n" + decoratorEntry("web"), []string{"generate"}, 2, "it has apis, not decorators"},
+		{"project file: bad decorator name", "yaml:style: " + decorating + "\n" + decoratorEntry("Bad_Name"), []string{"generate"}, 2, `name "Bad_Name": must be a DNS-1123 label`},
+		{"project file: apis in a style of decorators", "yaml:style: " + decorating + "\napis:\n- {group: g, version: v1, kind: K, plural: ks, namespaced: true}\n",
+			[]string{"generate"}, 2, "it has decorators, not apis"},
+		{"project file: kind twice", "yaml:style: " + example + "\napis:\n- {group: g, version: v1, kind: K, plural: ks, namespaced: true}\n- {group: h, version: v1, kind: K, plural: ks, namespaced: true}\n",
+			[]string{"generate"}, 2, `kind "K": the project already has this kind`},
+		{"project file: unknown field type", "yaml:style: " + example + "\napis:\n- {group: g, version: v1, kind: K, plural: ks, namespaced: true, fields: [{name: size, type: float}]}\n",
+			[]string{"generate"}, 2, `unknown type "float"`},
+		// Decorators: bad targets, selectors and attachments.
+		{"decorator target in lower case", "decorator", []string{"create", "api", "--target", "apps/v1/deployment", "--owns", "Service"}, 2, `--target "apps/v1/deployment": kind "deployment"`},
+		{"decorator attaches a Job", "decorator", []string{"create", "api", "--target", "apps/v1/Deployment", "--owns", "Job"}, 2, `--owns "Job": a decorator attaches Service`},
+		{"decorator bad selector", "decorator", []string{"create", "api", "--target", "apps/v1/Deployment", "--selector", "a=b=c", "--owns", "Service"}, 2, `--selector "a=b=c"`},
+		{"decorator without attachments", "decorator", []string{"create", "api", "--target", "apps/v1/Deployment"}, 2, "--owns is required"},
+		// Modifiers that do not apply, and a sample no value fits.
+		{"default on a map", "seed", create("--field", "labels:map[string]string:default=x"), 2, `modifier "default" does not apply to type map[string]string`},
+		{"column on a list", "seed", create("--field", "tags:[]string:column"), 2, `modifier "column" does not apply to type []string`},
+		{"required field no sample fits", "seed", create("--field", "code:string:maxLength=3:required:pattern=^zz[0-9]{3}$"), 2,
+			`--field "code": no value for the sample fits pattern "^zz[0-9]{3}$" and the length bounds`},
 	}
 	require.GreaterOrEqual(t, len(tests), 40)
 	for _, tt := range tests {
@@ -111,10 +146,30 @@ func TestBadInputs(t *testing.T) {
 				dir = initSeed(t)
 				require.NoError(t, os.RemoveAll(filepath.Join(dir, "config")))
 				require.NoError(t, os.Symlink(t.TempDir(), filepath.Join(dir, "config")))
+			case "edited":
+				dir = initSeed(t)
+				require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+				role := filepath.Join(dir, "config/rbac/role.yaml")
+				b, err := os.ReadFile(role)
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(role, append(b, "# mine\n"...), 0o644))
+			case "foreign":
+				manager := filepath.Join(dir, "config/manager/manager.yaml")
+				require.NoError(t, os.MkdirAll(filepath.Dir(manager), 0o755))
+				require.NoError(t, os.WriteFile(manager, []byte("# hand-written\n"), 0o644))
+			case "decorator":
+				require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", decorating, "--domain", "example.com", "--name", "web", "--yes").code)
 			case "from":
 				dir = initSeed(t)
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("group: [\n"), 0o644))
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "unknown.yaml"), []byte("colour: blue\n"), 0o644))
+			}
+			if content, ok := strings.CutPrefix(tt.setup, "yaml:"); ok {
+				content = "format: 1\nname: demo\ndomain: example.com\n" + content
+				if strings.Contains(content, "\ndomain: Example.com") {
+					content = strings.Replace(content, "domain: example.com\n", "", 1)
+				}
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "opctl.yaml"), []byte(content), 0o644))
 			}
 			before := snapshot(t, dir)
 			r := run(t, dir, nil, false, tt.args...)
@@ -157,4 +212,9 @@ func TestReadOnlyProjectLeavesNoTrace(t *testing.T) {
 	assert.Contains(t, stderr.String(), "nothing written: "+dir)
 	assert.Contains(t, stderr.String(), "permission denied")
 	assert.Equal(t, before, snapshot(t, dir), "no file and no temporary file may appear")
+}
+
+// decoratorEntry is a decorators: entry of a project file.
+func decoratorEntry(name string) string {
+	return "decorators:\n- {name: " + name + ", target: {apiVersion: apps/v1, kind: Deployment, resource: deployments}, owns: [Service]}\n"
 }
