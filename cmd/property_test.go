@@ -23,23 +23,34 @@ import (
 // a user's file is still there; a command meeting a hand-edited generated
 // file without --force fails and changes nothing; with --force it rewrites
 // only generated files. Without -short the project, edits and all, then
-// passes its own tests, once the files delete api reported as left to the
-// user (changed files of a deleted kind) are removed as it says.
+// passes its own tests (kopf) or builds (go), once the files delete api
+// reported as left to the user (changed files of a deleted kind) are
+// removed as it says.
 func TestUserEditsSurviveAnySequence(t *testing.T) {
-	style := "kopf"
-	if _, err := styles.All().Lookup(style); err != nil {
-		style = styles.All()[0].Name
+	py := "/usr/bin/python3"
+	finals := []struct {
+		style, check string
+		seeds        uint64
+	}{
+		// The kopf project's own tests (pytest), and the go project's build.
+		{"kopf", "make test PYTHON=" + py, 12},
+		{"go", "go build ./... && go vet ./...", 2},
 	}
-	for seed := uint64(1); seed <= 12; seed++ {
-		t.Run(fmt.Sprint("seed ", seed), func(t *testing.T) {
-			runSequence(t, rand.New(rand.NewPCG(seed, 0)), style)
-		})
+	for _, f := range finals {
+		if _, err := styles.All().Lookup(f.style); err != nil {
+			t.Fatalf("style %s is gone from the registry: pick another for this test", f.style)
+		}
+		for seed := uint64(1); seed <= f.seeds; seed++ {
+			t.Run(fmt.Sprintf("%s seed %d", f.style, seed), func(t *testing.T) {
+				runSequence(t, rand.New(rand.NewPCG(seed, 0)), f.style, f.check)
+			})
+		}
 	}
 }
 
-func runSequence(t *testing.T, rng *rand.Rand, style string) {
+func runSequence(t *testing.T, rng *rand.Rand, style, check string) {
 	dir := t.TempDir()
-	r := run(t, dir, nil, false, "init", "--style", style, "--domain", "example.com", "--name", "demo", "--yes")
+	r := run(t, dir, nil, false, "init", "--style", style, "--domain", "example.com", "--name", "demo", "--repo", "example.com/demo", "--yes")
 	require.Equal(t, 0, r.code, r.stderr)
 	userEdits := map[string]string{} // path → what the user wrote
 	editedGenerated := false
@@ -141,8 +152,8 @@ func runSequence(t *testing.T, rng *rand.Rand, style string) {
 	for _, path := range left {
 		require.NoError(t, os.Remove(filepath.Join(dir, path)))
 	}
-	py, err := exec.LookPath("/usr/bin/python3")
-	require.NoError(t, err)
-	out, err := exec.Command("make", "-C", dir, "test", "PYTHON="+py).CombinedOutput()
-	require.NoError(t, err, "steps %v: the project's own tests fail:\n%s", steps, out)
+	cmd := exec.Command("bash", "-c", check)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "steps %v: %s fails:\n%s", steps, check, out)
 }
