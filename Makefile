@@ -12,9 +12,9 @@ install: ## Install opctl into $GOBIN.
 	$(GO) install ./cmd/opctl
 
 .PHONY: test
-test: ## Vet and run every test, including building generated projects (slow the first time).
-	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 40m ./...
+test: ## Vet and run every test, including each style's generated projects running their own tests (slow the first time).
+	$(GO) vet -tags generated ./...
+	$(GO) test -tags generated -count=1 -timeout 40m ./...
 
 .PHONY: test-short
 test-short: ## Unit and golden tests only.
@@ -22,7 +22,7 @@ test-short: ## Unit and golden tests only.
 
 .PHONY: golden
 golden: ## Rewrite the golden trees under testdata/golden; review the diff before committing.
-	$(GO) test ./scaffold/styles -run TestGolden -update
+	$(GO) test ./scaffold -run TestGolden -update
 
 .PHONY: fmt
 fmt:
@@ -44,7 +44,7 @@ test-runtimes: ## Run every style's seed project in its real runtime (given by O
 
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz the field parser through rendering every style (20 s).
-	$(GO) test ./scaffold/styles -run '^$$' -fuzz FuzzField -fuzztime 20s
+	$(GO) test ./scaffold -run '^$$' -fuzz FuzzField -fuzztime 20s
 
 .PHONY: bench
 bench: ## Benchmark rendering (every style, 1/10/50 kinds), the CRD build, and start-up.

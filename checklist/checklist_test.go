@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	. "github.com/opctl/opctl/checklist"
-	"github.com/opctl/opctl/scaffold/styles"
 )
 
 func projects(cs []Candidate) []string {
@@ -55,12 +54,12 @@ func TestRecommendRejectsBadAnswers(t *testing.T) {
 			a[k] = v
 		}
 		a[tt.id] = tt.value
-		_, err := Recommend(styles.All().Profiles(), a)
+		_, err := Recommend(twoStyles(), a)
 		assert.EqualError(t, err, tt.want)
 	}
 	// scale is only asked in production.
 	a := Answers{"existing": "no", "new-crd": "yes", "stage": "production", "language": "go", "logic": "imperative", "maintainers": "yes"}
-	_, err := Recommend(styles.All().Profiles(), a)
+	_, err := Recommend(twoStyles(), a)
 	assert.EqualError(t, err, `--scale is required (one of small, large)`)
 }
 
@@ -96,4 +95,11 @@ func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 	assert.Equal(t, "a", rec.Style)
 	assert.Equal(t, "b", rec.RunnerUp)
 	assert.Equal(t, []string{"a", "b"}, []string{rec.Comparison[0].Style, rec.Comparison[1].Style})
+}
+
+// twoStyles are profiles enough for Recommend: the checklist is tested
+// without the registry (the registry's own scenarios are tested with it).
+func twoStyles() []Profile {
+	row := Comparison{Language: "l", LearningCurve: "c", Expressiveness: "e", Performance: "p", Idempotency: "i", Maturity: "m", BestFit: "b"}
+	return []Profile{{Style: "a", Comparison: row}, {Style: "b", Comparison: row}}
 }

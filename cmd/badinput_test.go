@@ -18,6 +18,7 @@ import (
 // must exit 2 (usage) or 1 (failure) with one line on stderr naming the
 // flag or file and the value, and leave the directory exactly as it was.
 func TestBadInputs(t *testing.T) {
+	t.Parallel()
 	example := styles.All()[0].Name
 	decorating := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
 	create := func(extra ...string) []string {
@@ -134,6 +135,7 @@ func TestBadInputs(t *testing.T) {
 	require.GreaterOrEqual(t, len(tests), 40)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			switch tt.setup {
 			case "seed":
@@ -185,6 +187,7 @@ func TestBadInputs(t *testing.T) {
 // TestReadOnlyProjectLeavesNoTrace: in a project the user cannot write,
 // create api fails naming the path and leaves no temporary file behind.
 func TestReadOnlyProjectLeavesNoTrace(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds opctl")
 	}

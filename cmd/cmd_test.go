@@ -139,6 +139,7 @@ func initSeed(t *testing.T) string {
 }
 
 func TestSeedExample(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	r := run(t, dir, nil, false, seedCreate...)
 	require.Equal(t, 0, r.code, r.stderr)
@@ -152,6 +153,7 @@ func TestSeedExample(t *testing.T) {
 }
 
 func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		args []string
@@ -193,6 +195,7 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 // Ctrl-C (a cancelled context) before the write leaves the directory as
 // it was and exits 1 with a message saying so.
 func TestInterruptedWriteWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var out, errOut bytes.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
@@ -205,6 +208,7 @@ func TestInterruptedWriteWritesNothing(t *testing.T) {
 }
 
 func TestDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	before := snapshot(t, dir)
 	r := run(t, dir, nil, false, append(seedCreate, "--dry-run", "-v")...)
@@ -222,6 +226,7 @@ func TestDryRunWritesNothing(t *testing.T) {
 }
 
 func TestSecondKindKeepsUserFiles(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
 	controller := filepath.Join(dir, "internal/controller/database_controller.go")
@@ -249,6 +254,7 @@ func TestSecondKindKeepsUserFiles(t *testing.T) {
 // user's: those opctl writes only when they are missing (issue: --force
 // once reverted the user's Makefile and controller code along with it).
 func TestForceNeverTouchesUserFiles(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
 	makefile := filepath.Join(dir, "Makefile")
@@ -281,6 +287,7 @@ func TestForceNeverTouchesUserFiles(t *testing.T) {
 // A file at a path opctl generates that opctl never wrote (no recorded
 // hash) is the user's until they say otherwise: init stops on it.
 func TestInitStopsOnFilesItDidNotWrite(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	manager := filepath.Join(dir, "config/manager/manager.yaml")
 	require.NoError(t, os.MkdirAll(filepath.Dir(manager), 0o755))
@@ -307,6 +314,7 @@ func TestInitStopsOnFilesItDidNotWrite(t *testing.T) {
 // init never replaces a project, --force or not: the old kinds' files would
 // stay behind a project file that no longer knows them.
 func TestInitNeverReplacesAProject(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
 	before := snapshot(t, dir)
@@ -322,6 +330,7 @@ func TestInitNeverReplacesAProject(t *testing.T) {
 // files it recorded for it (unchanged since), stops on an edited one until
 // --force, and leaves the user's files.
 func TestGenerateRemovesFilesNoLongerProduced(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
 	require.Equal(t, 0, run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1", "--kind", "Cache").code)
@@ -356,6 +365,7 @@ func TestGenerateRemovesFilesNoLongerProduced(t *testing.T) {
 // that opctl wrote for it and that were never changed; a changed one stays
 // and is listed; opctl.yaml forgets the kind.
 func TestDeleteAPI(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
 	snapshotWithOneKind := snapshot(t, dir)
@@ -385,6 +395,7 @@ func TestDeleteAPI(t *testing.T) {
 }
 
 func TestCreateAPIFromFile(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	spec := `group: myapp
 version: v1
@@ -420,6 +431,7 @@ owns: [ConfigMap]
 }
 
 func TestInitNeedsFlagsWhenNotPrompting(t *testing.T) {
+	t.Parallel()
 	example := styles.All()[0].Name
 	tests := []struct {
 		args []string
@@ -441,6 +453,7 @@ func TestInitNeedsFlagsWhenNotPrompting(t *testing.T) {
 }
 
 func TestInitRefusesExistingProject(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	r := run(t, dir, nil, false, seedInit...)
 	assert.Equal(t, 2, r.code)
@@ -448,12 +461,14 @@ func TestInitRefusesExistingProject(t *testing.T) {
 }
 
 func TestInitPromptsOnTerminal(t *testing.T) {
+	t.Parallel()
 	// --yes never prompts, even on a terminal.
 	r := run(t, t.TempDir(), newFakePrompter(t, nil), true, "init", "--style", styles.All()[0].Name, "--domain", "example.com", "--yes")
 	assert.Equal(t, 0, r.code, r.stderr)
 }
 
 func TestCreateAPIOutsideProject(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := run(t, dir, nil, false, seedCreate...)
 	assert.Equal(t, 2, r.code)
@@ -461,6 +476,7 @@ func TestCreateAPIOutsideProject(t *testing.T) {
 }
 
 func TestStylesAndVersion(t *testing.T) {
+	t.Parallel()
 	r := run(t, t.TempDir(), nil, false, "styles")
 	require.Equal(t, 0, r.code)
 	assert.Contains(t, r.stdout, "go  ")
@@ -474,6 +490,7 @@ func TestStylesAndVersion(t *testing.T) {
 // A hand edit to a generated file is reported, shown as a diff in a dry
 // run, and never overwritten without --force.
 func TestHandEditedGeneratedFileIsKept(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
 	role := filepath.Join(dir, "config/rbac/role.yaml")
@@ -503,6 +520,7 @@ func TestHandEditedGeneratedFileIsKept(t *testing.T) {
 }
 
 func TestGenerateRerendersFromTheProjectFile(t *testing.T) {
+	t.Parallel()
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
 	crd := filepath.Join(dir, "config/crd/bases/myapp.example.com_databases.yaml")
@@ -520,6 +538,7 @@ func TestGenerateRerendersFromTheProjectFile(t *testing.T) {
 // A registry the commands could not serve is refused when opctl starts,
 // with a message naming the style, before decide could fail on it.
 func TestBadRegistryIsRefusedAtStart(t *testing.T) {
+	t.Parallel()
 	base := styles.All()
 	withRow := func(s scaffold.Style) scaffold.Style {
 		s.Name, s.Checklist = "rust", base[0].Checklist

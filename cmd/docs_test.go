@@ -70,6 +70,7 @@ func docExamples(t *testing.T, path string) []docExample {
 // it (a project for create api, answers for decide). A line marked "on a
 // terminal" needs one: the pseudo-terminal tests cover those.
 func TestDocsExamplesRun(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds opctl and runs the docs' examples")
 	}

@@ -59,6 +59,7 @@ func seedAnswers() map[string][]string {
 // TestInteractiveInitMatchesFlags answers every prompt and checks the
 // written tree is byte-identical to init + create api with flags.
 func TestInteractiveInitMatchesFlags(t *testing.T) {
+	t.Parallel()
 	viaFlags := initSeed(t)
 	require.Equal(t, 0, run(t, viaFlags, nil, false, seedCreate...).code)
 
@@ -88,6 +89,7 @@ func relative(t *testing.T, dir string) map[string]string {
 }
 
 func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "db-operator")
 	answers := seedAnswers()
 	answers["Kind"] = []string{"Database"}
@@ -101,6 +103,7 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 }
 
 func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pr := newFakePrompter(t, map[string][]string{
 		"Domain of your API groups":             {"Example.com", "example.com"},
@@ -142,6 +145,7 @@ var goAnswers = []string{"decide", "--existing", "no", "--new-crd", "yes", "--st
 	"--language", "go", "--logic", "imperative", "--maintainers", "yes"}
 
 func TestDecideWithFlags(t *testing.T) {
+	t.Parallel()
 	r := run(t, t.TempDir(), nil, false, goAnswers...)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "Recommended style: go\nRunner-up:         kopf\n")
@@ -151,6 +155,7 @@ func TestDecideWithFlags(t *testing.T) {
 }
 
 func TestDecideJSON(t *testing.T) {
+	t.Parallel()
 	r := run(t, t.TempDir(), nil, false, append(goAnswers, "-o", "json", "--name", "db", "--domain", "acme.io")...)
 	require.Equal(t, 0, r.code, r.stderr)
 	var got struct {
@@ -170,6 +175,7 @@ func TestDecideJSON(t *testing.T) {
 }
 
 func TestDecideFromAnswersFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.yaml"), []byte(
 		"existing: yes\nsoftware: Kafka\nnew-crd: yes\nstage: prototype\nlanguage: python\nlogic: imperative\nmaintainers: yes\n"), 0o644))
@@ -186,6 +192,7 @@ func TestDecideFromAnswersFile(t *testing.T) {
 }
 
 func TestDecideNeverPromptsOffTerminal(t *testing.T) {
+	t.Parallel()
 	r := run(t, t.TempDir(), nil, false, "decide", "--existing", "no")
 	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "opctl: --new-crd is required (one of yes, no) when not prompting\n", r.stderr)
@@ -195,6 +202,7 @@ func TestDecideNeverPromptsOffTerminal(t *testing.T) {
 }
 
 func TestDecidePromptsOnTerminal(t *testing.T) {
+	t.Parallel()
 	answers := seedAnswers()
 	pr := newFakePrompter(t, map[string][]string{})
 	for _, q := range []string{
@@ -215,6 +223,7 @@ func TestDecidePromptsOnTerminal(t *testing.T) {
 }
 
 func TestInteractiveInitDecorator(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	pr := newFakePrompter(t, map[string][]string{
 		"Kind to decorate": {"Deployment", "apps/v1/Deployment"},

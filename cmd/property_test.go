@@ -27,6 +27,10 @@ import (
 // reported as left to the user (changed files of a deleted kind) are
 // removed as it says.
 func TestUserEditsSurviveAnySequence(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("random sequences of commands, builds and tests; run without -short (make test does)")
+	}
 	py := "/usr/bin/python3"
 	finals := []struct {
 		style, check string
@@ -144,9 +148,6 @@ func runSequence(t *testing.T, rng *rand.Rand, style, check string) {
 				assert.Equal(t, content, string(b), "steps %v: the user's edit of %s was lost", steps, path)
 			}
 		}
-	}
-	if testing.Short() {
-		return
 	}
 	// What delete api reported as left for the user to remove, removed.
 	for _, path := range left {

@@ -13,6 +13,7 @@ import (
 // The README's --from example is what users copy: it must scaffold as it
 // stands (its optional pattern field once failed for want of a sample).
 func TestREADMEFromExampleRuns(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	require.NoError(t, err)
 	block := regexp.MustCompile("(?s)## `--from FILE`.*?```yaml\n(.*?)```").FindSubmatch(readme)

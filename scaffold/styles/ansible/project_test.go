@@ -1,3 +1,5 @@
+//go:build generated
+
 package ansible_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build generated
+
 package golang_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build generated
+
 package kopf_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build generated
+
 package decorator_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build generated || e2e
+
 package decorator_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build generated
+
 package metacontroller_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build generated
+
 package shelloperator_test
 
 import (

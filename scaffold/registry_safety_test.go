@@ -1,4 +1,4 @@
-package styles_test
+package scaffold_test
 
 import (
 	"bytes"
@@ -18,9 +18,11 @@ import (
 // opctl promises about the operators it emits: least privilege, hardened
 // containers, pinned images, strict shell scripts.
 func TestSafeOutput(t *testing.T) {
+	t.Parallel()
 	for name, c := range goldenCases(t) {
 		p, style := c.project, c.style
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			tree := c.render(t)
 			for _, f := range tree.Files() {
 				switch {
@@ -104,6 +106,7 @@ func checkObject(t *testing.T, p scaffold.Project, style scaffold.Style, path st
 }
 
 func TestPinned(t *testing.T) {
+	t.Parallel()
 	for image, want := range map[string]bool{
 		"busybox:1.37.0": true, "ghcr.io/flant/shell-operator:v1.20.3": true, "localhost:5000/x:v1": true,
 		"busybox": false, "busybox:latest": false, "localhost:5000/x": false,
@@ -127,11 +130,13 @@ func imageHome(image string) string {
 // into the image (COPY destinations, collections ansible-galaxy installs):
 // the container would start without them.
 func TestScratchMountsHideNothingTheImageShips(t *testing.T) {
+	t.Parallel()
 	for name, c := range goldenCases(t) {
 		if !strings.HasSuffix(name, "-seed") {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			tree := c.render(t)
 			dockerfile, ok := tree.Get("Dockerfile")
 			if !ok {

@@ -1,4 +1,4 @@
-package styles_test
+package scaffold_test
 
 import (
 	"bytes"
@@ -21,7 +21,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden trees under testdata/golden")
 
 // goldenDir is testdata/golden at the repository's root.
-var goldenDir = filepath.Join("..", "..", "testdata", "golden")
+var goldenDir = filepath.Join("..", "testdata", "golden")
 
 // mustFields parses --field specs for test projects.
 func mustFields(t testing.TB, specs ...string) []scaffold.Field {
@@ -139,8 +139,10 @@ func archive(tree *scaffold.Tree) []byte {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			got := archive(c.render(t))
 			path := filepath.Join(goldenDir, name+".txtar")
 			if *update {
@@ -179,8 +181,10 @@ func firstDiff(want, got []byte) string {
 // exists, and never re-rendered: they must not depend on the kinds, or
 // init + create api would differ from scaffolding everything at once.
 func TestUserOwnedFilesDoNotDependOnKinds(t *testing.T) {
+	t.Parallel()
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			full := c.render(t)
 			bare := c
 			bare.project.APIs, bare.project.Decorators = nil, nil
@@ -200,6 +204,7 @@ func TestUserOwnedFilesDoNotDependOnKinds(t *testing.T) {
 // The CRD is the contract between styles: every style must emit the same
 // bytes for the same API.
 func TestCRDIdenticalInEveryStyle(t *testing.T) {
+	t.Parallel()
 	var want []byte
 	for _, style := range styles.All() {
 		if style.ExistingKinds {

@@ -1,4 +1,6 @@
-package styles_test
+//go:build generated
+
+package scaffold_test
 
 import (
 	"os"

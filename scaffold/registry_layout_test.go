@@ -1,4 +1,4 @@
-package styles_test
+package scaffold_test
 
 import (
 	"go/ast"
@@ -23,7 +23,7 @@ func TestEveryStyleHasItsTests(t *testing.T) {
 	}
 	for _, style := range styles.All() {
 		for file, test := range tests {
-			path := filepath.Join(style.Name, file)
+			path := filepath.Join("styles", style.Name, file)
 			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
 			if assert.NoError(t, err, "style %s needs %s with %s", style.Name, file, test) {
 				assert.True(t, declares(f, test), "%s does not declare %s", path, test)

@@ -1,4 +1,4 @@
-package styles_test
+package scaffold_test
 
 import (
 	"fmt"
