@@ -23,8 +23,10 @@ import (
 // with the create handler, the status patch the handlers leave applied
 // through the status subresource, and Kopf's finalizer added to every object
 // of a resource with a timer, a daemon or a non-optional delete handler
-// (kopf/on.py: requires_finalizer). A handler that raises is what Kopf logs
-// as an error: the driver prints HANDLER ERROR, which fails the suite.
+// (kopf/on.py: requires_finalizer). A handler that raises TemporaryError is
+// logged in one line and retried, as Kopf does; any other exception is what
+// Kopf logs as an error with its traceback: the driver prints HANDLER ERROR,
+// which fails the suite.
 const kopfImitation = `
 import datetime, importlib, logging, sys, threading, time, traceback, types
 from kubernetes import config, dynamic
@@ -89,6 +91,10 @@ def call(fn, gvp, body, **extra):
     try:
         fn(body=body, patch=patch, logger=log, name=meta["name"], namespace=meta.get("namespace"),
            meta=meta, spec=body.get("spec", {}), status=body.get("status", {}), uid=meta.get("uid"), **extra)
+    except TemporaryError as e:
+        # Kopf logs it in one line, no traceback, and retries after the delay.
+        print("Handler %r failed temporarily: %s" % (fn.__name__, e), flush=True)
+        return False
     except Exception as e:
         print("HANDLER ERROR in %s for %s: %s" % (fn.__name__, meta["name"], e), flush=True)
         traceback.print_exc(file=sys.stdout)

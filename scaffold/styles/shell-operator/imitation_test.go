@@ -38,7 +38,7 @@ func runHooks(t *testing.T, dir, kubeconfig, _ string) func() {
 	require.NotEmpty(t, hooks)
 	return styletest.Repeat(t, func(ctx context.Context) error {
 		for _, hook := range hooks {
-			if err := runHookOnce(ctx, c, hook); err != nil {
+			if err := runHookOnce(ctx, c, hook, t.Logf); err != nil {
 				return err
 			}
 		}
@@ -53,6 +53,7 @@ type hookBinding struct {
 	Kind                 string                `json:"kind"`
 	LabelSelector        *metav1.LabelSelector `json:"labelSelector"`
 	IncludeSnapshotsFrom []string              `json:"includeSnapshotsFrom"`
+	AllowFailure         bool                  `json:"allowFailure"`
 }
 
 // runHookOnce does what shell-operator does for one hook: it asks the hook
@@ -62,8 +63,10 @@ type hookBinding struct {
 // every operation the hook writes as shell-operator's object patcher does
 // (pkg/kube/object_patch/patch.go): CreateOrUpdate is Create, then on
 // AlreadyExists Get and Update; MergePatch with subresource status patches
-// status; all operations are applied and their errors collected.
-func runHookOnce(ctx context.Context, c client.Client, hook string) error {
+// status; all operations are applied and their errors collected. A run
+// whose operations failed fails, unless its binding has allowFailure: then
+// shell-operator logs the failure and goes on with the queue.
+func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(string, ...any)) error {
 	out, err := exec.CommandContext(ctx, hook, "--config").Output()
 	if err != nil {
 		return fmt.Errorf("%s --config: %w", hook, err)
@@ -141,6 +144,10 @@ func runHookOnce(ctx context.Context, c client.Client, hook string) error {
 		if err := shellOperatorOperation(ctx, c, op.Operation, op.APIVersion, op.Kind, op.Namespace, op.Name, op.Subresource, op.Object, op.MergePatch); err != nil {
 			errs = append(errs, fmt.Errorf("%s %s %s: %w", op.Operation, op.Kind, op.Name, err))
 		}
+	}
+	if err := errors.Join(errs...); err != nil && first.AllowFailure {
+		logf("%s failed, allowed: %v", filepath.Base(hook), err)
+		return nil
 	}
 	return errors.Join(errs...)
 }

@@ -110,6 +110,8 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
 	require.NoError(t, c.Get(ctx, client.ObjectKeyFromObject(cr), cr))
 	assert.Equal(t, before, child.GetResourceVersion(), "an unchanged resource must cause no write to its child")
 	assert.Equal(t, crBefore, cr.GetResourceVersion(), "an unchanged resource must cause no status write")
+
+	t.Run("a refused child", func(t *testing.T) { checkRefusedChild(t, c, dir, ns) })
 }
 
 // ready reports whether the CR's status says Ready for its generation, in

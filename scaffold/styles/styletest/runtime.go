@@ -124,4 +124,7 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 		assert.Empty(t, schemaViolationsAccepted(ctx, c, ns))
 	})
 	suite.SteadyState(t, c, child, cr)
+	suite.Check(t, "a refused child: Ready=False in one line, no other resource held up", func(t *testing.T) {
+		checkRefusedChild(t, c, dir, ns)
+	})
 }

@@ -54,7 +54,7 @@ func RunComposite(t *testing.T, dir, _, admin string) (stop func()) {
 	base, stopServer := StartHookServer(t, dir)
 	stopLoop := styletest.Repeat(t, func(ctx context.Context) error {
 		for _, cc := range composite {
-			if err := syncOnce(ctx, c, base, cc); err != nil {
+			if err := syncOnce(ctx, c, base, cc, t.Logf); err != nil {
 				return err
 			}
 		}
@@ -73,7 +73,12 @@ func resourceKind(c client.Client, apiVersion, resource string) (string, error) 
 	return gvk.Kind, err
 }
 
-func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructured.Unstructured) error {
+// syncOnce syncs every parent of cc as Metacontroller does: it calls the
+// hook, applies every desired child (an error is remembered, the others are
+// still applied), writes the status the hook returned regardless, and logs
+// the children's errors (Metacontroller requeues the parent with backoff;
+// the next pass here tries again), without stopping the other parents.
+func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructured.Unstructured, logf func(string, ...any)) error {
 	parentAPIVersion, _, _ := unstructured.NestedString(cc.Object, "spec", "parentResource", "apiVersion")
 	parentResource, _, _ := unstructured.NestedString(cc.Object, "spec", "parentResource", "resource")
 	generateSelector, _, _ := unstructured.NestedBool(cc.Object, "spec", "generateSelector")
@@ -165,7 +170,7 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 				return fmt.Errorf("labels on desired child %s %s/%s don't match parent selector", child.GetKind(), child.GetNamespace(), child.GetName())
 			}
 			if err := ApplyAsMetacontroller(ctx, c, child); err != nil {
-				return err
+				logf("can't reconcile children for %s %s: %v", parentKind, parent.GetName(), err)
 			}
 		}
 		// Metacontroller injects observedGeneration, then writes status if it changed.
