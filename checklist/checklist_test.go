@@ -70,6 +70,8 @@ func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 	noRow.Comparison = Comparison{}
 	badPoints := good("rust")
 	badPoints.Points = map[string]int{"language=rust": 3}
+	badReason := good("rust")
+	badReason.Reasons = map[string]string{"logic=both": "x"}
 	badLanguage := good("rust")
 	badLanguage.MaintainerPoints = map[string]int{"rust": 4}
 	tests := []struct {
@@ -82,6 +84,7 @@ func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 		{"twice", []Profile{good("go"), good("go")}, `style registry: style "go" is registered twice`},
 		{"points for no answer", []Profile{good("go"), badPoints}, `style registry: style "rust" gives points for "language=rust", which no question offers`},
 		{"unknown language", []Profile{good("go"), badLanguage}, `style registry: style "rust" gives maintainer points for language "rust", which the checklist does not offer`},
+		{"reason for no answer", []Profile{good("go"), badReason}, `style registry: style "rust" gives a reason for "logic=both", which no question offers`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -102,4 +105,23 @@ func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 func twoStyles() []Profile {
 	row := Comparison{Language: "l", LearningCurve: "c", Expressiveness: "e", Performance: "p", Idempotency: "i", Maturity: "m", BestFit: "b"}
 	return []Profile{{Style: "a", Comparison: row}, {Style: "b", Comparison: row}}
+}
+
+// The recommended style explains the answers that favour it in its own
+// words; the others keep the general reason.
+func TestRecommendedStyleGivesItsOwnReasons(t *testing.T) {
+	profiles := twoStyles()
+	profiles[1].Points = map[string]int{"language=python": 5}
+	profiles[1].Reasons = map[string]string{"language=python": "b is written in Python"}
+	profiles[0].Reasons = map[string]string{"logic=imperative": "a takes any code"}
+	rec, err := Recommend(profiles, Answers{"existing": "no", "new-crd": "yes", "stage": "prototype",
+		"language": "python", "logic": "imperative", "maintainers": "yes"})
+	require.NoError(t, err)
+	require.Equal(t, "b", rec.Style)
+	reasons := map[string]string{}
+	for _, r := range rec.Reasons {
+		reasons[r.Question] = r.Reason
+	}
+	assert.Equal(t, "b is written in Python", reasons["language"])
+	assert.NotEqual(t, "a takes any code", reasons["logic"], "only the recommended style's words")
 }

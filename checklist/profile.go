@@ -19,6 +19,10 @@ type Profile struct {
 	// that language gets the largest single weight: maintainability
 	// outweighs raw performance.
 	MaintainerPoints map[string]int
+	// Reasons are the style's own words for an answer that favours it,
+	// keyed like Points; shown instead of the answer's general reason when
+	// the style is the one recommended.
+	Reasons map[string]string
 }
 
 // CheckProfiles refuses a style registry Recommend could not serve: fewer
@@ -54,6 +58,11 @@ func CheckProfiles(profiles []Profile) error {
 		for key := range p.Points {
 			if !options[key] {
 				return fmt.Errorf("style registry: style %q gives points for %q, which no question offers", p.Style, key)
+			}
+		}
+		for key := range p.Reasons {
+			if !options[key] {
+				return fmt.Errorf("style registry: style %q gives a reason for %q, which no question offers", p.Style, key)
 			}
 		}
 		for lang := range p.MaintainerPoints {

@@ -93,6 +93,17 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 	}
 	sort.SliceStable(rec.Ranking, func(i, j int) bool { return rec.Ranking[i].Score > rec.Ranking[j].Score })
 	rec.Style, rec.RunnerUp = rec.Ranking[0].Style, rec.Ranking[1].Style
+	// The recommended style says in its own words why an answer favours it.
+	for _, p := range profiles {
+		if p.Style != rec.Style {
+			continue
+		}
+		for i, r := range rec.Reasons {
+			if own := p.Reasons[r.Question+"="+r.Answer]; own != "" {
+				rec.Reasons[i].Reason = own
+			}
+		}
+	}
 	for _, name := range []string{rec.Style, rec.RunnerUp} {
 		for _, p := range profiles {
 			if p.Style == name {

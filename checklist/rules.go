@@ -1,8 +1,8 @@
 package checklist
 
-// rule is one row of the decision table: an answer and the reason shown to
-// the user when it is given. The points each answer gives each style are
-// part of the style's Profile.
+// rule is one row of the decision table: an answer and the general reason
+// shown when it is given, in words that name no style (a style's own
+// reason for an answer, and the points it gives, are part of its Profile).
 type rule struct {
 	question, answer string
 	reason           string
@@ -14,22 +14,22 @@ var rules = []rule{
 	{"existing", "yes", "run the existing operator instead of writing one; the ranking below is for when it does not fit"},
 	{"existing", "unsure", "check the catalog and OperatorHub before building: a maintained operator beats a new one"},
 
-	{"new-crd", "yes", "a new API is what go, kopf, metacontroller and ansible scaffold; a decorator only extends existing resources"},
-	{"new-crd", "no", "no new CRD: a DecoratorController or shell-operator hooks react to built-in resources with the least machinery"},
+	{"new-crd", "yes", "a new API of your own: a style that scaffolds a CRD; a decorator only extends existing resources"},
+	{"new-crd", "no", "no new CRD: a style that reacts to existing resources does it with the least machinery"},
 
-	{"stage", "prototype", "a prototype wants the shortest path to a working loop: kopf and metacontroller need the least code"},
+	{"stage", "prototype", "a prototype wants the shortest path to a working loop: the styles with the least code"},
 	{"stage", "production", "production: what the team can operate and extend for years matters more than speed of writing"},
 	{"scale", "small", "modest scale: every style copes, none is ruled out by resources"},
-	{"scale", "large", "large or long-lived: a compiled, typed controller-runtime operator has the lowest footprint and the richest tooling"},
+	{"scale", "large", "large or long-lived: a compiled, typed operator has the lowest footprint and the richest tooling"},
 
-	{"language", "go", "a Go team: controller-runtime is native to it"},
-	{"language", "python", "a Python team: Kopf handlers are plain Python and can call your Python SDKs"},
-	{"language", "shell", "a shell/kubectl team with small automations: shell-operator runs bash hooks"},
-	{"language", "ansible", "existing Ansible roles and playbooks run unchanged under the Ansible Operator"},
-	{"language", "other", "another language: a Metacontroller sync hook is a plain HTTP webhook in any language"},
+	{"language", "go", "a Go team: a style in Go is native to it"},
+	{"language", "python", "a Python team: a style in Python can call your Python SDKs"},
+	{"language", "shell", "a shell/kubectl team with small automations: a style of shell hooks"},
+	{"language", "ansible", "an Ansible team: existing roles and playbooks can run unchanged"},
+	{"language", "other", "another language: a style whose hook is a plain HTTP webhook, in any language"},
 
-	{"logic", "declarative", "declarative: Metacontroller computes the diff and applies children for you; elsewhere you write create-or-update yourself"},
-	{"logic", "imperative", "imperative steps, state machines and external calls need a general-purpose reconcile loop (go, kopf)"},
+	{"logic", "declarative", "declarative: a style that computes the diff and applies children for you; elsewhere you write create-or-update yourself"},
+	{"logic", "imperative", "imperative steps, state machines and external calls need a general-purpose reconcile loop"},
 
 	{"maintainers", "yes", "maintainers can fix code in the team's language, so that style gets the largest weight"},
 	{"maintainers", "no", "maintainers outside the team: prefer the least code (a declarative sync hook) and document it well"},

@@ -34,6 +34,9 @@ func Style() scaffold.Style {
 			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -1, "scale=small": 1, "language=ansible": 5,
 				"logic=declarative": 1, "logic=imperative": 1},
 			MaintainerPoints: map[string]int{"ansible": 4},
+			Reasons: map[string]string{
+				"language=ansible": "an Ansible team: existing roles and playbooks run unchanged under the Ansible Operator",
+			},
 		},
 		Resync:  true,
 		Summary: "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",

@@ -31,6 +31,12 @@ func Style() scaffold.Style {
 				BestFit:     "large, long-lived, performance-sensitive operators"},
 			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -1, "scale=small": 1, "scale=large": 3,
 				"language=go": 4, "logic=declarative": -1, "logic=imperative": 2},
+			Reasons: map[string]string{
+				"new-crd=yes":      "a new API: the go style scaffolds the CRD with its Go types and deep copies",
+				"scale=large":      "large or long-lived: a compiled, typed controller-runtime operator has the lowest footprint and the richest tooling",
+				"language=go":      "a Go team: controller-runtime is native to it",
+				"logic=imperative": "imperative steps, state machines and external calls: a controller-runtime reconcile loop takes any Go code",
+			},
 			MaintainerPoints: map[string]int{"go": 4},
 		},
 		ModulePath: true,

@@ -34,6 +34,11 @@ func Style() scaffold.Style {
 				Maturity:    "mature, single-maintainer project", BestFit: "Python teams, glue to Python SDKs and external APIs"},
 			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -1, "stage=prototype": 2, "scale=small": 1, "scale=large": 1,
 				"language=python": 4, "logic=declarative": -1, "logic=imperative": 2},
+			Reasons: map[string]string{
+				"stage=prototype":  "a prototype: Kopf needs the least code, a few decorated Python functions",
+				"language=python":  "a Python team: Kopf handlers are plain Python and can call your Python SDKs",
+				"logic=imperative": "imperative steps and external calls: a Kopf handler is any Python code",
+			},
 			MaintainerPoints: map[string]int{"python": 4},
 		},
 		Summary: "Python handlers run by Kopf: quick to write, for Python teams and glue to Python SDKs",

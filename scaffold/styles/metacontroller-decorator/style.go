@@ -28,6 +28,10 @@ func Style() scaffold.Style {
 				BestFit: "extending built-in or third-party resources without a CRD"},
 			Points: map[string]int{"new-crd=yes": -3, "new-crd=no": 4, "language=shell": 1, "language=other": 2,
 				"logic=declarative": 2, "logic=imperative": -1, "maintainers=no": 2},
+			Reasons: map[string]string{
+				"new-crd=no":        "no new CRD: a Metacontroller DecoratorController attaches children to existing resources with the least machinery",
+				"logic=declarative": "declarative: Metacontroller computes the diff and applies the attachments for you",
+			},
 		},
 		ExistingKinds: true,
 		Resync:        true,

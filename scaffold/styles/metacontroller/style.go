@@ -28,6 +28,12 @@ func Style() scaffold.Style {
 			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -8, "stage=prototype": 2, "scale=small": 1,
 				"language=go": 1, "language=python": 1, "language=other": 3,
 				"logic=declarative": 5, "logic=imperative": -1, "maintainers=no": 2},
+			Reasons: map[string]string{
+				"stage=prototype":   "a prototype: a Metacontroller sync hook is one pure function",
+				"language=other":    "another language: a Metacontroller sync hook is a plain HTTP webhook in any language",
+				"logic=declarative": "declarative: Metacontroller computes the diff and applies the children for you",
+				"maintainers=no":    "maintainers outside the team: one pure sync function is the least code to maintain",
+			},
 			// The hook is a plain webhook: Go and Python teams can write it too.
 			MaintainerPoints: map[string]int{"other": 4, "go": 2, "python": 2},
 		},

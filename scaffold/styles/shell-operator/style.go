@@ -28,6 +28,10 @@ func Style() scaffold.Style {
 				Maturity:    "mature (Flant, used by Deckhouse)", BestFit: "small automations by ops teams"},
 			Points:           map[string]int{"new-crd=no": 4, "stage=prototype": 1, "language=shell": 4, "logic=imperative": 1},
 			MaintainerPoints: map[string]int{"shell": 4},
+			Reasons: map[string]string{
+				"new-crd=no":     "no new CRD: shell-operator hooks react to built-in resources with the least machinery",
+				"language=shell": "a shell/kubectl team with small automations: shell-operator runs bash hooks",
+			},
 		},
 		Summary: "bash hooks run by shell-operator: small automations for shell and kubectl teams",
 		Access: scaffold.Access{
