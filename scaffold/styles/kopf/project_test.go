@@ -5,23 +5,16 @@ package kopf_test
 import (
 	"testing"
 
-	"github.com/stretchr/testify/assert"
-
 	"github.com/opctl/opctl/scaffold/styles/kopf"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
-// TestGeneratedProject scaffolds the seed example, then a second kind
-// owning every child kind, and runs the project's own make test (pytest)
-// and make lint (pyflakes).
+// TestGeneratedProject runs the project's own make test (pytest) and make
+// lint (pyflakes) on the seed example, then with a second kind owning every
+// child kind.
 func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	py := styletest.Python(t)
-	dir := styletest.Seed(t, kopf.Style())
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "9 passed")
-
-	styletest.AddCache(t, dir, styletest.CacheFields()...)
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "17 passed")
+	styletest.CheckPythonProject(t, kopf.Style(), 9, 17)
 }

@@ -1,8 +1,11 @@
 package styletest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
@@ -35,4 +38,16 @@ func AddCache(t *testing.T, dir string, fields ...string) {
 // extra.
 func CacheFields(extra ...string) []string {
 	return append([]string{"size:int64", "tags:[]string", "backup.schedule:string:default=@daily"}, extra...)
+}
+
+// CheckPythonProject runs a Python style's generated project's own make
+// test and make lint (pytest, pyflakes) on the seed example, then with
+// Cache added, and expects seedPassed and then bothPassed tests to pass.
+func CheckPythonProject(t *testing.T, style scaffold.Style, seedPassed, bothPassed int) {
+	t.Helper()
+	py := Python(t)
+	dir := Seed(t, style)
+	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, seedPassed), ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
+	AddCache(t, dir, CacheFields()...)
+	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, bothPassed), ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
 }
