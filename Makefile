@@ -35,7 +35,7 @@ envtest-bins: ## Build kube-apiserver and etcd from the Go module proxy into .ca
 .PHONY: test-e2e
 test-e2e: ## Prove every style's generated project on a real API server built from source.
 	KUBEBUILDER_ASSETS="$${KUBEBUILDER_ASSETS:-$$($(GO) run ./hack/envtest-bins | tail -n 1)}" \
-	  $(GO) test -tags e2e -count=1 -timeout 60m -run TestE2E -v ./scaffold/styles/...
+	  $(GO) test -tags e2e -count=1 -timeout 60m -run TestE2E -v ./scaffold/...
 
 .PHONY: test-runtimes
 test-runtimes: ## Run every style's seed project in its real runtime (given by OPCTL_* variables; see docs/real-runtimes.md).
