@@ -56,7 +56,9 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 				list.SetAPIVersion(a.FullGroup(p.Domain) + "/" + a.Version)
 				list.SetKind(a.Kind + "List")
 				if err := c.List(ctx, list); err != nil {
-					failure = err
+					if ctx.Err() == nil { // not the stop cancelling the call
+						failure = err
+					}
 					return
 				}
 				for _, o := range list.Items {

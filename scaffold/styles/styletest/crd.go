@@ -16,24 +16,30 @@ import (
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
-// installCRD installs the CRD of the seed project in dir, which the API
-// server must accept, and returns the project and the CRD's path. At
-// cleanup the CRD is deleted and must be gone within a minute: deleting it
-// deletes its resources, so a finalizer left on one would hold it.
+// installCRD installs the CRDs of the project in dir, which the API
+// server must accept, and returns the project and the path of the first
+// kind's CRD. At cleanup the CRDs are deleted and must be gone within a
+// minute: deleting one deletes its resources, so a finalizer left on one
+// would hold it.
 func (c *Cluster) installCRD(t *testing.T, dir string) (scaffold.Project, string) {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
-	path := filepath.Join(dir, scaffold.CRDPath(p, p.APIs[0]))
-	_, err = envtest.InstallCRDs(c.Config, envtest.CRDInstallOptions{Paths: []string{path}})
-	require.NoError(t, err, "the CRD must be accepted")
+	var paths []string
+	for _, a := range p.APIs {
+		paths = append(paths, filepath.Join(dir, scaffold.CRDPath(p, a)))
+	}
+	_, err = envtest.InstallCRDs(c.Config, envtest.CRDInstallOptions{Paths: paths})
+	require.NoError(t, err, "the CRDs must be accepted")
 	t.Cleanup(func() {
 		ctx := context.Background()
-		crd := ReadObjects(t, path)[0]
-		require.NoError(t, c.Client.Delete(ctx, crd))
-		WaitFor(t, "the CRD to be deleted", func() (bool, error) {
-			err := c.Client.Get(ctx, client.ObjectKeyFromObject(crd), crd)
-			return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
-		})
+		for _, path := range paths {
+			crd := ReadObjects(t, path)[0]
+			require.NoError(t, c.Client.Delete(ctx, crd))
+			WaitFor(t, "the CRD to be deleted", func() (bool, error) {
+				err := c.Client.Get(ctx, client.ObjectKeyFromObject(crd), crd)
+				return apierrors.IsNotFound(err), client.IgnoreNotFound(err)
+			})
+		}
 	})
-	return p, path
+	return p, paths[0]
 }

@@ -39,7 +39,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...func(t *testin
 	cluster := StartAPIServer(t, "make test-e2e")
 	c := cluster.Client
 	ctx := context.Background()
-	dir := Seed(t, style)
+	dir := SeedWithOther(t, style)
 	p, crdPath := cluster.installCRD(t, dir)
 
 	ns := "e2e-" + style.Name

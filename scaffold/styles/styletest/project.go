@@ -21,6 +21,16 @@ func Seed(t *testing.T, style scaffold.Style) string {
 	return dir
 }
 
+// SeedWithOther is the seed example with a second kind, Other (group
+// other), owning a ConfigMap: the conformance checks show that one kind's
+// failure holds up no other kind.
+func SeedWithOther(t *testing.T, style scaffold.Style) string {
+	t.Helper()
+	dir := Seed(t, style)
+	MustRun(t, dir, "create", "api", "--group", "other", "--version", "v1", "--kind", "Other", "--field", "size:int32", "--owns", "ConfigMap")
+	return dir
+}
+
 // AddCache adds the project tests' second kind to the project in dir:
 // Cache in group cache, version v1alpha1, with fields (--field specs),
 // owning every child kind.

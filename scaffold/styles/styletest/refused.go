@@ -54,8 +54,9 @@ func refusingPolicy() []*unstructured.Unstructured {
 }
 
 // checkRefusedChild: a resource whose child the API server refuses gets
-// Ready=False with a one-line message and holds up no other resource; once
-// its spec changes to what is accepted, it converges.
+// Ready=False with a one-line message and holds up no other resource, of
+// its kind or of another; once its spec changes to what is accepted, it
+// converges.
 func checkRefusedChild(t *testing.T, c client.Client, dir, ns string) {
 	ctx := context.Background()
 	for _, o := range refusingPolicy() {
@@ -74,15 +75,20 @@ func checkRefusedChild(t *testing.T, c client.Client, dir, ns string) {
 	refused.SetName("refused")
 	require.NoError(t, unstructured.SetNestedField(refused.Object, refusedVersion, "spec", "version"))
 	healthy.SetName("healthy")
+	// A resource of the project's other kind (Other, see SeedWithOther).
+	other := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "other.example.com/v1", "kind": "Other",
+		"metadata": map[string]any{"name": "other", "namespace": ns}, "spec": map[string]any{"size": int64(1)}}}
 	require.NoError(t, c.Create(ctx, refused))
 	require.NoError(t, c.Create(ctx, healthy))
+	require.NoError(t, c.Create(ctx, other))
 	t.Cleanup(func() {
-		for _, o := range []*unstructured.Unstructured{refused, healthy} {
+		for _, o := range []*unstructured.Unstructured{refused, healthy, other} {
 			assert.NoError(t, client.IgnoreNotFound(c.Delete(ctx, o)))
 		}
 	})
 
 	WaitFor(t, "a resource created after the refused one to be Ready", func() (bool, error) { return ready(ctx, c, healthy) })
+	WaitFor(t, "a resource of another kind to be Ready", func() (bool, error) { return ready(ctx, c, other) })
 	WaitFor(t, "the refused resource to say so in its status", func() (bool, error) {
 		if err := c.Get(ctx, client.ObjectKeyFromObject(refused), refused); err != nil {
 			return false, err

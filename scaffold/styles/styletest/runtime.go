@@ -46,7 +46,7 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	cluster := StartAPIServer(t, "make test-runtimes")
 	c := cluster.Client
 	ctx := context.Background()
-	dir := Seed(t, style)
+	dir := SeedWithOther(t, style)
 	p, _ := cluster.installCRD(t, dir)
 	ns := "rt-" + style.Name
 	cluster.CreateNamespace(t, ns, false)
