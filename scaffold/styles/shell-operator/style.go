@@ -132,8 +132,10 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 			failureIsolation:             isolated,
 		})
 	}
-	// A safety net: every object is checked against its children every 5 minutes.
-	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "*/5 * * * *", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated}}
+	// A safety net: every object is checked against its children every
+	// minute. shell-operator has been seen to miss a child's deletion event
+	// under load (docs/real-runtimes.md); this repairs it within a minute.
+	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "* * * * *", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated}}
 	return cfg
 }
 
