@@ -13,7 +13,8 @@ func newGenerateCmd(env Env) *cobra.Command {
 		Short: "Re-render every generated file of the project in the current directory from opctl.yaml",
 		Long: `Re-render every generated file from opctl.yaml, for example after editing it
 or upgrading opctl. Files you own are left alone; generated files edited by
-hand are reported and left alone unless --force.`,
+hand are reported and left alone unless --force. Generated files the project
+no longer produces (a kind taken out of opctl.yaml) are removed when unchanged.`,
 		Args: maxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := scaffold.LoadProject(env.Dir, env.Styles)
