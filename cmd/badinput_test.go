@@ -112,6 +112,7 @@ func TestBadInputs(t *testing.T) {
 			"config/manager/manager.yaml not written by opctl"},
 		// A hand-edited opctl.yaml meets the rules flags meet.
 		{"project file: unknown style", "yaml:style: rust\n", create(), 2, `style "rust": unknown style`},
+		{"project file: no module path", "yaml:style: " + example + "\nrepo: \"\"\n", []string{"generate"}, 2, "repo: the " + example + " style needs the Go module path"},
 		{"project file: bad domain", "yaml:style: " + example + "\ndomain: Example.com\n", create(), 2, `domain "Example.com"`},
 		{"project file: decorators in a style of kinds", "yaml:style: " + example + "\n" + decoratorEntry("web"), []string{"generate"}, 2, "it has apis, not decorators"},
 		{"project file: bad decorator name", "yaml:style: " + decorating + "\n" + decoratorEntry("Bad_Name"), []string{"generate"}, 2, `name "Bad_Name": must be a DNS-1123 label`},
@@ -167,9 +168,12 @@ func TestBadInputs(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "unknown.yaml"), []byte("colour: blue\n"), 0o644))
 			}
 			if content, ok := strings.CutPrefix(tt.setup, "yaml:"); ok {
-				content = "format: 1\nname: demo\ndomain: example.com\n" + content
-				if strings.Contains(content, "\ndomain: Example.com") {
-					content = strings.Replace(content, "domain: example.com\n", "", 1)
+				// A valid project file, but for the keys the row sets itself.
+				for _, line := range []string{"repo: example.com/demo", "domain: example.com", "name: demo", "format: 1"} {
+					key, _, _ := strings.Cut(line, ":")
+					if !strings.Contains("\n"+content, "\n"+key+":") {
+						content = line + "\n" + content
+					}
 				}
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "opctl.yaml"), []byte(content), 0o644))
 			}

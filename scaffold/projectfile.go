@@ -131,6 +131,8 @@ func (p Project) Validate(src Source, styles Styles) error {
 		return invalid(src, "style", p.Style, "%v", err)
 	}
 	switch {
+	case style.ModulePath && p.Repo == "":
+		return inputErrorf("%s: the %s style needs the Go module path (e.g. example.com/%s)", src("repo"), style.Name, p.Name)
 	case style.ExistingKinds && len(p.APIs) > 0:
 		return inputErrorf("%s: a %s project decorates existing kinds; it has decorators, not apis", src("apis"), p.Style)
 	case !style.ExistingKinds && len(p.Decorators) > 0:

@@ -13,9 +13,6 @@ func Render(p Project, style Style) (*Tree, error) {
 	if p.Style != style.Name {
 		return nil, fmt.Errorf("internal error: a %s project rendered as %s", p.Style, style.Name)
 	}
-	if style.ModulePath && p.Repo == "" {
-		return nil, inputErrorf("--repo: the %s style needs the Go module path (e.g. example.com/%s)", style.Name, p.Name)
-	}
 	t := newTree()
 	if err := addManifests(p, style, t); err != nil {
 		return nil, err

@@ -156,23 +156,38 @@ func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change
 		if _, ok := t.Get(path); ok {
 			continue
 		}
-		target := filepath.Join(dir, filepath.FromSlash(path))
-		old, err := os.ReadFile(target)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // already gone
-		} else if err != nil {
-			return nil, fmt.Errorf("%s: %w", target, err)
+		c, err := dropped(root, dir, File{Path: path}, ActionOrphaned, func(old []byte) bool {
+			return force || contentHash(old) == recorded[path]
+		})
+		if err != nil {
+			return nil, err
 		}
-		c := Change{Path: path, Action: ActionOrphaned, Old: old}
-		if contentHash(old) == recorded[path] || force {
-			c.Action = ActionRemove
-			if err := checkInside(root, dir, target); err != nil {
-				return nil, err
-			}
+		if c != nil {
+			changes = append(changes, *c)
 		}
-		changes = append(changes, c)
 	}
 	return changes, nil
+}
+
+// dropped plans a file the tree no longer has: removed when unchanged says
+// so of what it holds, else kept with the action otherwise; nil when the
+// file is already gone.
+func dropped(root, dir string, f File, otherwise Action, unchanged func(old []byte) bool) (*Change, error) {
+	target := filepath.Join(dir, filepath.FromSlash(f.Path))
+	old, err := os.ReadFile(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("%s: %w", target, err)
+	}
+	c := &Change{Path: f.Path, Action: otherwise, Old: old, File: f}
+	if unchanged(old) {
+		c.Action = ActionRemove
+		if err := checkInside(root, dir, target); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
 }
 
 // Leave plans the user-owned files of previous that t no longer has: each
@@ -188,21 +203,13 @@ func Leave(dir string, previous, t *Tree) ([]Change, error) {
 		if _, ok := t.Get(f.Path); ok || f.Owner != UserOwned {
 			continue
 		}
-		target := filepath.Join(dir, filepath.FromSlash(f.Path))
-		old, err := os.ReadFile(target)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return nil, fmt.Errorf("%s: %w", target, err)
+		c, err := dropped(root, dir, f, ActionLeave, func(old []byte) bool { return bytes.Equal(old, f.Content) })
+		if err != nil {
+			return nil, err
 		}
-		c := Change{Path: f.Path, Action: ActionLeave, Old: old, File: f}
-		if bytes.Equal(old, f.Content) {
-			c.Action = ActionRemove
-			if err := checkInside(root, dir, target); err != nil {
-				return nil, err
-			}
+		if c != nil {
+			changes = append(changes, *c)
 		}
-		changes = append(changes, c)
 	}
 	return changes, nil
 }

@@ -165,20 +165,21 @@ while True:
                         call(fn, gvp, body)
     for gvp in event_gvps:
         for fn, opts in handlers("event", gvp):
+            # Handlers of several kinds may share a name (child_changed).
+            handler = fn.__module__ + "." + fn.__name__
             selector = ",".join("%s=%s" % kv for kv in sorted((opts.get("labels") or {}).items()))
             current = {}
             for body in api(gvp).get(label_selector=selector).to_dict()["items"]:
-                # Handlers of several kinds may share a name (child_changed).
-                key = (fn.__module__ + "." + fn.__name__, gvp, body["metadata"].get("namespace"), body["metadata"]["name"])
+                key = (handler, gvp, body["metadata"].get("namespace"), body["metadata"]["name"])
                 current[key] = body
                 old = children.get(key)
                 if old is None or old["metadata"]["resourceVersion"] != body["metadata"]["resourceVersion"]:
                     kind = None if not started else ("ADDED" if old is None else "MODIFIED")
                     call(fn, gvp, body, type=kind, event={"type": kind, "object": body})
             for key, body in list(children.items()):
-                if key[0] == fn.__module__ + "." + fn.__name__ and key[1] == gvp and key not in current:
+                if key[0] == handler and key[1] == gvp and key not in current:
                     call(fn, gvp, body, type="DELETED", event={"type": "DELETED", "object": body})
-            children = {k: v for k, v in children.items() if not (k[0] == fn.__module__ + "." + fn.__name__ and k[1] == gvp)}
+            children = {k: v for k, v in children.items() if not (k[0] == handler and k[1] == gvp)}
             children.update(current)
     started = True
     time.sleep(0.5)

@@ -77,7 +77,7 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if err := python.AddPackage(t, d); err != nil {
 		return err
 	}
-	r := python.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
 	pkg := d.Package + "/"
 	r.File("requirements.txt", "requirements.txt.tmpl", scaffold.UserOwned, d)
 	r.File("requirements-dev.txt", "requirements-dev.txt.tmpl", scaffold.UserOwned, d)

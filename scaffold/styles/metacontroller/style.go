@@ -96,7 +96,7 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if err := python.AddPackage(t, d); err != nil {
 		return err
 	}
-	r := python.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
 	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.UserOwned, d)
 	for _, a := range d.APIs {
