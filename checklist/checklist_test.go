@@ -79,12 +79,12 @@ func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 		profiles []Profile
 		want     string
 	}{
-		{"one style", []Profile{good("go")}, "style registry: 1 style(s), the checklist needs at least two"},
-		{"no comparison row", []Profile{good("go"), noRow}, `style registry: style "rust" has no comparison row (Language is empty)`},
-		{"twice", []Profile{good("go"), good("go")}, `style registry: style "go" is registered twice`},
-		{"points for no answer", []Profile{good("go"), badPoints}, `style registry: style "rust" gives points for "language=rust", which no question offers`},
-		{"unknown language", []Profile{good("go"), badLanguage}, `style registry: style "rust" gives maintainer points for language "rust", which the checklist does not offer`},
-		{"reason for no answer", []Profile{good("go"), badReason}, `style registry: style "rust" gives a reason for "logic=both", which no question offers`},
+		{"one style", []Profile{good("toy")}, "style registry: 1 style(s), the checklist needs at least two"},
+		{"no comparison row", []Profile{good("toy"), noRow}, `style registry: style "rust" has no comparison row (Language is empty)`},
+		{"twice", []Profile{good("toy"), good("toy")}, `style registry: style "toy" is registered twice`},
+		{"points for no answer", []Profile{good("toy"), badPoints}, `style registry: style "rust" gives points for "language=rust", which no question offers`},
+		{"unknown language", []Profile{good("toy"), badLanguage}, `style registry: style "rust" gives maintainer points for language "rust", which the checklist does not offer`},
+		{"reason for no answer", []Profile{good("toy"), badReason}, `style registry: style "rust" gives a reason for "logic=both", which no question offers`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

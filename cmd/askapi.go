@@ -150,7 +150,7 @@ func intSetter(set func(*scaffold.Field, *int64)) func(*scaffold.Field, string) 
 }
 
 // askDecorator prompts for what create api's --target, --selector and
-// --owns give in a metacontroller-decorator project.
+// --owns give in a project of a style that decorates existing kinds.
 func askDecorator(pr Prompter) (scaffold.Decorator, error) {
 	var d scaffold.Decorator
 	parseTarget := func(v string) error {

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // TestBadInputs runs the real commands with bad input of every kind: each
@@ -19,7 +18,7 @@ import (
 // flag or file and the value, and leave the directory exactly as it was.
 func TestBadInputs(t *testing.T) {
 	t.Parallel()
-	example := styles.All()[0].Name
+	example := toyStyles()[0].Name
 	decorating := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
 	create := func(extra ...string) []string {
 		return append([]string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Widget"}, extra...)
@@ -73,7 +72,7 @@ func TestBadInputs(t *testing.T) {
 		{"decide bad value before a missing one", "empty", []string{"decide", "--language", "java"}, 2, `--language "java": want one of go, python, shell, ansible, other`},
 		{"cluster-scoped owner", "seed", create("--namespaced=false", "--owns", "ConfigMap"), 2, "a cluster-scoped kind has no namespace"},
 		{"kind already there", "seed", create("--kind", "Database"), 2, `--kind "Database": the project already has this kind`},
-		{"decorator flag elsewhere", "seed", create("--target", "apps/v1/Deployment"), 2, "--target is for metacontroller-decorator projects"},
+		{"decorator flag elsewhere", "seed", create("--target", "apps/v1/Deployment"), 2, "--target is for toy-shell projects; this project's style is toy-go"},
 		{"from missing file", "seed", []string{"create", "api", "--from", "nope.yaml"}, 2, "--from"},
 		{"from not YAML", "from", []string{"create", "api", "--from", "bad.yaml"}, 2, "--from"},
 		{"from unknown key", "from", []string{"create", "api", "--from", "unknown.yaml"}, 2, `unknown field "colour"`},
@@ -195,8 +194,11 @@ func TestReadOnlyProjectLeavesNoTrace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds opctl")
 	}
-	dir := t.TempDir()
-	require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", styles.All()[0].Name, "--domain", "example.com", "--name", "ro", "--yes").code)
+	// The real binary runs here, so the project is in a style of the real
+	// registry.
+	dir, bin := t.TempDir(), buildOpctl(t)
+	runBinary(t, bin, dir, "init", "--style", realStyleWith(t, func(s scaffold.Style) bool { return !s.ExistingKinds }),
+		"--domain", "example.com", "--name", "ro", "--repo", "example.com/ro", "--yes")
 	var args []string
 	if os.Geteuid() == 0 { // root ignores permissions: act as nobody
 		setpriv, err := exec.LookPath("setpriv")
@@ -208,7 +210,7 @@ func TestReadOnlyProjectLeavesNoTrace(t *testing.T) {
 	require.NoError(t, exec.Command("chmod", "-R", "a-w", dir).Run())
 	t.Cleanup(func() { _ = exec.Command("chmod", "-R", "u+w", dir).Run() })
 	before := snapshot(t, dir)
-	args = append(args, buildOpctl(t), "create", "api", "--group", "myapp", "--version", "v1", "--kind", "Database", "--owns", "ConfigMap")
+	args = append(args, bin, "create", "api", "--group", "myapp", "--version", "v1", "--kind", "Database", "--owns", "ConfigMap")
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
 	var stderr strings.Builder

@@ -75,8 +75,8 @@ func TestDocsExamplesRun(t *testing.T) {
 		t.Skip("builds opctl and runs the docs' examples")
 	}
 	bin := buildOpctl(t)
-	decorating := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
-	newKinds := styleWith(t, func(s scaffold.Style) bool { return s.ModulePath })
+	decorating := realStyleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
+	newKinds := realStyleWith(t, func(s scaffold.Style) bool { return s.ModulePath })
 	initArgs := func(style string) string {
 		return "opctl init --style " + style + " --domain example.com --name demo --yes ."
 	}

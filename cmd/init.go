@@ -38,9 +38,8 @@ byte-identical to init + create api with flags.
 With --yes, or when not on a terminal, init never prompts: a missing answer is
 an error that names its flag, and only the project skeleton is written (add
 kinds with opctl create api).`,
-		Example: `  opctl init
-  opctl init --style go --domain example.com --name db-operator --repo example.com/db-operator --yes ./demo`,
-		Args: maxArgs(1),
+		Example: "  opctl init\n  " + initCommand(env.Styles, env.Styles[0].Name, "example.com", "db-operator") + " --yes",
+		Args:    maxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // seedAnswers answer interactive init like the seed example's flags, with
@@ -24,7 +23,7 @@ func seedAnswers() map[string][]string {
 		"What is the team's main language?":                                                       {"Go"},
 		"Is the logic declarative or imperative?":                                                 {"imperative: steps, state, external calls"},
 		"Can the people who will maintain it for years read and fix code in the team's language?": {"yes"},
-		"Style to scaffold":              {"go"},
+		"Style to scaffold":              {"toy-go"},
 		"Domain of your API groups":      {"example.com"},
 		"Project name":                   {"db-operator"},
 		"Go module path":                 {"example.com/db-operator"},
@@ -52,7 +51,7 @@ func seedAnswers() map[string][]string {
 		"Show storage as a column in kubectl get?":      {"n"},
 		"Show replicas as a column in kubectl get?":     {"n"},
 		"Child kinds each Database owns":                {"ConfigMap"},
-		"Write these 38 files to DIR?":                  {"y"},
+		"Write these 17 files to DIR?":                  {"y"},
 	}
 }
 
@@ -65,12 +64,12 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "db-operator")
 	answers := seedAnswers()
-	answers["Write these 38 files to "+dir+"?"] = answers["Write these 38 files to DIR?"]
-	delete(answers, "Write these 38 files to DIR?")
+	answers["Write these 17 files to "+dir+"?"] = answers["Write these 17 files to DIR?"]
+	delete(answers, "Write these 17 files to DIR?")
 	pr := newFakePrompter(t, answers)
 	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "Recommended style: go (runner-up: kopf)")
+	assert.Contains(t, r.stdout, "Recommended style: toy-go (runner-up: toy-python)")
 	assert.Equal(t, []string{
 		"Kind: must be UpperCamelCase (e.g. Database), at most 63 characters",
 		"Default (empty: none): default 9 is outside min/max",
@@ -94,8 +93,8 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 	answers := seedAnswers()
 	answers["Kind"] = []string{"Database"}
 	answers["Default (empty: none)"] = []string{"", "", "", "1"}
-	delete(answers, "Write these 38 files to DIR?")
-	answers["Write these 38 files to "+dir+"?"] = []string{"n"}
+	delete(answers, "Write these 17 files to DIR?")
+	answers["Write these 17 files to "+dir+"?"] = []string{"n"}
 	r := run(t, filepath.Dir(dir), newFakePrompter(t, answers), true, "init", "db-operator")
 	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "opctl: cancelled: nothing was written\n", r.stderr)
@@ -123,9 +122,9 @@ func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {
 		"Maximum (empty: none)":                 {"5", "20"},
 		"Default (empty: none)":                 {""},
 		"Show size as a column in kubectl get?": {"y"},
-		"Write these 37 files to " + dir + "?":  {"y"},
+		"Write these 17 files to " + dir + "?":  {"y"},
 	})
-	r := run(t, dir, pr, true, "init", "--style", "go")
+	r := run(t, dir, pr, true, "init", "--style", "toy-go")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, []string{
 		"Domain of your API groups: must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')",
@@ -148,10 +147,10 @@ func TestDecideWithFlags(t *testing.T) {
 	t.Parallel()
 	r := run(t, t.TempDir(), nil, false, goAnswers...)
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "Recommended style: go\nRunner-up:         kopf\n")
+	assert.Contains(t, r.stdout, "Recommended style: toy-go\nRunner-up:         toy-python\n")
 	assert.Contains(t, r.stdout, "language=go")
 	assert.Contains(t, r.stdout, "  best fit")
-	assert.Contains(t, r.stdout, "Next:\n  opctl init --style go --domain example.com --name my-operator --repo example.com/my-operator my-operator\n")
+	assert.Contains(t, r.stdout, "Next:\n  opctl init --style toy-go --domain example.com --name my-operator --repo example.com/my-operator my-operator\n")
 }
 
 func TestDecideJSON(t *testing.T) {
@@ -166,11 +165,11 @@ func TestDecideJSON(t *testing.T) {
 		Answers               map[string]string
 	}
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
-	assert.Equal(t, "go", got.Style)
-	assert.Equal(t, "kopf", got.RunnerUp)
-	assert.Equal(t, "opctl init --style go --domain acme.io --name db --repo acme.io/db db", got.Next)
+	assert.Equal(t, "toy-go", got.Style)
+	assert.Equal(t, "toy-python", got.RunnerUp)
+	assert.Equal(t, "opctl init --style toy-go --domain acme.io --name db --repo acme.io/db db", got.Next)
 	assert.Len(t, got.Reasons, 7)
-	assert.Len(t, got.Ranking, len(styles.All()))
+	assert.Len(t, got.Ranking, len(toyStyles()))
 	assert.Equal(t, "large", got.Answers["scale"])
 }
 
@@ -183,7 +182,7 @@ func TestDecideFromAnswersFile(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "An operator already exists for this: run it instead of building one.")
 	assert.Contains(t, r.stdout, "Kafka: Strimzi  https://strimzi.io")
-	assert.Contains(t, r.stdout, "Recommended style: kopf")
+	assert.Contains(t, r.stdout, "Recommended style: toy-python")
 
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("colour: blue\n"), 0o644))
 	r = run(t, dir, nil, false, "decide", "--answers", "bad.yaml")
@@ -219,7 +218,7 @@ func TestDecidePromptsOnTerminal(t *testing.T) {
 	pr.answers["What is the team's main language?"] = []string{"Python"}
 	r := run(t, t.TempDir(), pr, true, "decide")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "Recommended style: kopf\nRunner-up:         go\n")
+	assert.Contains(t, r.stdout, "Recommended style: toy-python\nRunner-up:         toy-go\n")
 }
 
 func TestInteractiveInitDecorator(t *testing.T) {
@@ -228,7 +227,7 @@ func TestInteractiveInitDecorator(t *testing.T) {
 	pr := newFakePrompter(t, map[string][]string{
 		"Kind to decorate": {"Deployment", "apps/v1/Deployment"},
 		"Label selector of the objects to decorate (empty: all)": {"app type=web", "app-type=web"},
-		"Write these 19 files to " + dir + "?":                   {"y"},
+		"Write these 9 files to " + dir + "?":                    {"y"},
 	})
 	decorator := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
 	r := run(t, dir, pr, true, "init", "--style", decorator, "--domain", "example.com", "--name", "web-services")

@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -13,6 +14,11 @@ import (
 	"github.com/hinshun/vt10x"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
 // Keys as a terminal sends them.
@@ -29,6 +35,31 @@ func buildOpctl(t *testing.T) string {
 	out, err := exec.Command("go", "build", "-o", bin, "github.com/opctl/opctl/cmd/opctl").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	return bin
+}
+
+// The tests here run the real binary, so they take the styles they use,
+// and what they expect of them, from the real registry.
+
+// realStyleWith is the first style of the real registry with a capability.
+func realStyleWith(t *testing.T, has func(scaffold.Style) bool) string {
+	t.Helper()
+	for _, s := range styles.All() {
+		if has(s) {
+			return s.Name
+		}
+	}
+	t.Fatal("no style in the registry has the capability")
+	return ""
+}
+
+// runBinary runs the real binary in dir without a terminal and requires
+// it to succeed.
+func runBinary(t *testing.T, bin, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "opctl %v: %s", args, out)
 }
 
 // ptySession runs opctl in a pseudo-terminal with a terminal emulator (so
@@ -101,8 +132,11 @@ func TestDecideInPseudoTerminal(t *testing.T) {
 	s.answer("main language", "python", keyEnter)              // typing filters the list
 	s.answer("declarative or imperative", keyDown, keyEnter)   // imperative
 	s.answer("read and fix code", keyEnter)                    // yes
-	s.answer("Recommended style: kopf")
-	s.answer("opctl init --style kopf")
+	rec, err := checklist.Recommend(styles.All().Profiles(), checklist.Answers{"existing": "no", "new-crd": "yes",
+		"stage": "prototype", "language": "python", "logic": "imperative", "maintainers": "yes"})
+	require.NoError(t, err)
+	s.answer("Recommended style: " + rec.Style)
+	s.answer("opctl init --style " + rec.Style)
 	s.wait(0)
 }
 
@@ -110,11 +144,13 @@ func TestInitInPseudoTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds opctl")
 	}
-	viaFlags := initSeed(t)
-	require.Equal(t, 0, run(t, viaFlags, nil, false, seedCreate...).code)
+	style := realStyleWith(t, func(s scaffold.Style) bool { return s.ModulePath && !s.ExistingKinds })
+	viaFlags, bin := t.TempDir(), buildOpctl(t)
+	runBinary(t, bin, viaFlags, seed.Init(style)...)
+	runBinary(t, bin, viaFlags, seed.Create()...)
 
 	parent := t.TempDir()
-	s := startPTY(t, parent, "init", "--style", "go", "--domain", "example.com", "--name", "db-operator",
+	s := startPTY(t, parent, "init", "--style", style, "--domain", "example.com", "--name", "db-operator",
 		"--repo", "example.com/db-operator", "db-operator")
 	s.answer("API group", "myapp", keyEnter)
 	s.answer("API version", "\x15v1", keyEnter) // Ctrl-U clears the default
@@ -137,7 +173,7 @@ func TestInitInPseudoTerminal(t *testing.T) {
 	field("replicas", "int32", "n", "Minimum", "1", "Maximum", "5", "Default", "1")
 	s.answer("Add a spec field to Database?", "n", keyEnter)
 	s.answer("Child kinds each Database owns", keySpace, keyEnter) // ConfigMap is first
-	s.answer("Write these 38 files", "y", keyEnter)
+	s.answer(fmt.Sprintf("Write these %d files", len(snapshot(t, viaFlags))), "y", keyEnter)
 	s.wait(0)
 	assert.Equal(t, relative(t, viaFlags), relative(t, filepath.Join(parent, "db-operator")))
 }
@@ -147,7 +183,7 @@ func TestInitCtrlCInPseudoTerminal(t *testing.T) {
 		t.Skip("builds opctl")
 	}
 	dir := t.TempDir()
-	s := startPTY(t, dir, "init", "--style", "go", "--domain", "example.com")
+	s := startPTY(t, dir, "init", "--style", styles.All()[0].Name, "--domain", "example.com")
 	s.answer("Project name", "\x03") // Ctrl-C
 	s.wait(2)
 	assert.Empty(t, snapshot(t, dir))

@@ -10,8 +10,8 @@ import (
 // This file is the reference of the starter behaviour every style
 // implements in its own language: the children and status a custom resource
 // should have. opctl renders test fixtures from it (the expected output of
-// the shell-operator hooks, for example), so every implementation is checked
-// against the same rules:
+// a style's hooks, for example), so every implementation is checked against
+// the same rules:
 //
 //   - one child per owned kind, named <name>-<kind in lower case>, in the
 //     resource's namespace, controlled by the resource;

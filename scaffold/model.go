@@ -82,7 +82,8 @@ type Project struct {
 	Repo     string   `json:"repo,omitempty"`
 	Style    string   `json:"style"`
 	Versions Versions `json:"versions"`
-	// ResyncSeconds is how often Metacontroller re-syncs every object.
+	// ResyncSeconds is how often the runtime re-syncs every object (styles
+	// with Resync).
 	ResyncSeconds int32       `json:"resyncSeconds,omitempty"`
 	APIs          []API       `json:"apis,omitempty"`
 	Decorators    []Decorator `json:"decorators,omitempty"`

@@ -15,7 +15,8 @@ type Access struct {
 	Parent     []string // verbs on the custom resource
 	Status     []string // verbs on <plural>/status
 	Finalizers []string // verbs on <plural>/finalizers
-	// Child returns the verbs used on an owned kind.
+	// Child returns the verbs used on an owned kind; nil when something
+	// else (Metacontroller) writes the children.
 	Child func(ChildKind) []string
 	// Extra rules the runtime itself needs (events, CRD discovery ...).
 	Extra []rbacv1.PolicyRule
@@ -54,7 +55,9 @@ func PolicyRules(p Project, acc Access) []rbacv1.PolicyRule {
 		add(g, a.Plural+"/status", acc.Status)
 		add(g, a.Plural+"/finalizers", acc.Finalizers)
 		for _, c := range a.OwnedKinds() {
-			add(c.Group, c.Resource, acc.Child(c))
+			if acc.Child != nil {
+				add(c.Group, c.Resource, acc.Child(c))
+			}
 		}
 	}
 	for _, r := range acc.Extra {

@@ -71,3 +71,13 @@ func assertTidy(t *testing.T, dir string) {
 		assert.Equal(t, string(want), string(got), "go mod tidy changed %s", f)
 	}
 }
+
+// TestUserEditsSurviveAnySequence: after random sequences of commands and
+// hand edits, the project, edits and all, still builds.
+func TestUserEditsSurviveAnySequence(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("random sequences of commands, each followed by a build of the project")
+	}
+	styletest.EditSequences(t, golang.Style(), "go build ./...", 2)
+}

@@ -18,3 +18,13 @@ func TestGeneratedProject(t *testing.T) {
 	}
 	styletest.CheckPythonProject(t, kopf.Style(), 9, 17)
 }
+
+// TestUserEditsSurviveAnySequence: after random sequences of commands and
+// hand edits, the project, edits and all, still passes its own tests.
+func TestUserEditsSurviveAnySequence(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("random sequences of commands, each followed by the project's tests")
+	}
+	styletest.EditSequences(t, kopf.Style(), "make test PYTHON="+styletest.Python(t), 6)
+}

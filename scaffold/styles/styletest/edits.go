@@ -1,7 +1,8 @@
-package cmd
+package styletest
 
 import (
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -17,54 +18,38 @@ import (
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
-// TestUserEditsSurviveAnySequence is a property test: random sequences of
-// create api, delete api, generate, hand edits of generated and of the
-// user's files, with and without --force. After every step a hand edit of
-// a user's file is still there; a command meeting a hand-edited generated
-// file without --force fails and changes nothing; with --force it rewrites
-// only generated files. After every command that ran, the project, edits
-// and all, passes its own tests (kopf) or builds (go), once the files
-// delete api reported as left to the user (changed files of a deleted
-// kind) are removed as it says.
-func TestUserEditsSurviveAnySequence(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("random sequences of commands, builds and tests; run without -short (make test does)")
-	}
-	py := "/usr/bin/python3"
-	finals := []struct {
-		style, check string
-		seeds        uint64
-	}{
-		// The kopf project's own tests (pytest), and the go project's build.
-		{"kopf", "make test PYTHON=" + py, 6},
-		{"go", "go build ./...", 2},
-	}
-	for _, f := range finals {
-		if _, err := styles.All().Lookup(f.style); err != nil {
-			t.Fatalf("style %s is gone from the registry: pick another for this test", f.style)
-		}
-		for seed := uint64(1); seed <= f.seeds; seed++ {
-			t.Run(fmt.Sprintf("%s seed %d", f.style, seed), func(t *testing.T) {
-				runSequence(t, rand.New(rand.NewPCG(seed, 0)), f.style, f.check)
-			})
-		}
+// EditSequences is a property test of a style: random sequences of create
+// api, delete api, generate, hand edits of generated and of the user's
+// files, with and without --force, one sequence per seed. After every step
+// a hand edit of a user's file is still there; a command meeting a
+// hand-edited generated file without --force fails and changes nothing;
+// with --force it rewrites only generated files. After every command that
+// ran, the project, edits and all, passes check (a shell command run in
+// it), once the files delete api reported as left to the user (changed
+// files of a deleted kind) are removed as it says.
+func EditSequences(t *testing.T, style scaffold.Style, check string, seeds uint64) {
+	t.Helper()
+	for seed := uint64(1); seed <= seeds; seed++ {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			editSequence(t, rand.New(rand.NewPCG(seed, 0)), style, check)
+		})
 	}
 }
 
-func runSequence(t *testing.T, rng *rand.Rand, style, check string) {
+func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check string) {
 	dir := t.TempDir()
-	r := run(t, dir, nil, false, "init", "--style", style, "--domain", "example.com", "--name", "demo", "--repo", "example.com/demo", "--yes")
-	require.Equal(t, 0, r.code, r.stderr)
+	init := []string{"init", "--style", style.Name, "--domain", "example.com", "--name", "demo"}
+	if style.ModulePath {
+		init = append(init, "--repo", "example.com/demo")
+	}
+	MustRun(t, dir, append(init, "--yes")...)
 	userEdits := map[string]string{} // path → what the user wrote
 	editedGenerated := false
 	kinds := []string{}
 	owners := func() map[string]scaffold.Ownership {
 		p, err := scaffold.LoadProject(dir, styles.All())
 		require.NoError(t, err)
-		s, err := styles.All().Lookup(p.Style)
-		require.NoError(t, err)
-		tree, err := scaffold.Render(p, s)
+		tree, err := scaffold.Render(p, style)
 		require.NoError(t, err)
 		out := map[string]scaffold.Ownership{}
 		for _, f := range tree.Files() {
@@ -100,7 +85,7 @@ func runSequence(t *testing.T, rng *rand.Rand, style, check string) {
 			args = []string{"generate"}
 		case op == 3:
 			// A comment line keeps every kind of file valid, so the project's
-			// own tests still run at the end.
+			// own check still passes.
 			path := pick(scaffold.UserOwned)
 			b, err := os.ReadFile(filepath.Join(dir, path))
 			require.NoError(t, err)
@@ -122,12 +107,12 @@ func runSequence(t *testing.T, rng *rand.Rand, style, check string) {
 		}
 		steps = append(steps, fmt.Sprint(args))
 		before := snapshot(t, dir)
-		r := run(t, dir, nil, false, args...)
+		r := Run(t, dir, args...)
 		if editedGenerated && !force {
-			assert.Equal(t, 1, r.code, "steps %v: a hand-edited generated file must stop %v\n%s", steps, args, r.stderr)
+			assert.Equal(t, 1, r.Code, "steps %v: a hand-edited generated file must stop %v\n%s", steps, args, r.Stderr)
 			assert.Equal(t, before, snapshot(t, dir), "steps %v: a stopped command changed files", steps)
 		} else {
-			require.Equal(t, 0, r.code, "steps %v: %s", steps, r.stderr)
+			require.Equal(t, 0, r.Code, "steps %v: %s", steps, r.Stderr)
 			editedGenerated = false
 			switch args[0] {
 			case "create":
@@ -135,7 +120,7 @@ func runSequence(t *testing.T, rng *rand.Rand, style, check string) {
 			case "delete":
 				kinds = slices.DeleteFunc(kinds, func(k string) bool { return k == args[2] })
 				// What it reports as left to the user, the user removes.
-				for _, line := range strings.Split(r.stdout, "\n") {
+				for _, line := range strings.Split(r.Stdout, "\n") {
 					if path, ok := strings.CutPrefix(line, "leave     "); ok {
 						path = strings.Fields(path)[0]
 						require.NoError(t, os.Remove(filepath.Join(dir, path)))
@@ -155,4 +140,19 @@ func runSequence(t *testing.T, rng *rand.Rand, style, check string) {
 			}
 		}
 	}
+}
+
+// snapshot reads every file under dir, to prove a command changed nothing.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		files[path] = string(b)
+		return err
+	}))
+	return files
 }
