@@ -16,7 +16,7 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	styletest.CheckPythonProject(t, kopf.Style(), 9, 17)
+	styletest.CheckPythonProject(t, kopf.Style(), 10, 19)
 }
 
 // TestUserEditsSurviveAnySequence: after random sequences of commands and

@@ -63,8 +63,12 @@ func (c *Cluster) CreateNamespace(t *testing.T, name string, restricted bool) {
 // waited for, if cond never holds or returns an error.
 func WaitFor(t *testing.T, what string, cond func() (bool, error)) {
 	t.Helper()
-	err := wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+	require.NoError(t, waitUntil(cond), "waiting for %s", what)
+}
+
+// waitUntil polls cond for up to 60 s.
+func waitUntil(cond func() (bool, error)) error {
+	return wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
 		return cond()
 	})
-	require.NoError(t, err, "waiting for %s", what)
 }

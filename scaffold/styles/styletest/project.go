@@ -22,13 +22,31 @@ func Seed(t *testing.T, style scaffold.Style) string {
 }
 
 // SeedWithOther is the seed example with a second kind, Other (group
-// other), owning a ConfigMap: the conformance checks show that one kind's
-// failure holds up no other kind.
+// other), owning a ConfigMap and a Deployment, with a field for each value
+// of scaffold.TrickySpec a schema can hold and a map (OtherSpec): the
+// checks show that one kind's failure holds up no other kind, and that the
+// children hold the tricky values byte for byte and converge exactly.
 func SeedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
 	dir := Seed(t, style)
-	MustRun(t, dir, "create", "api", "--group", "other", "--version", "v1", "--kind", "Other", "--field", "size:int32", "--owns", "ConfigMap")
+	MustRun(t, dir, "create", "api", "--group", "other", "--version", "v1", "--kind", "Other",
+		"--field", "count:int32", "--field", "flag:bool", "--field", "text:string",
+		"--field", "html:[]string", "--field", "utf8:[]string", "--field", "quotes:[]string",
+		"--field", "lines:[]string", "--field", "empty:[]string",
+		"--field", "nested.k:string", "--field", "nested.deeper.list:[]string",
+		"--field", "labels:map[string]string", "--owns", "ConfigMap,Deployment")
 	return dir
+}
+
+// OtherSpec is a spec of SeedWithOther's Other kind: the tricky values but
+// null and an empty object (which a schema of typed fields cannot hold),
+// and a map with HTML characters in a value.
+func OtherSpec() map[string]any {
+	spec := scaffold.TrickySpec()
+	delete(spec, "none")
+	delete(spec["nested"].(map[string]any), "empty")
+	spec["labels"] = map[string]any{"a": "1", "b": "x&y <z>"}
+	return scaffold.RoundTrip(spec)
 }
 
 // AddCache adds the project tests' second kind to the project in dir:

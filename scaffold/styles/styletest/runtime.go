@@ -123,8 +123,11 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	suite.Check(t, "invalid resources rejected", func(t *testing.T) {
 		assert.Empty(t, schemaViolationsAccepted(ctx, c, ns))
 	})
+	suite.Check(t, "children converge exactly: tricky values byte for byte, a map key added and removed, env order no drift", func(t *testing.T) {
+		checkConvergence(t, c, dir, ns)
+	})
 	suite.SteadyState(t, c, child, cr)
-	suite.Check(t, "a refused child: Ready=False in one line, no other resource held up", func(t *testing.T) {
+	suite.Check(t, "a refused child: its other child applied, Ready=False ChildrenPending in one line, no other resource held up", func(t *testing.T) {
 		checkRefusedChild(t, c, dir, ns)
 	})
 }

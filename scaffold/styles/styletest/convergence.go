@@ -1,0 +1,118 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+)
+
+// checkConvergence: an Other (see SeedWithOther) holding the tricky values
+// gets children whose content equals, byte for byte, what opctl's Go
+// reference (scaffold.DesiredChildren) makes of the resource, and Ready; a
+// key added to a map reaches the children and Ready again (Metacontroller
+// appends the new env entry at the end of the list: an order the runtime
+// keeps is no drift); a key removed leaves them; and an env list put in
+// another order by hand is no drift either.
+func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
+	ctx := context.Background()
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	i := slices.IndexFunc(p.APIs, func(a scaffold.API) bool { return a.Kind == "Other" })
+	require.NotEqual(t, -1, i, "the project has no Other kind: use SeedWithOther")
+	api := p.APIs[i]
+	cr := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "other.example.com/v1", "kind": "Other",
+		"metadata": map[string]any{"name": "tricky", "namespace": ns}, "spec": OtherSpec()}}
+	require.NoError(t, c.Create(ctx, cr))
+	t.Cleanup(func() { _ = c.Delete(ctx, cr) })
+
+	converged := func(what string) {
+		t.Helper()
+		var diff string
+		err := waitUntil(func() (bool, error) {
+			if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
+				return false, err
+			}
+			diff = ""
+			for _, want := range scaffold.DesiredChildren(p, api, cr.Object) {
+				got := &unstructured.Unstructured{}
+				got.SetAPIVersion(fmt.Sprint(want["apiVersion"]))
+				got.SetKind(fmt.Sprint(want["kind"]))
+				key := client.ObjectKey{Namespace: ns, Name: fmt.Sprint(want["metadata"].(map[string]any)["name"])}
+				if err := c.Get(ctx, key, got); err != nil {
+					diff += fmt.Sprintf("%s %s: %v\n", got.GetKind(), key.Name, client.IgnoreNotFound(err))
+					continue
+				}
+				if d := cmp.Diff(managedContent(scaffold.RoundTrip(want)), managedContent(got.Object)); d != "" {
+					diff += fmt.Sprintf("%s %s (-want +got):\n%s", got.GetKind(), key.Name, d)
+				}
+			}
+			if diff != "" {
+				return false, nil
+			}
+			ok, err := ready(ctx, c, cr)
+			if !ok {
+				diff = fmt.Sprintf("children as desired, but not Ready for generation %d: %v", cr.GetGeneration(), cr.Object["status"])
+			}
+			return ok, err
+		})
+		require.NoError(t, err, "waiting for %s:\n%s", what, diff)
+	}
+	converged("the tricky values in the children, byte for byte as the Go reference encodes them, and Ready")
+	updateSpec(t, c, cr, func(spec map[string]any) { spec["labels"].(map[string]any)["added"] = "new" })
+	converged("a key added to a map in the children, and Ready again")
+	updateSpec(t, c, cr, func(spec map[string]any) { delete(spec["labels"].(map[string]any), "a") })
+	converged("a key removed from a map gone from the children")
+
+	deployment := &unstructured.Unstructured{}
+	deployment.SetAPIVersion("apps/v1")
+	deployment.SetKind("Deployment")
+	require.NoError(t, c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "tricky-deployment"}, deployment))
+	containers, _, _ := unstructured.NestedSlice(deployment.Object, "spec", "template", "spec", "containers")
+	env := containers[0].(map[string]any)["env"].([]any)
+	slices.Reverse(env)
+	require.NoError(t, c.Update(ctx, deployment))
+	time.Sleep(2 * time.Second)
+	converged("the same children and Ready with the env list in another order")
+}
+
+// managedContent is what opctl decides in a child: its labels, ConfigMap
+// data, and the first container's image and environment (as a map: the
+// order of a list of named items is not content).
+func managedContent(obj map[string]any) map[string]any {
+	u := &unstructured.Unstructured{Object: obj}
+	out := map[string]any{"labels": withoutRuntimeLabels(u.GetLabels())}
+	if data, ok := obj["data"]; ok {
+		out["data"] = data
+	}
+	containers, _, _ := unstructured.NestedSlice(obj, "spec", "template", "spec", "containers")
+	if len(containers) > 0 {
+		c := containers[0].(map[string]any)
+		env := map[string]any{}
+		items, _ := c["env"].([]any)
+		for _, item := range items {
+			e := item.(map[string]any)
+			env[fmt.Sprint(e["name"])] = e["value"]
+		}
+		out["image"], out["env"] = c["image"], env
+	}
+	return out
+}
+
+// withoutRuntimeLabels drops the label Metacontroller's generated selector
+// adds to every child.
+func withoutRuntimeLabels(labels map[string]string) map[string]string {
+	delete(labels, "controller-uid")
+	return labels
+}
