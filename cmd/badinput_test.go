@@ -113,6 +113,8 @@ func TestBadInputs(t *testing.T) {
 		{"project file: unknown style", "yaml:style: rust\n", create(), 2, `style "rust": unknown style`},
 		{"project file: no module path", "yaml:style: " + example + "\nrepo: \"\"\n", []string{"generate"}, 2, "repo: the " + example + " style needs the Go module path"},
 		{"project file: bad domain", "yaml:style: " + example + "\ndomain: Example.com\n", create(), 2, `domain "Example.com"`},
+		{"project file: version with a v", "yaml:style: " + example + "\nversion: v1.0.0\n", []string{"generate"}, 2,
+			`version "v1.0.0": must be a SemVer version such as 0.1.0 or 1.2.0-rc.1 (no v)`},
 		{"project file: decorators in a style of kinds", "yaml:style: " + example + "\n" + decoratorEntry("web"), []string{"generate"}, 2, "it has apis, not decorators"},
 		{"project file: bad decorator name", "yaml:style: " + decorating + "\n" + decoratorEntry("Bad_Name"), []string{"generate"}, 2, `name "Bad_Name": must be a DNS-1123 label`},
 		{"project file: apis in a style of decorators", "yaml:style: " + decorating + "\napis:\n- {group: g, version: v1, kind: K, plural: ks, namespaced: true}\n",

@@ -126,7 +126,7 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	if o.domain == "" {
 		return scaffold.Project{}, usageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
 	}
-	p := scaffold.Project{Name: o.name, Domain: o.domain, Style: o.style, Versions: scaffold.DefaultVersions()}
+	p := scaffold.Project{Name: o.name, Domain: o.domain, Version: scaffold.DefaultVersion, Style: o.style, Versions: scaffold.DefaultVersions()}
 	if style.Resync {
 		if o.resyncSeconds < 1 {
 			return scaffold.Project{}, usageErrorf("--resync-seconds %d: must be at least 1", o.resyncSeconds)

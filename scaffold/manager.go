@@ -22,6 +22,10 @@ type Runtime struct {
 	ReadinessPath string
 	// WritableDirs are emptyDir mounts; the root filesystem is read-only.
 	WritableDirs []string
+	// LeaderElectionArgs turn leader election on, so that several replicas
+	// can run with one active: the chart adds them with
+	// leaderElection.enabled.
+	LeaderElectionArgs []string
 }
 
 // nonRootUID is the user of distroless "nonroot" and of opctl's images.
@@ -31,7 +35,22 @@ const nonRootUID = 65532
 func (p Project) Namespace() string { return p.Name + "-system" }
 
 // Image is the operator image reference used by the Deployment and Makefile.
-func (p Project) Image() string { return p.Name + ":v0.1.0" }
+func (p Project) Image() string { return p.Name + ":" + imageTag(p) }
+
+// AppVersion is the project's version (opctl.yaml's version): the image's
+// tag (with a v) and the chart's version.
+func (p Project) AppVersion() string {
+	if p.Version == "" {
+		return DefaultVersion
+	}
+	return p.Version
+}
+
+// DefaultVersion is the version of a new project.
+const DefaultVersion = "0.1.0"
+
+// managerDeploymentName names the operator's Deployment.
+const managerDeploymentName = "controller-manager"
 
 func CommonLabels(p Project) map[string]string {
 	return map[string]string{
@@ -92,7 +111,7 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 	}
 	return &appsv1.Deployment{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: metav1.ObjectMeta{Name: "controller-manager", Labels: selector},
+		ObjectMeta: metav1.ObjectMeta{Name: managerDeploymentName, Labels: selector},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
 			Selector: &metav1.LabelSelector{MatchLabels: selector},

@@ -76,10 +76,13 @@ func (a API) OwnedKinds() []ChildKind {
 // project file stores.
 type Project struct {
 	// Format is the project file's version (projectFormat when written).
-	Format   int      `json:"format"`
-	Name     string   `json:"name"`
-	Domain   string   `json:"domain"`
-	Repo     string   `json:"repo,omitempty"`
+	Format int    `json:"format"`
+	Name   string `json:"name"`
+	Domain string `json:"domain"`
+	Repo   string `json:"repo,omitempty"`
+	// Version is the project's version (SemVer, no v): the image tag is
+	// v<version>, and the chart's version and appVersion follow it.
+	Version  string   `json:"version,omitempty"`
 	Style    string   `json:"style"`
 	Versions Versions `json:"versions"`
 	// ResyncSeconds is how often the runtime re-syncs every object (styles

@@ -126,6 +126,9 @@ func (p Project) Validate(src Source, styles Styles) error {
 	if err := ValidateDomain(src, p.Domain); err != nil {
 		return err
 	}
+	if err := ValidateVersion(src, p.Version); err != nil {
+		return err
+	}
 	style, err := styles.Lookup(p.Style)
 	if err != nil {
 		return invalid(src, "style", p.Style, "%v", err)

@@ -51,7 +51,7 @@ func (c goldenCase) render(t testing.TB) *scaffold.Tree {
 // newProject is a project as init writes it in style s: the module path
 // and resync period only where the style takes them.
 func newProject(s scaffold.Style, name string) scaffold.Project {
-	p := scaffold.Project{Name: name, Domain: "example.com", Style: s.Name, Versions: scaffold.DefaultVersions()}
+	p := scaffold.Project{Name: name, Domain: "example.com", Version: scaffold.DefaultVersion, Style: s.Name, Versions: scaffold.DefaultVersions()}
 	if s.ModulePath {
 		p.Repo = "example.com/" + name
 	}

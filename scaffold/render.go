@@ -95,9 +95,10 @@ func addManifests(p Project, style Style, t *Tree) error {
 		samples = append(samples, path.Base(SamplePath(p, a)))
 	}
 
+	rt := style.Runtime(p)
 	files := map[string][]any{
 		"config/rbac/service_account.yaml": {serviceAccount(p, style.Access.needsRole())},
-		"config/manager/manager.yaml":      {namespaceObject(p), managerDeployment(p, style.Runtime(p))},
+		"config/manager/manager.yaml":      {namespaceObject(p), managerDeployment(p, rt)},
 	}
 	if style.Access.needsRole() {
 		files["config/rbac/role.yaml"] = managerRBAC(p, style.Access)
@@ -134,7 +135,10 @@ func addManifests(p Project, style Style, t *Tree) error {
 			return err
 		}
 	}
-	return addKustomization("config", &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: top})
+	if err := addKustomization("config", &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: top}); err != nil {
+		return err
+	}
+	return addChart(p, style, rt, files, t)
 }
 
 // kustomization is the subset of kustomize's file that opctl writes.

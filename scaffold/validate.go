@@ -19,6 +19,7 @@ var (
 	lowerCamel   = lazyRegexp(`^[a-z][a-zA-Z0-9]*$`)
 	pluralRE     = lazyRegexp(`^[a-z][a-z0-9]*$`)
 	quantityRE   = lazyRegexp(quantityPattern)
+	semVer       = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
 )
 
 // lazyRegexp compiles on first use, so commands that never validate (opctl
@@ -35,6 +36,15 @@ var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "statu
 func ValidateProjectName(src Source, name string) error {
 	if len(name) > 63 || !dnsLabel().MatchString(name) {
 		return invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
+	}
+	return nil
+}
+
+// ValidateVersion checks the project version: SemVer without a v, as a
+// chart's version must be.
+func ValidateVersion(src Source, version string) error {
+	if version != "" && !semVer().MatchString(version) {
+		return invalid(src, "version", version, "must be a SemVer version such as 0.1.0 or 1.2.0-rc.1 (no v)")
 	}
 	return nil
 }

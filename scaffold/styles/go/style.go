@@ -62,6 +62,8 @@ func Style() scaffold.Style {
 				HealthPort:    8081,
 				LivenessPath:  "/healthz",
 				ReadinessPath: "/readyz",
+				// cmd/main.go's flag; the lease Role is there (LeaderElection).
+				LeaderElectionArgs: []string{"--leader-elect"},
 			}
 		},
 		Files: goFiles,

@@ -68,6 +68,10 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...func(t *testin
 		assert.NotEmpty(t, cluster.dryRun(t, restricted, bare), "Pod Security warnings are not reported: the zero-warning check would prove nothing")
 	})
 
+	t.Run("the Helm chart's objects pass restricted Pod Security with zero warnings", func(t *testing.T) {
+		assert.Empty(t, cluster.DryRunChart(t, dir, restricted))
+	})
+
 	t.Run("reconcile", func(t *testing.T) {
 		cluster.applyRBAC(t, dir)
 		kubeconfig := cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager")

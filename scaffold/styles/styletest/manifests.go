@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -124,6 +125,34 @@ func (c *Cluster) DryRunManifests(t *testing.T, dir, ns string) []string {
 	}
 	for _, k := range want {
 		assert.True(t, kinds[k], "no %s among the manifests", k)
+	}
+	return c.dryRun(t, ns, objs...)
+}
+
+// DryRunChart renders the project's Helm chart as `helm install` would in
+// namespace ns and dry-runs its objects, but the CRDs (installed already)
+// and the objects of kinds this API server does not serve (Metacontroller's
+// controllers, whose CRDs come with Metacontroller: the Helm test proves
+// them equal to config/'s, and make test-runtimes applies them); it
+// returns the API server's warnings.
+func (c *Cluster) DryRunChart(t *testing.T, dir, ns string) []string {
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	var objs []*unstructured.Unstructured
+	kinds := map[string]bool{}
+	for _, o := range RenderChart(t, dir, p.Name, ns, nil) {
+		if o.GetKind() == "CustomResourceDefinition" {
+			continue
+		}
+		if _, err := c.Client.RESTMapper().RESTMapping(o.GroupVersionKind().GroupKind(), o.GroupVersionKind().Version); meta.IsNoMatchError(err) {
+			t.Logf("%s %s: no such kind on this API server, not dry-run", o.GetKind(), o.GetName())
+			continue
+		}
+		objs = append(objs, o)
+		kinds[o.GetKind()] = true
+	}
+	for _, k := range []string{"ServiceAccount", "Deployment"} {
+		assert.True(t, kinds[k], "no %s in the chart", k)
 	}
 	return c.dryRun(t, ns, objs...)
 }

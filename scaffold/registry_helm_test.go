@@ -1,0 +1,184 @@
+//go:build generated
+
+package scaffold_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"helm.sh/helm/v4/pkg/chart/v2/lint"
+	"helm.sh/helm/v4/pkg/chart/v2/lint/support"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles/styletest"
+)
+
+// TestChartsMatchKustomize checks every golden project's Helm chart with
+// Helm itself: lint-clean with Helm's linter; rendered by Helm's engine as
+// `helm install <name> -n <name>-system` would, it gives the objects
+// `kubectl kustomize config/` gives (the Namespace only with
+// namespace.create); and changed values show where they should.
+func TestChartsMatchKustomize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs kubectl kustomize and Helm's linter")
+	}
+	styletest.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			p := c.project
+			dir := t.TempDir()
+			for _, f := range c.render(t).Files() {
+				path := filepath.Join(dir, f.Path)
+				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+				require.NoError(t, os.WriteFile(path, f.Content, f.Mode))
+			}
+
+			linter := lint.RunAll(filepath.Join(dir, scaffold.ChartDir), nil, p.Namespace())
+			for _, m := range linter.Messages {
+				assert.Less(t, m.Severity, support.WarningSev, "helm lint: %s", m)
+			}
+
+			out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "config")).Output()
+			require.NoError(t, err)
+			kustomized := byKey(styletest.DecodeObjects(t, out))
+			withNamespace := styletest.RenderChart(t, dir, p.Name, p.Namespace(), map[string]any{"namespace": map[string]any{"create": true}})
+			assert.Equal(t, kustomized, byKey(withNamespace), "the chart with namespace.create renders config/")
+			for key := range kustomized {
+				if key[0] == "Namespace" {
+					delete(kustomized, key)
+				}
+			}
+			assert.Equal(t, kustomized, byKey(styletest.RenderChart(t, dir, p.Name, p.Namespace(), nil)),
+				"the chart with default values renders config/ but the Namespace")
+
+			checkChangedValues(t, c, dir)
+		})
+	}
+}
+
+// checkChangedValues renders the chart under another release name and
+// namespace with every value changed, and finds each change where it
+// belongs.
+func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
+	p := gc.project
+	values := map[string]any{
+		"image":          map[string]any{"repository": "registry.example.com/op", "tag": "v9.9.9", "pullPolicy": "Always"},
+		"replicaCount":   2,
+		"resources":      map[string]any{"limits": map[string]any{"cpu": "2"}},
+		"env":            []any{map[string]any{"name": "EXTRA", "value": "yes"}},
+		"nodeSelector":   map[string]any{"disk": "ssd"},
+		"tolerations":    []any{map[string]any{"key": "dedicated", "operator": "Exists"}},
+		"affinity":       map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{}}},
+		"rbac":           map[string]any{"create": false},
+		"serviceAccount": map[string]any{"create": false, "name": "existing"},
+		"leaderElection": map[string]any{"enabled": true},
+	}
+	objs := styletest.RenderChart(t, dir, "other", "elsewhere", values)
+	var deployment *unstructured.Unstructured
+	for _, o := range objs {
+		assert.NotContains(t, []string{"ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding", "Namespace"}, o.GetKind(),
+			"rbac.create, serviceAccount.create and namespace.create are off")
+		if o.GetKind() == "CustomResourceDefinition" {
+			continue
+		}
+		b, err := json.Marshal(o.Object)
+		require.NoError(t, err)
+		assert.NotContains(t, string(b), p.Namespace(), "%s %s: the namespace comes from the release", o.GetKind(), o.GetName())
+		assert.Regexp(t, "^other-", o.GetName(), "names come from the release")
+		assert.Equal(t, "elsewhere", o.GetNamespace())
+		if o.GetKind() == "Deployment" {
+			deployment = o
+		}
+	}
+	require.NotNil(t, deployment, "no Deployment in the chart")
+	assert.Equal(t, "other-controller-manager", deployment.GetName())
+	spec := deployment.Object["spec"].(map[string]any)
+	assert.EqualValues(t, 2, spec["replicas"])
+	pod := spec["template"].(map[string]any)["spec"].(map[string]any)
+	assert.Equal(t, "existing", pod["serviceAccountName"])
+	assert.Equal(t, values["nodeSelector"], pod["nodeSelector"])
+	assert.Equal(t, values["tolerations"], pod["tolerations"])
+	assert.Equal(t, values["affinity"], pod["affinity"])
+	c := pod["containers"].([]any)[0].(map[string]any)
+	assert.Equal(t, "registry.example.com/op:v9.9.9", c["image"])
+	assert.Equal(t, "Always", c["imagePullPolicy"])
+	assert.Equal(t, map[string]any{"limits": map[string]any{"cpu": "2", "memory": "256Mi"}, "requests": map[string]any{"cpu": "10m", "memory": "64Mi"}},
+		c["resources"], "resources merge with the defaults")
+	env, _ := c["env"].([]any)
+	assert.Contains(t, env, map[string]any{"name": "EXTRA", "value": "yes"})
+	args, _ := c["args"].([]any)
+	for _, arg := range gc.style.Runtime(p).LeaderElectionArgs {
+		assert.Contains(t, args, arg, "leaderElection.enabled adds the style's arguments")
+	}
+	assert.Len(t, args, len(gc.style.Runtime(p).Args)+len(gc.style.Runtime(p).LeaderElectionArgs))
+}
+
+// byKey indexes objects by kind, namespace and name.
+func byKey(objs []*unstructured.Unstructured) map[[3]string]map[string]any {
+	out := map[[3]string]map[string]any{}
+	for _, o := range objs {
+		out[[3]string{o.GetKind(), o.GetNamespace(), o.GetName()}] = o.Object
+	}
+	return out
+}
+
+// TestChartMakeTargets runs each style's seed project's own make helm-lint
+// and make helm-template with the helm CLI, built from the Go module proxy
+// at the version of the Helm SDK opctl's tests use.
+func TestChartMakeTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the helm CLI")
+	}
+	helm := buildHelm(t)
+	for name, c := range goldenCases(t) {
+		if !strings.HasSuffix(name, "-seed") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			for _, f := range c.render(t).Files() {
+				path := filepath.Join(dir, f.Path)
+				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+				require.NoError(t, os.WriteFile(path, f.Content, f.Mode))
+			}
+			out := styletest.ExecIn(t, dir, "make", "helm-lint", "helm-template", "HELM="+helm)
+			assert.Contains(t, out, "1 chart(s) linted, 0 chart(s) failed")
+			objs := styletest.DecodeObjects(t, []byte(out[strings.Index(out, "---"):]))
+			kinds := map[string]bool{}
+			for _, o := range objs {
+				kinds[o.GetKind()] = true
+				if o.GetKind() == "Deployment" {
+					assert.Equal(t, c.project.Namespace(), o.GetNamespace(), "make helm-template renders into the project's namespace")
+				}
+			}
+			assert.True(t, kinds["Deployment"], "helm template printed no Deployment:\n%s", out)
+			assert.Equal(t, len(c.project.APIs) > 0, kinds["CustomResourceDefinition"], "helm template --include-crds")
+		})
+	}
+}
+
+// buildHelm builds the helm CLI once into .cache/ at the repository's root.
+func buildHelm(t *testing.T) string {
+	t.Helper()
+	version := strings.TrimSpace(styletest.ExecIn(t, ".", "go", "list", "-m", "-f", "{{.Version}}", "helm.sh/helm/v4"))
+	gomod := strings.TrimSpace(styletest.ExecIn(t, ".", "go", "env", "GOMOD"))
+	bin := filepath.Join(filepath.Dir(gomod), ".cache", "helm-"+version)
+	if _, err := os.Stat(filepath.Join(bin, "helm")); err == nil {
+		return filepath.Join(bin, "helm")
+	}
+	t.Logf("building helm %s into %s (once)", version, bin)
+	cmd := exec.Command("go", "install", "helm.sh/helm/v4/cmd/helm@"+version)
+	cmd.Env = append(os.Environ(), "GOBIN="+bin)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go install helm %s:\n%s", version, out)
+	return filepath.Join(bin, "helm")
+}
