@@ -34,12 +34,7 @@ func TestChartsMatchKustomize(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			p := c.project
-			dir := t.TempDir()
-			for _, f := range c.render(t).Files() {
-				path := filepath.Join(dir, f.Path)
-				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-				require.NoError(t, os.WriteFile(path, f.Content, f.Mode))
-			}
+			dir := writeTree(t, c.render(t))
 
 			linter := lint.RunAll(filepath.Join(dir, scaffold.ChartDir), nil, p.Namespace())
 			for _, m := range linter.Messages {
@@ -144,12 +139,7 @@ func TestChartMakeTargets(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			dir := t.TempDir()
-			for _, f := range c.render(t).Files() {
-				path := filepath.Join(dir, f.Path)
-				require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
-				require.NoError(t, os.WriteFile(path, f.Content, f.Mode))
-			}
+			dir := writeTree(t, c.render(t))
 			out := styletest.ExecIn(t, dir, "make", "helm-lint", "helm-template", "HELM="+helm)
 			assert.Contains(t, out, "1 chart(s) linted, 0 chart(s) failed")
 			objs := styletest.DecodeObjects(t, []byte(out[strings.Index(out, "---"):]))
@@ -166,19 +156,21 @@ func TestChartMakeTargets(t *testing.T) {
 	}
 }
 
-// buildHelm builds the helm CLI once into .cache/ at the repository's root.
+// buildHelm builds the helm CLI at the version of the Helm SDK in go.mod.
 func buildHelm(t *testing.T) string {
 	t.Helper()
 	version := strings.TrimSpace(styletest.ExecIn(t, ".", "go", "list", "-m", "-f", "{{.Version}}", "helm.sh/helm/v4"))
-	gomod := strings.TrimSpace(styletest.ExecIn(t, ".", "go", "env", "GOMOD"))
-	bin := filepath.Join(filepath.Dir(gomod), ".cache", "helm-"+version)
-	if _, err := os.Stat(filepath.Join(bin, "helm")); err == nil {
-		return filepath.Join(bin, "helm")
+	return styletest.GoInstall(t, "helm.sh/helm/v4/cmd/helm", version)
+}
+
+// writeTree writes a rendered tree into a new directory.
+func writeTree(t *testing.T, tree *scaffold.Tree) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range tree.Files() {
+		path := filepath.Join(dir, f.Path)
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, f.Content, f.Mode))
 	}
-	t.Logf("building helm %s into %s (once)", version, bin)
-	cmd := exec.Command("go", "install", "helm.sh/helm/v4/cmd/helm@"+version)
-	cmd.Env = append(os.Environ(), "GOBIN="+bin)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go install helm %s:\n%s", version, out)
-	return filepath.Join(bin, "helm")
+	return dir
 }

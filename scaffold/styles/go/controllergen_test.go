@@ -4,9 +4,7 @@ package golang_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,18 +21,7 @@ import (
 // The repository is found by its go.mod, wherever the test runs.
 func buildControllerGen(t *testing.T) string {
 	t.Helper()
-	version := scaffold.DefaultVersions().ControllerTools
-	gomod := strings.TrimSpace(styletest.ExecIn(t, ".", "go", "env", "GOMOD"))
-	bin := filepath.Join(filepath.Dir(gomod), ".cache", "controller-gen-"+version)
-	if _, err := os.Stat(filepath.Join(bin, "controller-gen")); err == nil {
-		return filepath.Join(bin, "controller-gen")
-	}
-	t.Logf("building controller-gen %s into %s (once)", version, bin)
-	cmd := exec.Command("go", "install", "sigs.k8s.io/controller-tools/cmd/controller-gen@"+version)
-	cmd.Env = append(os.Environ(), "GOBIN="+bin)
-	out, err := cmd.CombinedOutput()
-	require.NoError(t, err, "go install controller-gen %s:\n%s", version, out)
-	return filepath.Join(bin, "controller-gen")
+	return styletest.GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", scaffold.DefaultVersions().ControllerTools)
 }
 
 // assertControllerGenAgrees runs controller-gen on api/ and compares each

@@ -3,6 +3,8 @@ package styletest
 import (
 	"os"
 	"os/exec"
+	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,4 +48,23 @@ func Python(t *testing.T) string {
 		}
 	}
 	return py
+}
+
+// GoInstall builds the command pkg at version from the Go module proxy into
+// the repository's cache directory (.cache/, git-ignored; the repository is
+// found by its go.mod, wherever the test runs), once, and returns its path.
+func GoInstall(t *testing.T, pkg, version string) string {
+	t.Helper()
+	name := path.Base(pkg)
+	gomod := strings.TrimSpace(ExecIn(t, ".", "go", "env", "GOMOD"))
+	bin := filepath.Join(filepath.Dir(gomod), ".cache", name+"-"+version)
+	if _, err := os.Stat(filepath.Join(bin, name)); err == nil {
+		return filepath.Join(bin, name)
+	}
+	t.Logf("building %s %s into %s (once)", name, version, bin)
+	cmd := exec.Command("go", "install", pkg+"@"+version)
+	cmd.Env = append(os.Environ(), "GOBIN="+bin)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "go install %s@%s:\n%s", pkg, version, out)
+	return filepath.Join(bin, name)
 }
