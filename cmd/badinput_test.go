@@ -131,6 +131,23 @@ func TestBadInputs(t *testing.T) {
 		// Modifiers that do not apply, and a sample no value fits.
 		{"default on a map", "seed", create("--field", "labels:map[string]string:default=x"), 2, `modifier "default" does not apply to type map[string]string`},
 		{"column on a list", "seed", create("--field", "tags:[]string:column"), 2, `modifier "column" does not apply to type []string`},
+		// CEL rules, compiled with the API server's CEL support at scaffold time.
+		{"rule syntax error", "seed", create("--field", "size:int32:rule=self >"), 2,
+			`--field "size": rule "self >" does not compile: Syntax error: mismatched input '<EOF>'`},
+		{"rule of the wrong type", "seed", create("--field", "size:int32:rule=self == 'a'"), 2,
+			`--field "size": rule "self == 'a'" does not compile: found no matching overload for '_==_' applied to '(int, string)'`},
+		{"rule over the cost budget", "seed", create("--field", "tags:[]string:rule=self.all(x, self.all(y, self.all(z, x == y)))"), 2,
+			`--field "tags": rule "self.all(x, self.all(y, self.all(z, x == y)))" is too expensive: estimated rule cost exceeds budget`},
+		{"spec rule naming no field", "seed", create("--field", "size:int32", "--rule", "self.nope > 1"), 2,
+			`--rule "self.nope > 1": does not compile: undefined field 'nope'`},
+		{"spec rule syntax error", "seed", create("--field", "size:int32", "--rule", "self.size >>> 1#bad"), 2,
+			`--rule "self.size >>> 1": does not compile: Syntax error`},
+		{"rule message over two lines", "seed", create("--field", "size:int32:rule=self > 0#one\ntwo"), 2,
+			`--field "size": rule "self > 0" has a message the API server refuses`},
+		{"required field whose sample breaks its rule", "seed", create("--field", "code:string:required:rule=self.startsWith('x')"), 2,
+			`--field "code": the sample's value (its default, or a made-up one) breaks its rule`},
+		{"spec rule the sample breaks", "seed", create("--field", "size:int32:default=5", "--rule", "self.size < 3#size under 3"), 2,
+			`--rule "self.size < 3": the sample (defaults, first enum values, made-up values) breaks it`},
 		{"required field no sample fits", "seed", create("--field", "code:string:maxLength=3:required:pattern=^zz[0-9]{3}$"), 2,
 			`--field "code": no value for the sample fits pattern "^zz[0-9]{3}$" and the length bounds`},
 	}

@@ -23,12 +23,12 @@ type createAPIOptions struct {
 	group, version, kind, plural, from string
 	target, selector, name             string
 	namespaced                         bool
-	fields, owns                       []string
+	fields, rules, owns                []string
 	write                              writeFlags
 }
 
 // modelFlags are the flags that describe the API; --from replaces them all.
-var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "owns"}
+var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "rule", "owns"}
 
 func newCreateAPICmd(env Env) *cobra.Command {
 	var o createAPIOptions
@@ -42,7 +42,13 @@ re-rendered; your files already there are left alone.
   types:     ` + strings.Join(typeNames(), ", ") + `
              nested objects through dotted names: backup.schedule:string
   modifiers: required, default=V, enum=a,b,c, min=N, max=N, minLength=N,
-             maxLength=N, pattern=REGEX (last: takes the rest), column`,
+             maxLength=N, pattern=REGEX (last: takes the rest), column,
+             immutable (no change once created),
+             rule=CEL[#MESSAGE] (last: takes the rest; self is the field)
+
+--rule CEL[#MESSAGE] (repeatable): a rule on the whole spec, for rules across
+  fields: --rule 'self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres'
+  Every rule is compiled with the API server's CEL support, cost included.`,
 		Example: `  opctl create api --group myapp --version v1 --kind Database \
     --field engine:string:enum=mysql,postgres:required --field version:string \
     --field storage:quantity --field replicas:int32:min=1:max=5:default=1 --owns ConfigMap
@@ -66,6 +72,7 @@ re-rendered; your files already there are left alone.
 	f.StringVar(&o.plural, "plural", "", "resource name (default: the inflected plural of the kind)")
 	f.BoolVar(&o.namespaced, "namespaced", true, "namespaced kind; --namespaced=false for cluster-scoped")
 	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
+	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
 	f.StringVar(&o.target, "target", "", existingKindStyles(env.Styles)+": the kind to decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
@@ -160,6 +167,9 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 			return scaffold.API{}, nil, err
 		}
 		a.Fields = append(a.Fields, f)
+	}
+	for _, r := range o.rules {
+		a.Rules = append(a.Rules, scaffold.ParseRule(r))
 	}
 	return a, scaffold.FlagSource, nil
 }

@@ -10,6 +10,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // quantityPattern is the pattern Kubernetes (and controller-gen) use for
@@ -53,16 +54,26 @@ func BuildCRD(domain string, a API) *apiextensionsv1.CustomResourceDefinition {
 
 // ValidateCRD runs the API server's own CRD validation.
 func ValidateCRD(crd *apiextensionsv1.CustomResourceDefinition) error {
+	errs, err := crdErrors(crd)
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("CRD %s is invalid: %v", crd.Name, errs.ToAggregate())
+	}
+	return nil
+}
+
+// crdErrors are what the API server's validation of a new CRD reports,
+// CEL compilation and cost estimates included.
+func crdErrors(crd *apiextensionsv1.CustomResourceDefinition) (field.ErrorList, error) {
 	defaulted := crd.DeepCopy()
 	apiextensionsv1.SetObjectDefaults_CustomResourceDefinition(defaulted)
 	var internal apiextensions.CustomResourceDefinition
 	if err := apiextensionsv1.Convert_v1_CustomResourceDefinition_To_apiextensions_CustomResourceDefinition(defaulted, &internal, nil); err != nil {
-		return fmt.Errorf("CRD %s: %w", crd.Name, err)
+		return nil, fmt.Errorf("CRD %s: %w", crd.Name, err)
 	}
-	if errs := validation.ValidateCustomResourceDefinition(context.Background(), &internal); len(errs) > 0 {
-		return fmt.Errorf("CRD %s is invalid: %v", crd.Name, errs.ToAggregate())
-	}
-	return nil
+	return validation.ValidateCustomResourceDefinition(context.Background(), &internal), nil
 }
 
 func rootSchema(a API) *apiextensionsv1.JSONSchemaProps {
@@ -73,7 +84,7 @@ func rootSchema(a API) *apiextensionsv1.JSONSchemaProps {
 			"apiVersion": {Type: "string", Description: "APIVersion defines the versioned schema of this representation of an object."},
 			"kind":       {Type: "string", Description: "Kind is a string value representing the REST resource this object represents."},
 			"metadata":   {Type: "object"},
-			"spec":       withDescription(objectSchema(a.Fields), fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind)),
+			"spec":       withDescription(specSchema(a), fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind)),
 			"status":     statusSchema(a.Kind),
 		},
 		Required: []string{"spec"},
@@ -85,10 +96,48 @@ func withDescription(s apiextensionsv1.JSONSchemaProps, d string) apiextensionsv
 	return s
 }
 
+// specSchema is the spec's schema: its fields, and the kind's rules.
+func specSchema(a API) apiextensionsv1.JSONSchemaProps {
+	s := objectSchema(a.Fields)
+	s.XValidations = SpecRules(a)
+	return s
+}
+
+// SpecRules are the CEL rules on the spec object: the immutability of its
+// optional fields, then the kind's own rules.
+func SpecRules(a API) apiextensionsv1.ValidationRules {
+	return append(ObjectRules(a.Fields), celRules(a.Rules)...)
+}
+
+// ObjectRules are the CEL rules on an object of fields (names relative to
+// it): an optional immutable field can be neither set nor unset once the
+// resource exists (self == oldSelf on the field itself, which runs only
+// when both values exist, cannot see that).
+func ObjectRules(fields []Field) apiextensionsv1.ValidationRules {
+	var rules apiextensionsv1.ValidationRules
+	for _, node := range GroupFields(fields) {
+		if f := node.Field; f != nil && f.Immutable && !f.Required {
+			rules = append(rules, apiextensionsv1.ValidationRule{
+				Rule:    fmt.Sprintf("has(self.%s) == has(oldSelf.%s)", node.Name, node.Name),
+				Message: fmt.Sprintf("%s is immutable: it cannot be set or unset once the resource exists", node.Name),
+			})
+		}
+	}
+	return rules
+}
+
+func celRules(rules []Rule) apiextensionsv1.ValidationRules {
+	var out apiextensionsv1.ValidationRules
+	for _, r := range rules {
+		out = append(out, apiextensionsv1.ValidationRule{Rule: r.Rule, Message: r.Message})
+	}
+	return out
+}
+
 // objectSchema builds an object from fields whose dotted names are relative
 // to it; a prefix shared by several fields becomes a nested object.
 func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
-	s := apiextensionsv1.JSONSchemaProps{Type: "object"}
+	s := apiextensionsv1.JSONSchemaProps{Type: "object", XValidations: ObjectRules(fields)}
 	for _, node := range GroupFields(fields) {
 		if s.Properties == nil {
 			s.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
@@ -171,6 +220,11 @@ func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
 	if f.Default != nil {
 		b, _ := json.Marshal(TypedDefault(f))
 		s.Default = &apiextensionsv1.JSON{Raw: b}
+	}
+	s.XValidations = append(s.XValidations, celRules(f.Rules)...)
+	if f.Immutable {
+		s.XValidations = append(s.XValidations, apiextensionsv1.ValidationRule{
+			Rule: "self == oldSelf", Message: f.Leaf() + " is immutable"})
 	}
 	return s
 }

@@ -44,6 +44,10 @@ func modifierTable() []modifier {
 			used: func(f Field) bool { return f.Pattern != "" }},
 		{name: "column", flag: true, set: func(f *Field, _ string) error { f.Column = true; return nil },
 			used: func(f Field) bool { return f.Column }},
+		{name: "immutable", flag: true, set: func(f *Field, _ string) error { f.Immutable = true; return nil },
+			used: func(f Field) bool { return f.Immutable }},
+		{name: "rule", set: func(f *Field, v string) error { f.Rules = append(f.Rules, ParseRule(v)); return nil },
+			used: func(f Field) bool { return len(f.Rules) > 0 }},
 	}
 }
 
@@ -71,8 +75,9 @@ func isModifier(segment string) bool {
 }
 
 // ParseField parses NAME:TYPE[:MODIFIER...] as given to --field.
-// pattern= takes the rest of the spec verbatim; default= extends over
-// following segments that are not modifiers, so datetimes keep their colons.
+// pattern= and rule= take the rest of the spec verbatim (so they come last);
+// default= extends over following segments that are not modifiers, so
+// datetimes keep their colons.
 func ParseField(spec string) (Field, error) {
 	bad := func(format string, args ...any) error {
 		return invalid(FlagSource, "field", spec, format, args...)
@@ -90,10 +95,9 @@ func ParseField(spec string) (Field, error) {
 		seg := rest[i]
 		key, value, hasValue := strings.Cut(seg, "=")
 		switch key {
-		case "pattern":
-			f.Pattern = strings.Join(append([]string{value}, rest[i+1:]...), ":")
+		case "pattern", "rule":
+			value = strings.Join(append([]string{value}, rest[i+1:]...), ":")
 			i = len(rest)
-			continue
 		case "default":
 			for i+1 < len(rest) && !isModifier(rest[i+1]) {
 				i++

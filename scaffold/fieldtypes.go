@@ -249,11 +249,13 @@ func FieldTypeHelp() string {
 	return strings.Join(out, "; ")
 }
 
-// Allows reports whether fields of the type take a modifier (required is
-// taken by every type).
+// everyTypeModifiers are the modifiers every type takes.
+var everyTypeModifiers = []string{"required", "immutable", "rule"}
+
+// Allows reports whether fields of the type take a modifier.
 func (t FieldType) Allows(modifier string) bool {
 	r, _ := t.row()
-	return modifier == "required" || slices.Contains(r.modifiers, modifier)
+	return slices.Contains(everyTypeModifiers, modifier) || slices.Contains(r.modifiers, modifier)
 }
 
 // Go is the field type in Go.

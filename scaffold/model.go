@@ -20,6 +20,41 @@ type Field struct {
 	MaxLength   *int64    `json:"maxLength,omitempty"`
 	Pattern     string    `json:"pattern,omitempty"`
 	Column      bool      `json:"column,omitempty"`
+	// Immutable: the field cannot change (nor, when optional, be set or
+	// unset) once the resource exists.
+	Immutable bool `json:"immutable,omitempty"`
+	// Rules are CEL rules on the field (self is the field's value).
+	Rules []Rule `json:"rules,omitempty"`
+}
+
+// Rule is a CEL validation rule the API server enforces
+// (x-kubernetes-validations): Rule must be true, else it refuses the object
+// with Message.
+type Rule struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message,omitempty"`
+}
+
+// ParseRule parses EXPR[#MESSAGE], as --rule and the rule= modifier take
+// it: the message follows the last # outside CEL's string literals.
+func ParseRule(spec string) Rule {
+	quote, cut := byte(0), -1
+	for i := 0; i < len(spec); i++ {
+		switch c := spec[i]; {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '\'' || c == '"'):
+			quote = c
+		case quote == 0 && c == '#':
+			cut = i
+		}
+	}
+	if cut < 0 {
+		return Rule{Rule: strings.TrimSpace(spec)}
+	}
+	return Rule{Rule: strings.TrimSpace(spec[:cut]), Message: strings.TrimSpace(spec[cut+1:])}
 }
 
 // Path returns the segments of the dotted field name.
@@ -39,7 +74,10 @@ type API struct {
 	Plural     string   `json:"plural"`
 	Namespaced bool     `json:"namespaced"`
 	Fields     []Field  `json:"fields,omitempty"`
-	Owns       []string `json:"owns,omitempty"`
+	// Rules are CEL rules on the spec (self is the spec): rules across
+	// fields.
+	Rules []Rule   `json:"rules,omitempty"`
+	Owns  []string `json:"owns,omitempty"`
 }
 
 // FullGroup is the API group with the project domain appended.

@@ -98,7 +98,8 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 		add("seed", seedProject(t, s))
 		cluster, err := newProject(s, "demo").AddAPI(scaffold.FlagSource, scaffold.API{
 			Group: "platform", Version: "v1alpha1", Kind: "Tenant", Plural: "tenants", Namespaced: false,
-			Fields: mustFields(t, "owner:string:required:column", "quota:quantity:default=10Gi"),
+			Fields: mustFields(t, "owner:string:required:column:immutable", "quota:quantity:default=10Gi:immutable"),
+			Rules:  []scaffold.Rule{{Rule: "self.owner != 'root'", Message: "root owns no tenant"}},
 		})
 		require.NoError(t, err)
 		add("cluster", cluster)
@@ -106,7 +107,7 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			Group: "cache", Version: "v2beta1", Kind: "Cache", Plural: "caches", Namespaced: true,
 			Fields: mustFields(t, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
 				"since:datetime", "tags:[]string", "labels:map[string]string", "backup.schedule:string:default=@daily",
-				"backup.target.bucket:string:required:pattern=^[a-z0-9-]+$", "tier:string:minLength=2:maxLength=8"),
+				"backup.target.bucket:string:required:pattern=^[a-z0-9-]+$", "tier:string:minLength=2:maxLength=8:rule=self != 'root'#tier root is reserved"),
 			Owns: []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
 		})
 		require.NoError(t, err)

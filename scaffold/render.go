@@ -20,6 +20,9 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := style.Files(p, t); err != nil {
 		return nil, err
 	}
+	if err := t.Add(File{Path: APIDocPath, Content: apiDoc(p)}); err != nil {
+		return nil, err
+	}
 	if !style.ExistingKinds {
 		fixture, err := specValuesFixture()
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -34,10 +35,49 @@ func BuildSample(domain string, a API) (map[string]any, error) {
 		"metadata":   map[string]any{"name": a.Singular() + "-sample"},
 		"spec":       spec,
 	}
-	if errs := validateObject(BuildCRD(domain, a), obj); len(errs) > 0 {
-		return nil, fmt.Errorf("internal error: sample %s does not match its CRD: %v", a.Kind, errs.ToAggregate())
+	crd := BuildCRD(domain, a)
+	for {
+		errs := validateObject(crd, obj)
+		if len(errs) == 0 {
+			return obj, nil
+		}
+		// An optional field whose sample value breaks its own CEL rules is
+		// left out: no value can be made for every rule.
+		dropped := false
+		for _, f := range a.Fields {
+			if !f.Required && len(f.Rules) > 0 && slices.ContainsFunc(errs, func(e *field.Error) bool { return e.Field == "spec."+f.Name }) {
+				dropped = deletePath(spec, f.Path()) || dropped
+			}
+		}
+		if !dropped {
+			return nil, &sampleError{kind: a.Kind, errs: errs}
+		}
 	}
-	return obj, nil
+}
+
+// sampleError is a sample its CRD refuses: a required field's value, or
+// the spec, breaking a CEL rule (which validation reports as the user's),
+// or else a bug.
+type sampleError struct {
+	kind string
+	errs field.ErrorList
+}
+
+func (e *sampleError) Error() string {
+	return fmt.Sprintf("internal error: sample %s does not match its CRD: %v", e.kind, e.errs.ToAggregate())
+}
+
+func deletePath(m map[string]any, path []string) bool {
+	for _, seg := range path[:len(path)-1] {
+		next, ok := m[seg].(map[string]any)
+		if !ok {
+			return false
+		}
+		m = next
+	}
+	_, ok := m[path[len(path)-1]]
+	delete(m, path[len(path)-1])
+	return ok
 }
 
 // validateObject checks a custom resource against the CRD's schema and its

@@ -1,14 +1,19 @@
 package scaffold
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"go/token"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 var (
@@ -80,7 +85,115 @@ func validateAPI(src Source, domain string, a API) error {
 	if err := ValidateFields(src, a.Fields); err != nil {
 		return err
 	}
-	return validateOwns(src, a)
+	if err := validateOwns(src, a); err != nil {
+		return err
+	}
+	return validateRules(src, domain, a)
+}
+
+// ruleErrorPath is where the CRD validation reports a rule of the spec:
+// the properties down to it, the rule's index, and rule or message.
+var ruleErrorPath = lazyRegexp(`^spec\.validation\.openAPIV3Schema\.properties\[spec\]((?:\.properties\[[^\]]+\])*)\.x-kubernetes-validations\[(\d+)\](?:\.(rule|message))?$`)
+
+// compileError is the first line of a CEL compilation error.
+var compileError = lazyRegexp(`ERROR: <input>:\d+:(\d+): ([^\n]*)`)
+
+// validateRules checks the API's CEL rules as the API server will when the
+// CRD is applied, with its own CEL support: each must compile against the
+// schema, stay within the cost budget, and have a message it accepts. The
+// first broken one is named, compilation before cost.
+func validateRules(src Source, domain string, a API) error {
+	if len(a.Rules) == 0 && !slices.ContainsFunc(a.Fields, func(f Field) bool { return len(f.Rules) > 0 }) {
+		return nil
+	}
+	crd := BuildCRD(domain, a)
+	errs, err := crdErrors(crd)
+	if err != nil {
+		return err
+	}
+	if len(errs) == 0 {
+		return validateSampleRules(src, domain, a)
+	}
+	spec := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+	slices.SortStableFunc(errs, func(x, y *field.Error) int {
+		return cmp.Compare(boolRank(x.Type != field.ErrorTypeInvalid), boolRank(y.Type != field.ErrorTypeInvalid))
+	})
+	for _, e := range errs {
+		m := ruleErrorPath().FindStringSubmatch(e.Field)
+		if m == nil {
+			continue
+		}
+		var names []string
+		schema := spec
+		for _, part := range strings.Split(strings.TrimPrefix(m[1], "."), ".") {
+			if name, ok := strings.CutPrefix(part, "properties["); ok {
+				name = strings.TrimSuffix(name, "]")
+				names = append(names, name)
+				schema = schema.Properties[name]
+			}
+		}
+		i, _ := strconv.Atoi(m[2])
+		if i >= len(schema.XValidations) {
+			continue
+		}
+		rule, problem := schema.XValidations[i].Rule, ruleProblem(e, m[3])
+		if len(names) == 0 && slices.ContainsFunc(a.Rules, func(r Rule) bool { return r.Rule == rule }) {
+			return invalid(src, "rule", rule, "%s", problem)
+		}
+		name := strings.Join(names, ".")
+		for _, f := range a.Fields {
+			if f.Name == name && slices.ContainsFunc(f.Rules, func(r Rule) bool { return r.Rule == rule }) {
+				return invalid(src, "field", name, "rule %q %s", rule, problem)
+			}
+		}
+	}
+	return fmt.Errorf("CRD of %s is invalid: %v", a.Kind, errs.ToAggregate())
+}
+
+// validateSampleRules checks that the sample (defaults, first enum values)
+// keeps the rules: a required field, or the spec, breaking one needs
+// defaults that keep it.
+func validateSampleRules(src Source, domain string, a API) error {
+	_, err := BuildSample(domain, a)
+	var se *sampleError
+	if !errors.As(err, &se) {
+		return err
+	}
+	e := se.errs[0]
+	if name, ok := strings.CutPrefix(e.Field, "spec."); ok {
+		return invalid(src, "field", name, "the sample's value (its default, or a made-up one) breaks its rule: %s; give it a default= that keeps the rule", e.Detail)
+	}
+	for _, r := range a.Rules {
+		if e.Field == "spec" && (e.Detail == r.Message || strings.Contains(e.Detail, r.Rule)) {
+			return invalid(src, "rule", r.Rule, "the sample (defaults, first enum values, made-up values) breaks it: give the fields it reads defaults that keep it")
+		}
+	}
+	return err
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ruleProblem says in one line what the API server holds against a rule.
+func ruleProblem(e *field.Error, part string) string {
+	switch {
+	case part == "message":
+		return "has a message the API server refuses: " + e.Detail
+	case e.Type == field.ErrorTypeInvalid:
+		if m := compileError().FindStringSubmatch(e.Detail); m != nil {
+			return fmt.Sprintf("does not compile: %s (column %s)", m[2], m[1])
+		}
+		return "is refused: " + strings.SplitN(e.Detail, "\n", 2)[0]
+	case strings.HasPrefix(e.Detail, "contributed to"):
+		return "is too expensive: with the other rules, its estimated cost is over the API server's budget for the schema; simplify them, or bound the strings they walk (maxLength)"
+	default:
+		detail, _, _ := strings.Cut(e.Detail, " (try")
+		return "is too expensive: " + detail + "; simplify it, or bound the strings it walks (maxLength)"
+	}
 }
 
 // CheckGroup checks an API group without the domain.

@@ -42,7 +42,7 @@ func TestParseFieldErrors(t *testing.T) {
 	tests := []struct{ spec, want string }{
 		{"engine", `--field "engine": want NAME:TYPE[:MODIFIER...], e.g. replicas:int32:min=1`},
 		{"engine:strng", `--field "engine:strng": unknown type "strng" (types: string, bool, int32, int64, quantity, duration, datetime, []string, map[string]string)`},
-		{"engine:string:unique", `--field "engine:string:unique": unknown modifier "unique" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column)`},
+		{"engine:string:unique", `--field "engine:string:unique": unknown modifier "unique" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column, immutable, rule)`},
 		{"engine:string:required=yes", `--field "engine:string:required=yes": modifier "required" takes no value`},
 		{"replicas:int32:min", `--field "replicas:int32:min": modifier "min" needs a value: min=V`},
 		{"replicas:int32:min=one", `--field "replicas:int32:min=one": min=one is not an integer`},
@@ -126,4 +126,21 @@ func TestAddAPIRejectsDuplicates(t *testing.T) {
 	plural.Kind = "Databasey"
 	_, err = p.AddAPI(FlagSource, plural)
 	assert.EqualError(t, err, `--plural "databases": group myapp already has a kind with this plural (Database)`)
+}
+
+func TestParseRule(t *testing.T) {
+	tests := []struct {
+		spec string
+		want Rule
+	}{
+		{"self > 0", Rule{Rule: "self > 0"}},
+		{"self > 0#must be positive", Rule{Rule: "self > 0", Message: "must be positive"}},
+		{"self > 0 # must be positive ", Rule{Rule: "self > 0", Message: "must be positive"}},
+		{"self != '#'#no hash", Rule{Rule: "self != '#'", Message: "no hash"}},
+		{`self != "a\"#b"`, Rule{Rule: `self != "a\"#b"`}},
+		{"self#a#b", Rule{Rule: "self#a", Message: "b"}},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, ParseRule(tt.spec), tt.spec)
+	}
 }

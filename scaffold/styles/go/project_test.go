@@ -34,7 +34,9 @@ func TestGeneratedProject(t *testing.T) {
 		"backup.schedule:string:default=@daily", "backup.target.bucket:string:required",
 		"memory:quantity:required", "tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$")
 	styletest.MustRun(t, dir, "create", "api", "--group", "platform", "--version", "v1", "--kind", "Tenant",
-		"--namespaced=false", "--field", "owner:string:required")
+		"--namespaced=false", "--field", "owner:string:required:immutable", "--field", "quota:int32:immutable",
+		"--field", "tier:string:maxLength=8:rule=self != 'root'#tier root is reserved",
+		"--rule", "!has(self.quota) || self.quota <= 100#quota at most 100")
 	checkProject(t, dir, controllerGen)
 
 	// Removing a kind leaves a project that builds and passes.

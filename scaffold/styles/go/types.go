@@ -5,14 +5,17 @@ import (
 	"strconv"
 	"strings"
 
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+
 	"github.com/opctl/opctl/scaffold"
 )
 
 // goStruct is one Go struct of an API's types file.
 type goStruct struct {
-	Name   string
-	Doc    string
-	Fields []goField
+	Name    string
+	Doc     string
+	Markers []string // type-level: the object's CEL rules
+	Fields  []goField
 }
 
 // goField is one struct field with the kubebuilder markers that make
@@ -34,7 +37,11 @@ func goStructs(a scaffold.API) []goStruct {
 	var out []goStruct
 	var walk func(name, doc string, fields []scaffold.Field)
 	walk = func(name, doc string, fields []scaffold.Field) {
-		s := goStruct{Name: name, Doc: doc}
+		rules := scaffold.ObjectRules(fields)
+		if name == a.Kind+"Spec" {
+			rules = scaffold.SpecRules(a)
+		}
+		s := goStruct{Name: name, Doc: doc, Markers: ruleMarkers(rules)}
 		i := len(out)
 		out = append(out, s)
 		for _, node := range scaffold.GroupFields(fields) {
@@ -103,9 +110,7 @@ func goScalarField(f scaffold.Field, jsonName string) goField {
 	if f.Pattern != "" {
 		g.Markers = append(g.Markers, v+"Pattern=`"+f.Pattern+"`")
 	}
-	for _, r := range scaffold.FieldRules(f) {
-		g.Markers = append(g.Markers, fmt.Sprintf("%sXValidation:rule=%s,message=%s", v, strconv.Quote(r.Rule), strconv.Quote(r.Message)))
-	}
+	g.Markers = append(g.Markers, ruleMarkers(scaffold.FieldRules(f))...)
 	if f.Default != nil {
 		d := fmt.Sprint(scaffold.TypedDefault(f))
 		if s, ok := scaffold.TypedDefault(f).(string); ok {
@@ -114,6 +119,19 @@ func goScalarField(f scaffold.Field, jsonName string) goField {
 		g.Markers = append(g.Markers, "+kubebuilder:default="+d)
 	}
 	return g
+}
+
+// ruleMarkers are the XValidation markers of CEL rules.
+func ruleMarkers(rules apiextensionsv1.ValidationRules) []string {
+	var out []string
+	for _, r := range rules {
+		m := "+kubebuilder:validation:XValidation:rule=" + strconv.Quote(r.Rule)
+		if r.Message != "" {
+			m += ",message=" + strconv.Quote(r.Message)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // kindMarkers are the type-level markers of the root kind.

@@ -1,0 +1,99 @@
+package scaffold
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// APIDocPath is the generated reference of the project's kinds (or
+// decorators): what a user of the operator may write, and what the API
+// server refuses.
+const APIDocPath = "API.md"
+
+// apiDoc renders API.md: per kind, its fields with their types and
+// constraints, its CEL rules and the children it owns; per decorator, what
+// it watches and attaches.
+func apiDoc(p Project) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "<!-- %s -->\n# The API of %s\n\n", GeneratedHeader, p.Name)
+	if len(p.APIs) == 0 && len(p.Decorators) == 0 {
+		b.WriteString("No kind yet: add one with `opctl create api`.\n")
+	}
+	for _, a := range p.APIs {
+		fmt.Fprintf(&b, "## %s (%s/%s)\n\n", a.Kind, a.FullGroup(p.Domain), a.Version)
+		fmt.Fprintf(&b, "%s, resource `%s`.", map[bool]string{true: "Namespaced", false: "Cluster-scoped"}[a.Namespaced], a.Plural)
+		if owned := a.OwnedKinds(); len(owned) > 0 {
+			var names []string
+			for _, c := range owned {
+				names = append(names, fmt.Sprintf("%s `<name>-%s`", c.Kind, c.Suffix()))
+			}
+			fmt.Fprintf(&b, " Each one owns: %s.", strings.Join(names, ", "))
+		}
+		b.WriteString("\n\n")
+		if len(a.Fields) > 0 {
+			b.WriteString("| spec field | type | required | default | constraints |\n|---|---|---|---|---|\n")
+			for _, f := range a.Fields {
+				def := ""
+				if f.Default != nil {
+					def = "`" + *f.Default + "`"
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", f.Name, f.Type, map[bool]string{true: "yes", false: "no"}[f.Required], def, constraints(f))
+			}
+			b.WriteString("\n")
+		}
+		if len(a.Rules) > 0 {
+			b.WriteString("Rules on the whole spec (CEL, `self` is the spec), enforced by the API server:\n\n")
+			for _, r := range a.Rules {
+				fmt.Fprintf(&b, "- %s\n", ruleText(r.Rule, r.Message))
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, d := range p.Decorators {
+		fmt.Fprintf(&b, "## Decorator %s\n\nWatches %s (%s)", d.Name, d.Target.Kind, d.Target.APIVersion)
+		if len(d.Selector) > 0 {
+			var pairs []string
+			for _, k := range SortedKeys(d.Selector) {
+				pairs = append(pairs, k+"="+d.Selector[k])
+			}
+			fmt.Fprintf(&b, " labelled `%s`", strings.Join(pairs, ","))
+		}
+		fmt.Fprintf(&b, " and attaches: %s.\n\n", strings.Join(d.Owns, ", "))
+	}
+	return []byte(strings.TrimRight(b.String(), "\n") + "\n")
+}
+
+// constraints is a field's schema constraints in words, its rules and its
+// immutability included.
+func constraints(f Field) string {
+	var out []string
+	if f.Enum != nil {
+		out = append(out, "one of "+strings.Join(f.Enum, ", "))
+	}
+	for _, c := range []struct {
+		name string
+		n    *int64
+	}{{"min", f.Min}, {"max", f.Max}, {"minLength", f.MinLength}, {"maxLength", f.MaxLength}} {
+		if c.n != nil {
+			out = append(out, c.name+" "+strconv.FormatInt(*c.n, 10))
+		}
+	}
+	if f.Pattern != "" {
+		out = append(out, "pattern `"+f.Pattern+"`")
+	}
+	if f.Immutable {
+		out = append(out, "immutable")
+	}
+	for _, r := range f.Rules {
+		out = append(out, "rule "+ruleText(r.Rule, r.Message))
+	}
+	return strings.ReplaceAll(strings.Join(out, "; "), "|", `\|`)
+}
+
+func ruleText(rule, message string) string {
+	if message == "" {
+		return "`" + rule + "`"
+	}
+	return fmt.Sprintf("`%s` (else: %s)", rule, message)
+}
