@@ -51,7 +51,7 @@ func seedAnswers() map[string][]string {
 		"Show storage as a column in kubectl get?":      {"n"},
 		"Show replicas as a column in kubectl get?":     {"n"},
 		"Child kinds each Database owns":                {"ConfigMap"},
-		"Write these 27 files to DIR?":                  {"y"},
+		"Write these 29 files to DIR?":                  {"y"},
 	}
 }
 
@@ -64,8 +64,8 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "db-operator")
 	answers := seedAnswers()
-	answers["Write these 27 files to "+dir+"?"] = answers["Write these 27 files to DIR?"]
-	delete(answers, "Write these 27 files to DIR?")
+	answers["Write these 29 files to "+dir+"?"] = answers["Write these 29 files to DIR?"]
+	delete(answers, "Write these 29 files to DIR?")
 	pr := newFakePrompter(t, answers)
 	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -93,8 +93,8 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 	answers := seedAnswers()
 	answers["Kind"] = []string{"Database"}
 	answers["Default (empty: none)"] = []string{"", "", "", "1"}
-	delete(answers, "Write these 27 files to DIR?")
-	answers["Write these 27 files to "+dir+"?"] = []string{"n"}
+	delete(answers, "Write these 29 files to DIR?")
+	answers["Write these 29 files to "+dir+"?"] = []string{"n"}
 	r := run(t, filepath.Dir(dir), newFakePrompter(t, answers), true, "init", "db-operator")
 	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "opctl: cancelled: nothing was written\n", r.stderr)
@@ -122,7 +122,7 @@ func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {
 		"Maximum (empty: none)":                 {"5", "20"},
 		"Default (empty: none)":                 {""},
 		"Show size as a column in kubectl get?": {"y"},
-		"Write these 27 files to " + dir + "?":  {"y"},
+		"Write these 29 files to " + dir + "?":  {"y"},
 	})
 	r := run(t, dir, pr, true, "init", "--style", "toy-go")
 	require.Equal(t, 0, r.code, r.stderr)

@@ -128,3 +128,33 @@ func leaderElectionRBAC(p Project) []any {
 	}
 	return []any{role, binding}
 }
+
+// kindRoles are the ClusterRoles for people (not the operator) working
+// with a kind: admin, editor and viewer, each aggregated into Kubernetes'
+// built-in role of that level (admin, edit, view), so a user bound to
+// "edit" in a namespace can create the kind there.
+func kindRoles(p Project, a API) []any {
+	group := a.FullGroup(p.Domain)
+	role := func(level, aggregateTo string, verbs, statusVerbs []string) *rbacv1.ClusterRole {
+		labels := CommonLabels(p)
+		labels["rbac.authorization.k8s.io/aggregate-to-"+aggregateTo] = "true"
+		return &rbacv1.ClusterRole{
+			TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole"},
+			ObjectMeta: metav1.ObjectMeta{Name: a.Singular() + "-" + level + "-role", Labels: labels},
+			Rules: []rbacv1.PolicyRule{
+				{APIGroups: []string{group}, Resources: []string{a.Plural}, Verbs: verbs},
+				{APIGroups: []string{group}, Resources: []string{a.Plural + "/status"}, Verbs: statusVerbs},
+			},
+		}
+	}
+	read := []string{"get", "list", "watch"}
+	write := []string{"create", "delete", "get", "list", "patch", "update", "watch"}
+	return []any{
+		role("admin", "admin", slices.Sorted(slices.Values(append([]string{"deletecollection"}, write...))), []string{"get", "patch", "update"}),
+		role("editor", "edit", write, []string{"get"}),
+		role("viewer", "view", read, []string{"get"}),
+	}
+}
+
+// KindRolesPath is the file of a kind's roles for people.
+func KindRolesPath(a API) string { return "config/rbac/" + a.Singular() + "_roles.yaml" }

@@ -4,16 +4,24 @@ package scaffold_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
@@ -30,7 +38,10 @@ func TestE2E(t *testing.T) {
 		Fields: mustFields(t, "labels:map[string]string", "tags:[]string", "backup.retentionDays:int32:default=7",
 			"engine:string:immutable", "replicas:int32:rule=self <= 5#at most 5 replicas", "region:string:immutable"),
 		Rules: []scaffold.Rule{scaffold.ParseRule(`!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres`)}}
-	require.NoError(t, func() error { _, err := scaffold.Project{Domain: "example.com"}.AddAPI(scaffold.FlagSource, api); return err }(),
+	require.NoError(t, func() error {
+		_, err := scaffold.Project{Domain: "example.com"}.AddAPI(scaffold.FlagSource, api)
+		return err
+	}(),
 		"the rules must pass opctl's own validation")
 	crd := scaffold.BuildCRD("example.com", api)
 	_, err := envtest.InstallCRDs(cluster.Config, envtest.CRDInstallOptions{CRDs: []*apiextensionsv1.CustomResourceDefinition{crd}})
@@ -94,4 +105,85 @@ func TestE2E(t *testing.T) {
 		assert.Contains(t, err.Error(), "region is immutable: it cannot be set or unset")
 		require.NoError(t, update(func(spec map[string]any) { spec["tags"] = []any{"other fields change freely"} }))
 	})
+	t.Run("people bound to edit may create the kind, to view may only read it", func(t *testing.T) {
+		checkAggregatedRoles(t, cluster, api)
+	})
+}
+
+// checkAggregatedRoles installs the kind's roles for people as a project
+// renders them, lets Kubernetes' ClusterRole aggregation fill the built-in
+// admin, edit and view roles, and asks as users bound to them.
+func checkAggregatedRoles(t *testing.T, cluster *styletest.Cluster, api scaffold.API) {
+	ctx := context.Background()
+	style := styles.All()[0]
+	p, err := scaffold.Project{Name: "roles", Domain: "example.com", Repo: "example.com/roles", Style: style.Name,
+		Versions: scaffold.DefaultVersions(), ResyncSeconds: 60}.AddAPI(scaffold.FlagSource, api)
+	require.NoError(t, err)
+	tree, err := scaffold.Render(p, style)
+	require.NoError(t, err)
+	f, ok := tree.Get(scaffold.KindRolesPath(api))
+	require.True(t, ok, "no %s", scaffold.KindRolesPath(api))
+	for _, role := range styletest.DecodeObjects(t, f.Content) {
+		require.NoError(t, cluster.Client.Create(ctx, role))
+	}
+	aggregateClusterRoles(t, cluster.Client)
+	for user, role := range map[string]string{"ed": "edit", "vi": "view"} {
+		require.NoError(t, cluster.Client.Create(ctx, &rbacv1.RoleBinding{
+			ObjectMeta: metav1.ObjectMeta{Name: user + "-" + role, Namespace: "values"},
+			RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: role},
+			Subjects:   []rbacv1.Subject{{APIGroup: "rbac.authorization.k8s.io", Kind: "User", Name: user}},
+		}))
+	}
+	as := func(user string) client.Client {
+		cfg := rest.CopyConfig(cluster.Config)
+		cfg.Impersonate = rest.ImpersonationConfig{UserName: user}
+		c, err := client.New(cfg, client.Options{})
+		require.NoError(t, err)
+		return c
+	}
+	obj := func(name string) *unstructured.Unstructured {
+		return &unstructured.Unstructured{Object: map[string]any{"apiVersion": "values.example.com/v1", "kind": "Probe",
+			"metadata": map[string]any{"name": name, "namespace": "values"}, "spec": map[string]any{}}}
+	}
+	require.NoError(t, as("ed").Create(ctx, obj("by-an-editor")), "a user bound to edit creates the kind")
+	list := &unstructured.UnstructuredList{}
+	list.SetAPIVersion("values.example.com/v1")
+	list.SetKind("ProbeList")
+	require.NoError(t, as("vi").List(ctx, list, client.InNamespace("values")), "a user bound to view lists the kind")
+	err = as("vi").Create(ctx, obj("by-a-viewer"))
+	assert.True(t, apierrors.IsForbidden(err), "a user bound to view must not create the kind: %v", err)
+	err = as("nobody").Create(ctx, obj("by-nobody"))
+	assert.True(t, apierrors.IsForbidden(err), "the check can fail: %v", err)
+}
+
+// aggregateClusterRoles does what kube-controller-manager's ClusterRole
+// aggregation controller does (the test API server runs no controller
+// manager): each ClusterRole with an aggregationRule gets the rules of
+// every ClusterRole its selectors match, in name order, without repeats.
+func aggregateClusterRoles(t *testing.T, c client.Client) {
+	ctx := context.Background()
+	roles := &rbacv1.ClusterRoleList{}
+	require.NoError(t, c.List(ctx, roles))
+	for _, target := range roles.Items {
+		if target.AggregationRule == nil {
+			continue
+		}
+		var rules []rbacv1.PolicyRule
+		for _, sel := range target.AggregationRule.ClusterRoleSelectors {
+			selector, err := metav1.LabelSelectorAsSelector(&sel)
+			require.NoError(t, err)
+			for _, source := range roles.Items {
+				if source.Name == target.Name || !selector.Matches(labels.Set(source.Labels)) {
+					continue
+				}
+				for _, r := range source.Rules {
+					if !slices.ContainsFunc(rules, func(have rbacv1.PolicyRule) bool { return equality.Semantic.DeepEqual(have, r) }) {
+						rules = append(rules, r)
+					}
+				}
+			}
+		}
+		target.Rules = rules
+		require.NoError(t, c.Update(ctx, &target))
+	}
 }

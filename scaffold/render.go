@@ -106,6 +106,9 @@ func addManifests(p Project, style Style, t *Tree) error {
 	if style.Access.needsRole() {
 		files["config/rbac/role.yaml"] = managerRBAC(p, style.Access)
 	}
+	for _, a := range p.APIs {
+		files[KindRolesPath(a)] = kindRoles(p, a)
+	}
 	if style.LeaderElection {
 		files["config/rbac/leader_election_role.yaml"] = leaderElectionRBAC(p)
 	}
