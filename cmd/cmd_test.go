@@ -548,12 +548,12 @@ func TestBadRegistryIsRefusedAtStart(t *testing.T) {
 		extra scaffold.Style
 		want  string
 	}{
-		{"no comparison row", scaffold.Style{Name: "rust", Summary: "s", Runtime: base[0].Runtime, Files: base[0].Files,
+		{"no comparison row", scaffold.Style{Name: "rust", Summary: "s", Runtime: base[0].Runtime, Files: base[0].Files, CI: base[0].CI,
 			Checklist: checklist.Profile{Points: map[string]int{"language=other": 9}}},
 			"style registry: style \"rust\" has no comparison row (Language is empty)"},
 		{"a name twice", base[1], "style registry: \"toy-python\" is registered twice"},
 		{"no files", func() scaffold.Style { s := withRow(base[0]); s.Files = nil; return s }(),
-			"style registry: \"rust\" needs a summary, a runtime and its files"},
+			"style registry: \"rust\" needs a summary, a runtime, its files and its CI"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,7 +52,6 @@ func seedAnswers() map[string][]string {
 		"Show storage as a column in kubectl get?":      {"n"},
 		"Show replicas as a column in kubectl get?":     {"n"},
 		"Child kinds each Database owns":                {"ConfigMap"},
-		"Write these 29 files to DIR?":                  {"y"},
 	}
 }
 
@@ -64,8 +64,7 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 
 	dir := filepath.Join(t.TempDir(), "db-operator")
 	answers := seedAnswers()
-	answers["Write these 29 files to "+dir+"?"] = answers["Write these 29 files to DIR?"]
-	delete(answers, "Write these 29 files to DIR?")
+	answers[confirmWrite(len(relative(t, viaFlags)), dir)] = []string{"y"}
 	pr := newFakePrompter(t, answers)
 	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -75,6 +74,21 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 		"Default (empty: none): default 9 is outside min/max",
 	}, pr.rejected)
 	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
+}
+
+// confirmWrite is init's last question, for n files written into dir.
+func confirmWrite(n int, dir string) string { return fmt.Sprintf("Write these %d files to %s?", n, dir) }
+
+// filesOf is how many files the commands write into a new directory: what
+// an interactive init that ends the same way offers to write.
+func filesOf(t *testing.T, commands ...[]string) int {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range commands {
+		r := run(t, dir, nil, false, args...)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	return len(snapshot(t, dir))
 }
 
 func relative(t *testing.T, dir string) map[string]string {
@@ -93,8 +107,7 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 	answers := seedAnswers()
 	answers["Kind"] = []string{"Database"}
 	answers["Default (empty: none)"] = []string{"", "", "", "1"}
-	delete(answers, "Write these 29 files to DIR?")
-	answers["Write these 29 files to "+dir+"?"] = []string{"n"}
+	answers[confirmWrite(filesOf(t, seedInit, seedCreate), dir)] = []string{"n"}
 	r := run(t, filepath.Dir(dir), newFakePrompter(t, answers), true, "init", "db-operator")
 	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "opctl: cancelled: nothing was written\n", r.stderr)
@@ -122,7 +135,9 @@ func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {
 		"Maximum (empty: none)":                 {"5", "20"},
 		"Default (empty: none)":                 {""},
 		"Show size as a column in kubectl get?": {"y"},
-		"Write these 29 files to " + dir + "?":  {"y"},
+		confirmWrite(filesOf(t, []string{"init", "--style", "toy-go", "--domain", "example.com", "--name", "demo", "--yes"},
+			[]string{"create", "api", "--group", "myapp", "--version", "v1alpha1", "--kind", "Widget", "--namespaced=false",
+				"--field", "size:int64:required:min=10:max=20:column", "--field", "tags:[]string"}), dir): {"y"},
 	})
 	r := run(t, dir, pr, true, "init", "--style", "toy-go")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -227,7 +242,8 @@ func TestInteractiveInitDecorator(t *testing.T) {
 	pr := newFakePrompter(t, map[string][]string{
 		"Kind to decorate": {"Deployment", "apps/v1/Deployment"},
 		"Label selector of the objects to decorate (empty: all)": {"app type=web", "app-type=web"},
-		"Write these 17 files to " + dir + "?":                   {"y"},
+		confirmWrite(filesOf(t, []string{"init", "--style", "toy-shell", "--domain", "example.com", "--name", "web-services", "--yes"},
+			[]string{"create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service"}), dir): {"y"},
 	})
 	decorator := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
 	r := run(t, dir, pr, true, "init", "--style", decorator, "--domain", "example.com", "--name", "web-services")

@@ -24,19 +24,19 @@ func toyStyles() scaffold.Styles {
 			Checklist: toyProfile("Go", map[string]int{"language=go": 4, "stage=production": 2, "logic=imperative": 1},
 				map[string]int{"go": 3}, map[string]string{"language=go": "a Go team: toy-go is written in Go"}),
 			Access:  toyAccess(),
-			Runtime: toyRuntime, Files: toyKindFiles,
+			Runtime: toyRuntime, Files: toyKindFiles, CI: toyCI,
 		},
 		{
 			Name: "toy-python", Summary: "a toy style for Python teams",
 			Checklist: toyProfile("Python", map[string]int{"language=python": 4, "stage=prototype": 2, "logic=imperative": 1},
 				map[string]int{"python": 3}, nil),
 			Access:  toyAccess(),
-			Runtime: toyRuntime, Files: toyKindFiles,
+			Runtime: toyRuntime, Files: toyKindFiles, CI: toyCI,
 		},
 		{
 			Name: "toy-shell", Summary: "a toy style decorating existing kinds", ExistingKinds: true,
 			Checklist: toyProfile("bash", map[string]int{"new-crd=no": 5, "language=shell": 4}, map[string]int{"shell": 3}, nil),
-			Runtime:   toyRuntime, Files: toyDecoratorFiles,
+			Runtime:   toyRuntime, Files: toyDecoratorFiles, CI: toyCI,
 		},
 	}
 }
@@ -53,6 +53,8 @@ func toyAccess() scaffold.Access {
 	return scaffold.Access{Parent: []string{"get", "list", "watch"}, Status: []string{"patch"},
 		Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "watch"} }}
 }
+
+func toyCI(scaffold.Project) scaffold.CI { return scaffold.CI{Targets: []string{"test"}} }
 
 func toyRuntime(scaffold.Project) scaffold.Runtime {
 	return scaffold.Runtime{Command: []string{"/toy"}}

@@ -31,6 +31,7 @@ func plainStyle() Style {
 			}
 			return r.Err()
 		},
+		CI: func(Project) CI { return CI{Targets: []string{"all"}} },
 	}
 }
 

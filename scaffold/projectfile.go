@@ -55,6 +55,7 @@ func LoadProject(dir string, styles Styles) (Project, error) {
 	if err := p.Validate(FileSource(path), styles); err != nil {
 		return Project{}, err
 	}
+	p.Versions = p.Versions.WithDefaults()
 	return p, nil
 }
 

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
@@ -46,5 +48,34 @@ func TestGoldenScriptsPassLinters(t *testing.T) {
 		if len(shFiles) > 0 {
 			styletest.ExecIn(t, dir, "shellcheck", append([]string{"-x"}, shFiles...)...)
 		}
+	}
+}
+
+// actionlintVersion is the GitHub Actions linter the workflows are checked
+// with, built from the Go module proxy.
+const actionlintVersion = "v1.7.12"
+
+// TestGoldenWorkflowsPassActionlint checks every golden project's CI
+// workflow with actionlint (which runs shellcheck on its scripts), and that
+// the make targets it runs are the project's.
+func TestGoldenWorkflowsPassActionlint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds actionlint")
+	}
+	styletest.RequireTools(t, "shellcheck (Debian package)", "shellcheck")
+	actionlint := styletest.GoInstall(t, "github.com/rhysd/actionlint/cmd/actionlint", actionlintVersion)
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tree := c.render(t)
+			dir := writeTree(t, tree)
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755), "actionlint finds the workflows from the repository root")
+			styletest.ExecIn(t, dir, actionlint, "-color=false", scaffold.WorkflowPath)
+			makefile, ok := tree.Get("Makefile")
+			require.True(t, ok)
+			for _, target := range append(c.style.CI(c.project).Targets, "helm-lint", "helm-template") {
+				assert.Regexp(t, "(?m)^"+target+":", string(makefile.Content), "the workflow runs make %s", target)
+			}
+		})
 	}
 }

@@ -23,6 +23,13 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := t.Add(File{Path: APIDocPath, Content: apiDoc(p)}); err != nil {
 		return nil, err
 	}
+	workflow, err := ciWorkflow(p, style.CI(p))
+	if err != nil {
+		return nil, err
+	}
+	if err := t.Add(File{Path: WorkflowPath, Content: workflow, Owner: UserOwned}); err != nil {
+		return nil, err
+	}
 	if !style.ExistingKinds {
 		fixture, err := specValuesFixture()
 		if err != nil {

@@ -35,6 +35,8 @@ type Style struct {
 	Manifests func(Project) map[string][]any
 	// Files renders the style's code files into the tree.
 	Files func(Project, *Tree) error
+	// CI is how the project's CI workflow tests it.
+	CI func(Project) CI
 }
 
 // Styles is a registry: every style opctl can scaffold, in the order help
@@ -52,8 +54,8 @@ func (ss Styles) Check() error {
 			return fmt.Errorf("style registry: style %d has no name", i+1)
 		case seen[s.Name]:
 			return fmt.Errorf("style registry: %q is registered twice", s.Name)
-		case s.Summary == "" || s.Runtime == nil || s.Files == nil:
-			return fmt.Errorf("style registry: %q needs a summary, a runtime and its files", s.Name)
+		case s.Summary == "" || s.Runtime == nil || s.Files == nil || s.CI == nil:
+			return fmt.Errorf("style registry: %q needs a summary, a runtime, its files and its CI", s.Name)
 		}
 		seen[s.Name] = true
 	}

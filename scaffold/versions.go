@@ -1,6 +1,9 @@
 package scaffold
 
-import "strings"
+import (
+	"reflect"
+	"strings"
+)
 
 // Versions pins every framework, library, tool and image a generated project
 // uses. It is the only place versions live; the project file records the
@@ -30,6 +33,17 @@ type Versions struct {
 	ShellOperatorImage string `json:"shellOperatorImage"`
 	// ChildImage runs workload children: the starter commands need sleep and env.
 	ChildImage string `json:"childImage"`
+	// The project's CI workflow: the GitHub Actions it uses, the Python it
+	// tests on, the pip specifiers of the Ansible tools, the helm CLI.
+	ActionsCheckout    string `json:"actionsCheckout"`
+	ActionsSetupGo     string `json:"actionsSetupGo"`
+	ActionsSetupPython string `json:"actionsSetupPython"`
+	ActionsCache       string `json:"actionsCache"`
+	ActionsSetupHelm   string `json:"actionsSetupHelm"`
+	Python             string `json:"python"`
+	AnsiblePip         string `json:"ansiblePip"`
+	AnsibleLintPip     string `json:"ansibleLintPip"`
+	Helm               string `json:"helm"`
 }
 
 // DefaultVersions is the pinned set used by new projects.
@@ -53,7 +67,28 @@ func DefaultVersions() Versions {
 		KubernetesCoreCollection:  "3.2.0",
 		OperatorSDKUtilCollection: "0.5.0",
 		ChildImage:                "busybox:1.37.0",
+		ActionsCheckout:           "actions/checkout@v4.2.2",
+		ActionsSetupGo:            "actions/setup-go@v5.5.0",
+		ActionsSetupPython:        "actions/setup-python@v5.6.0",
+		ActionsCache:              "actions/cache@v4.2.3",
+		ActionsSetupHelm:          "azure/setup-helm@v4.3.0",
+		Python:                    "3.13",
+		AnsiblePip:                ">=11,<13",
+		AnsibleLintPip:            ">=25,<26",
+		Helm:                      "v4.3.1",
 	}
+}
+
+// WithDefaults fills the versions a project file does not record (it was
+// written before opctl pinned them) from DefaultVersions.
+func (v Versions) WithDefaults() Versions {
+	out, defaults := reflect.ValueOf(&v).Elem(), reflect.ValueOf(DefaultVersions())
+	for i := 0; i < out.NumField(); i++ {
+		if out.Field(i).String() == "" {
+			out.Field(i).SetString(defaults.Field(i).String())
+		}
+	}
+	return v
 }
 
 // KubeMajor is the major version of KubeAPIServer ("1" for v1.37.2).

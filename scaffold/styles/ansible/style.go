@@ -63,6 +63,14 @@ func Style() scaffold.Style {
 			}
 		},
 		Files: ansibleFiles,
+		CI: func(p scaffold.Project) scaffold.CI {
+			v := p.Versions
+			return scaffold.CI{
+				Setup: append(scaffold.PythonCI(p, fmt.Sprintf("'ansible%s' 'ansible-lint%s'", v.AnsiblePip, v.AnsibleLintPip)),
+					scaffold.CIStep{Name: "Install the collections", Run: "ansible-galaxy collection install -r requirements.yml"}),
+				Targets: []string{"test"},
+			}
+		},
 	}
 }
 

@@ -67,6 +67,19 @@ func Style() scaffold.Style {
 			}
 		},
 		Files: goFiles,
+		CI: func(p scaffold.Project) scaffold.CI {
+			v := p.Versions
+			return scaffold.CI{
+				Setup: []scaffold.CIStep{
+					{Name: "Set up Go", Uses: v.ActionsSetupGo, With: map[string]string{"go-version-file": "go.mod"}},
+					// make test builds kube-apiserver and etcd from source once
+					// (about ten minutes): keep them between runs.
+					{Name: "Cache the API-server binaries", Uses: v.ActionsCache,
+						With: map[string]string{"path": "~/.cache/opctl/" + v.EnvtestDir(), "key": v.EnvtestDir()}},
+				},
+				Targets: []string{"test"},
+			}
+		},
 	}
 }
 

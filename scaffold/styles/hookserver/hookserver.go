@@ -26,6 +26,11 @@ func Command(p scaffold.Project) []string {
 	return []string{"python", "-m", python.Package(p) + ".server"}
 }
 
+// CI tests the hooks with pytest and pyflakes.
+func CI(p scaffold.Project) scaffold.CI {
+	return scaffold.CI{Setup: scaffold.PythonCI(p, "pytest pyflakes"), Targets: []string{"test", "lint"}}
+}
+
 // Runtime is how the hook server runs. Metacontroller makes every API call
 // with its own account: the hook server needs no RBAC at all.
 func Runtime(p scaffold.Project) scaffold.Runtime {

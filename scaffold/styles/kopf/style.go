@@ -69,6 +69,9 @@ func Style() scaffold.Style {
 			}
 		},
 		Files: addFiles,
+		CI: func(p scaffold.Project) scaffold.CI {
+			return scaffold.CI{Setup: scaffold.PythonCI(p, "-r requirements-dev.txt"), Targets: []string{"test", "lint"}}
+		},
 	}
 }
 

@@ -42,6 +42,7 @@ func Style() scaffold.Style {
 		Runtime:   hookserver.Runtime,
 		Manifests: manifests,
 		Files:     addFiles,
+		CI:        hookserver.CI,
 	}
 }
 

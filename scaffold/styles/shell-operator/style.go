@@ -53,6 +53,12 @@ func Style() scaffold.Style {
 			}
 		},
 		Files: shellOperatorFiles,
+		CI: func(scaffold.Project) scaffold.CI {
+			return scaffold.CI{
+				Setup:   []scaffold.CIStep{{Name: "Install jq and shellcheck", Run: "sudo apt-get update && sudo apt-get install -y jq shellcheck"}},
+				Targets: []string{"test", "lint"},
+			}
+		},
 	}
 }
 
