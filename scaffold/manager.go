@@ -22,10 +22,20 @@ type Runtime struct {
 	ReadinessPath string
 	// WritableDirs are emptyDir mounts; the root filesystem is read-only.
 	WritableDirs []string
+	// Metrics is the runtime's Prometheus endpoint, if it serves one.
+	Metrics *Metrics
 	// LeaderElectionArgs turn leader election on, so that several replicas
 	// can run with one active: the chart adds them with
 	// leaderElection.enabled.
 	LeaderElectionArgs []string
+}
+
+// Metrics is a runtime's Prometheus endpoint on Port, at /metrics. A
+// Secure one is HTTPS and lets in only clients the API server
+// authenticates and authorizes (get on the /metrics URL).
+type Metrics struct {
+	Port   int32
+	Secure bool
 }
 
 // nonRootUID is the user of distroless "nonroot" and of opctl's images.

@@ -68,12 +68,12 @@ func (f Field) Leaf() string {
 
 // API is one kind: the single source of truth every file is derived from.
 type API struct {
-	Group      string   `json:"group"`
-	Version    string   `json:"version"`
-	Kind       string   `json:"kind"`
-	Plural     string   `json:"plural"`
-	Namespaced bool     `json:"namespaced"`
-	Fields     []Field  `json:"fields,omitempty"`
+	Group      string  `json:"group"`
+	Version    string  `json:"version"`
+	Kind       string  `json:"kind"`
+	Plural     string  `json:"plural"`
+	Namespaced bool    `json:"namespaced"`
+	Fields     []Field `json:"fields,omitempty"`
 	// Rules are CEL rules on the spec (self is the spec): rules across
 	// fields.
 	Rules []Rule   `json:"rules,omitempty"`

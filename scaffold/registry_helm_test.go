@@ -54,6 +54,15 @@ func TestChartsMatchKustomize(t *testing.T) {
 			assert.Equal(t, kustomized, byKey(styletest.RenderChart(t, dir, p.Name, p.Namespace(), nil)),
 				"the chart with default values renders config/ but the Namespace")
 
+			if c.style.Runtime(p).Metrics != nil {
+				out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "config/with-prometheus")).Output()
+				require.NoError(t, err)
+				on := map[string]any{"enabled": true}
+				withMetrics := styletest.RenderChart(t, dir, p.Name, p.Namespace(), map[string]any{"namespace": map[string]any{"create": true},
+					"metrics": map[string]any{"service": on, "networkPolicy": on, "serviceMonitor": on}})
+				assert.Equal(t, byKey(styletest.DecodeObjects(t, out)), byKey(withMetrics),
+					"the chart with the metrics values renders config/with-prometheus (config/ with the metrics Service, NetworkPolicy and ServiceMonitor)")
+			}
 			checkChangedValues(t, c, dir)
 		})
 	}

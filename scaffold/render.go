@@ -5,6 +5,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path"
+	"slices"
+
+	rbacv1 "k8s.io/api/rbac/v1"
 )
 
 // Render builds the whole project tree in memory. Nothing touches the disk,
@@ -110,14 +113,25 @@ func addManifests(p Project, style Style, t *Tree) error {
 		"config/rbac/service_account.yaml": {serviceAccount(p, style.Access.needsRole())},
 		"config/manager/manager.yaml":      {namespaceObject(p), managerDeployment(p, rt)},
 	}
-	if style.Access.needsRole() {
-		files["config/rbac/role.yaml"] = managerRBAC(p, style.Access)
+	access := style.Access
+	if rt.Metrics != nil && rt.Metrics.Secure {
+		// The secure endpoint asks the API server who scrapes it and
+		// whether they may.
+		access.Extra = append(append([]rbacv1.PolicyRule(nil), access.Extra...),
+			rbacv1.PolicyRule{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
+			rbacv1.PolicyRule{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}})
+	}
+	if access.needsRole() {
+		files["config/rbac/role.yaml"] = managerRBAC(p, access)
 	}
 	for _, a := range p.APIs {
 		files[KindRolesPath(a)] = kindRoles(p, a)
 	}
 	if style.LeaderElection {
 		files["config/rbac/leader_election_role.yaml"] = leaderElectionRBAC(p)
+	}
+	if rt.Metrics != nil && rt.Metrics.Secure {
+		files["config/rbac/metrics_reader_role.yaml"] = []any{metricsReaderRole(p)}
 	}
 	if style.Manifests != nil {
 		for file, objs := range style.Manifests(p) {
@@ -146,6 +160,32 @@ func addManifests(p Project, style Style, t *Tree) error {
 	if len(samples) > 0 {
 		if err := addKustomization("config/samples", &kustomization{Resources: samples}); err != nil {
 			return err
+		}
+	}
+	if m := rt.Metrics; m != nil {
+		// Opt-in: config/metrics and config/prometheus are resource
+		// directories config/ leaves out; config/with-metrics and
+		// config/with-prometheus are config/ with them.
+		opt := []struct {
+			dir, file string
+			objs      []any
+		}{
+			{metricsDir, "metrics.yaml", []any{metricsService(p, *m, "", ""), metricsNetworkPolicy(p, *m, "", "")}},
+			{prometheusDir, "monitor.yaml", []any{serviceMonitor(p, *m, "", "")}},
+		}
+		with := prefixAll("../", top)
+		for _, o := range opt {
+			if err := add(o.dir+"/"+o.file, o.objs...); err != nil {
+				return err
+			}
+			if err := addKustomization(o.dir, &kustomization{Resources: []string{o.file}}); err != nil {
+				return err
+			}
+			with = append(with, "../"+path.Base(o.dir))
+			entry := &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: slices.Clone(with)}
+			if err := addKustomization("config/with-"+path.Base(o.dir), entry); err != nil {
+				return err
+			}
 		}
 	}
 	if err := addKustomization("config", &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: top}); err != nil {

@@ -24,10 +24,13 @@ func TestRuntime(t *testing.T) {
 // runAnsibleOperator runs ansible-operator from the project directory, as
 // its image does. Its proxy port (8888) and /tmp paths are fixed: one
 // instance at a time.
-func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) func() string {
+func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) func() string {
+	// Secure metrics, as the Deployment runs them, on a free port.
+	metrics := fmt.Sprintf("127.0.0.1:%d", styletest.FreePort(t))
+	cluster.MetricsURL = "https://" + metrics + "/metrics"
 	cmd := exec.Command(os.Getenv("OPCTL_ANSIBLE_OPERATOR"), "run", "--watches-file=./watches.yaml",
 		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", styletest.FreePort(t)),
-		fmt.Sprintf("--metrics-bind-address=127.0.0.1:%d", styletest.FreePort(t)))
+		"--metrics-bind-address="+metrics, "--metrics-secure", "--metrics-require-rbac")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
 		"KUBECONFIG="+kubeconfig,

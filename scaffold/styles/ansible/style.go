@@ -52,7 +52,11 @@ func Style() scaffold.Style {
 		},
 		Runtime: func(scaffold.Project) scaffold.Runtime {
 			return scaffold.Runtime{
-				Args:          []string{"--health-probe-bind-address=:6789"},
+				// Metrics over HTTPS, to clients the API server authenticates
+				// and authorizes only (ansible-operator's flags).
+				Args:          []string{"--health-probe-bind-address=:6789", "--metrics-bind-address=:8443", "--metrics-secure", "--metrics-require-rbac"},
+				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 8443, Protocol: corev1.ProtocolTCP}},
+				Metrics:       &scaffold.Metrics{Port: 8443, Secure: true},
 				Env:           []corev1.EnvVar{{Name: "ANSIBLE_GATHERING", Value: "explicit"}},
 				HealthPort:    6789,
 				LivenessPath:  "/healthz",

@@ -25,5 +25,5 @@ func TestE2E(t *testing.T) {
 // runManager runs the generated manager as a process. Conflicts on status
 // writes would show as "Reconciler error".
 func runManager(t *testing.T, dir, kubeconfig, _ string) func() {
-	return styletest.StartProcess(t, managerCommand(t, dir, kubeconfig), "forbidden", "Reconciler error")
+	return styletest.StartProcess(t, managerCommand(t, dir, kubeconfig, "0"), "forbidden", "Reconciler error")
 }

@@ -57,8 +57,9 @@ func Style() scaffold.Style {
 		Runtime: func(scaffold.Project) scaffold.Runtime {
 			return scaffold.Runtime{
 				Command:       []string{"/manager"},
-				Args:          []string{"--health-probe-bind-address=:8081", "--metrics-bind-address=:8080"},
-				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
+				Args:          []string{"--health-probe-bind-address=:8081", "--metrics-bind-address=:8443"},
+				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 8443, Protocol: corev1.ProtocolTCP}},
+				Metrics:       &scaffold.Metrics{Port: 8443, Secure: true},
 				HealthPort:    8081,
 				LivenessPath:  "/healthz",
 				ReadinessPath: "/readyz",

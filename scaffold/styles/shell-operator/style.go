@@ -46,6 +46,7 @@ func Style() scaffold.Style {
 			return scaffold.Runtime{
 				Env:           []corev1.EnvVar{{Name: "LOG_TYPE", Value: "json"}},
 				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9115, Protocol: corev1.ProtocolTCP}},
+				Metrics:       &scaffold.Metrics{Port: 9115},
 				HealthPort:    9115,
 				LivenessPath:  "/metrics",
 				ReadinessPath: "/metrics",

@@ -26,6 +26,9 @@ type Cluster struct {
 	Config *rest.Config
 	Client client.Client
 	admin  *envtest.AuthenticatedUser
+	// MetricsURL is where a real runtime serves its metrics, set by its
+	// start when the style's runtime serves them.
+	MetricsURL string
 }
 
 // StartAPIServer starts kube-apiserver and etcd from KUBEBUILDER_ASSETS

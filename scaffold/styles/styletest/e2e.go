@@ -69,8 +69,22 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...func(t *testin
 	})
 
 	t.Run("the Helm chart's objects pass restricted Pod Security with zero warnings", func(t *testing.T) {
-		assert.Empty(t, cluster.DryRunChart(t, dir, restricted))
+		assert.Empty(t, cluster.DryRunChart(t, dir, restricted, nil))
 	})
+
+	if style.Runtime(p).Metrics != nil {
+		t.Run("the opt-in metrics Service, NetworkPolicy and ServiceMonitor are accepted", func(t *testing.T) {
+			cluster.InstallServiceMonitorCRD(t)
+			on := map[string]any{"enabled": true}
+			values := map[string]any{"metrics": map[string]any{"service": on, "networkPolicy": on, "serviceMonitor": on}}
+			assert.Empty(t, cluster.DryRunChart(t, dir, restricted, values))
+			kinds := map[string]bool{}
+			for _, o := range RenderChart(t, dir, p.Name, restricted, values) {
+				kinds[o.GetKind()] = true
+			}
+			assert.True(t, kinds["NetworkPolicy"] && kinds["ServiceMonitor"], "kinds: %v", kinds)
+		})
+	}
 
 	t.Run("reconcile", func(t *testing.T) {
 		cluster.applyRBAC(t, dir)

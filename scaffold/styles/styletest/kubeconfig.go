@@ -32,18 +32,25 @@ func (c *Cluster) AdminKubeconfig(t *testing.T) string {
 func (c *Cluster) ServiceAccountKubeconfig(t *testing.T, ns, sa string) string {
 	clientset, err := kubernetes.NewForConfig(c.Config)
 	require.NoError(t, err)
-	expiry := int64(3600)
-	tok, err := clientset.CoreV1().ServiceAccounts(ns).CreateToken(context.Background(), sa,
-		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
-	require.NoError(t, err)
+	token := c.serviceAccountToken(t, clientset, ns, sa)
 	raw, err := c.admin.KubeConfig()
 	require.NoError(t, err)
 	kc, err := clientcmd.Load(raw)
 	require.NoError(t, err)
 	for name := range kc.AuthInfos {
-		kc.AuthInfos[name] = &clientcmdapi.AuthInfo{Token: tok.Status.Token}
+		kc.AuthInfos[name] = &clientcmdapi.AuthInfo{Token: token}
 	}
 	path := filepath.Join(t.TempDir(), "kubeconfig")
 	require.NoError(t, clientcmd.WriteToFile(*kc, path))
 	return path
+}
+
+// serviceAccountToken is a token of the ServiceAccount from the
+// TokenRequest API.
+func (c *Cluster) serviceAccountToken(t *testing.T, clientset kubernetes.Interface, ns, sa string) string {
+	expiry := int64(3600)
+	tok, err := clientset.CoreV1().ServiceAccounts(ns).CreateToken(context.Background(), sa,
+		&authenticationv1.TokenRequest{Spec: authenticationv1.TokenRequestSpec{ExpirationSeconds: &expiry}}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	return tok.Status.Token
 }

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
@@ -135,12 +136,12 @@ func (c *Cluster) DryRunManifests(t *testing.T, dir, ns string) []string {
 // controllers, whose CRDs come with Metacontroller: the Helm test proves
 // them equal to config/'s, and make test-runtimes applies them); it
 // returns the API server's warnings.
-func (c *Cluster) DryRunChart(t *testing.T, dir, ns string) []string {
+func (c *Cluster) DryRunChart(t *testing.T, dir, ns string, values map[string]any) []string {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	var objs []*unstructured.Unstructured
 	kinds := map[string]bool{}
-	for _, o := range RenderChart(t, dir, p.Name, ns, nil) {
+	for _, o := range RenderChart(t, dir, p.Name, ns, values) {
 		if o.GetKind() == "CustomResourceDefinition" {
 			continue
 		}
@@ -155,6 +156,28 @@ func (c *Cluster) DryRunChart(t *testing.T, dir, ns string) []string {
 		assert.True(t, kinds[k], "no %s in the chart", k)
 	}
 	return c.dryRun(t, ns, objs...)
+}
+
+// prometheusOperatorAPIs is the version of the Prometheus Operator's API
+// types that the ServiceMonitor CRD of the metrics check is generated from,
+// with controller-gen, as the Prometheus Operator generates its own.
+const prometheusOperatorAPIs = "v0.95.2"
+
+// InstallServiceMonitorCRD installs the Prometheus Operator's
+// ServiceMonitor CRD, generated from its Go types at
+// prometheusOperatorAPIs (from the Go module proxy).
+func (c *Cluster) InstallServiceMonitorCRD(t *testing.T) {
+	t.Helper()
+	controllerGen := GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", scaffold.DefaultVersions().ControllerTools)
+	mod := t.TempDir()
+	const pkg = "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring"
+	require.NoError(t, os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module servicemonitorcrd\n\ngo 1.24\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(mod, "types.go"), []byte("package servicemonitorcrd\n\nimport _ \""+pkg+"/v1\"\n"), 0o644))
+	ExecIn(t, mod, "go", "get", pkg+"@"+prometheusOperatorAPIs)
+	ExecIn(t, mod, "go", "mod", "tidy")
+	ExecIn(t, mod, controllerGen, "crd", "paths="+pkg+"/v1", "output:crd:dir=crds")
+	_, err := envtest.InstallCRDs(c.Config, envtest.CRDInstallOptions{Paths: []string{filepath.Join(mod, "crds", "monitoring.coreos.com_servicemonitors.yaml")}})
+	require.NoError(t, err, "the ServiceMonitor CRD")
 }
 
 // applyRBAC creates the project's ServiceAccount and roles for real, so

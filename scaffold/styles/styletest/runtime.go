@@ -126,6 +126,11 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	suite.Check(t, "children converge exactly: tricky values byte for byte, a map key added and removed, env order no drift", func(t *testing.T) {
 		checkConvergence(t, c, dir, ns)
 	})
+	if m := style.Runtime(p).Metrics; m != nil && m.Secure {
+		suite.Check(t, "metrics over HTTPS, to authenticated and authorized readers only", func(t *testing.T) {
+			cluster.checkSecureMetrics(t, p, ns)
+		})
+	}
 	suite.SteadyState(t, c, child, cr)
 	suite.Check(t, "a refused child: its other child applied, Ready=False ChildrenPending in one line, no other resource held up", func(t *testing.T) {
 		checkRefusedChild(t, c, dir, ns)
