@@ -4,6 +4,7 @@ package scaffold_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -76,6 +77,33 @@ func TestGoldenWorkflowsPassActionlint(t *testing.T) {
 			for _, target := range append(c.style.CI(c.project).Targets, "helm-lint", "helm-template") {
 				assert.Regexp(t, "(?m)^"+target+":", string(makefile.Content), "the workflow runs make %s", target)
 			}
+		})
+	}
+}
+
+// TestE2EScriptSkipsWithoutCluster runs every golden project's
+// test/e2e/run.sh with a kubeconfig whose cluster cannot be reached: it
+// must say it skipped and succeed, not fail or hang.
+func TestE2EScriptSkipsWithoutCluster(t *testing.T) {
+	styletest.RequireTools(t, "kubectl", "kubectl")
+	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
+	require.NoError(t, os.WriteFile(kubeconfig, []byte(`apiVersion: v1
+kind: Config
+clusters: [{name: none, cluster: {server: "https://127.0.0.1:1"}}]
+users: [{name: none, user: {token: x}}]
+contexts: [{name: none, context: {cluster: none, user: none}}]
+current-context: none
+`), 0o600))
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeTree(t, c.render(t))
+			cmd := exec.Command("bash", scaffold.E2EScriptPath)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			assert.Equal(t, "e2e: skipped: no cluster reachable through the current kubeconfig (try: kind create cluster)\n", string(out))
 		})
 	}
 }

@@ -26,6 +26,9 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := t.Add(File{Path: APIDocPath, Content: apiDoc(p)}); err != nil {
 		return nil, err
 	}
+	if err := addE2E(p, style, t); err != nil {
+		return nil, err
+	}
 	workflow, err := ciWorkflow(p, style.CI(p))
 	if err != nil {
 		return nil, err

@@ -37,6 +37,9 @@ type Style struct {
 	Files func(Project, *Tree) error
 	// CI is how the project's CI workflow tests it.
 	CI func(Project) CI
+	// Prerequisite is what the cluster needs before the operator deploys
+	// (test/e2e/run.sh checks it), if anything.
+	Prerequisite *Prerequisite
 }
 
 // Styles is a registry: every style opctl can scaffold, in the order help

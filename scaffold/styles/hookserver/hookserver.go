@@ -26,6 +26,11 @@ func Command(p scaffold.Project) []string {
 	return []string{"python", "-m", python.Package(p) + ".server"}
 }
 
+// Prerequisite is Metacontroller itself, installed once per cluster.
+func Prerequisite() *scaffold.Prerequisite {
+	return &scaffold.Prerequisite{CRD: "compositecontrollers.metacontroller.k8s.io", Install: "install Metacontroller first: make install-metacontroller"}
+}
+
 // CI tests the hooks with pytest and pyflakes.
 func CI(p scaffold.Project) scaffold.CI {
 	return scaffold.CI{Setup: scaffold.PythonCI(p, "pytest pyflakes"), Targets: []string{"test", "lint"}}

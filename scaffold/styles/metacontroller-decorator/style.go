@@ -39,6 +39,7 @@ func Style() scaffold.Style {
 		Manifests:     manifests,
 		Files:         addFiles,
 		CI:            hookserver.CI,
+		Prerequisite:  hookserver.Prerequisite(),
 	}
 }
 

@@ -37,12 +37,13 @@ func Style() scaffold.Style {
 			// The hook is a plain webhook: Go and Python teams can write it too.
 			MaintainerPoints: map[string]int{"other": 4, "go": 2, "python": 2},
 		},
-		Resync:    true,
-		Summary:   "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
-		Runtime:   hookserver.Runtime,
-		Manifests: manifests,
-		Files:     addFiles,
-		CI:        hookserver.CI,
+		Resync:       true,
+		Summary:      "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
+		Runtime:      hookserver.Runtime,
+		Manifests:    manifests,
+		Files:        addFiles,
+		CI:           hookserver.CI,
+		Prerequisite: hookserver.Prerequisite(),
 	}
 }
 

@@ -5,6 +5,8 @@ package styletest
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -97,6 +99,16 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...func(t *testin
 			}
 		}()
 		checkReconcile(t, c, dir, ns)
+		t.Run("the project's own test/e2e/run.sh passes against the running operator", func(t *testing.T) {
+			RequireTools(t, "kubectl", "kubectl")
+			cmd := exec.Command("bash", scaffold.E2EScriptPath)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "KUBECONFIG="+cluster.AdminKubeconfig(t), "E2E_DEPLOY=0",
+				"E2E_NAMESPACE=e2e-"+style.Name+"-script", "TIMEOUT=60s")
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			assert.Contains(t, string(out), "e2e: passed")
+		})
 		stop()
 		stopped = true
 		// Deletion never waits for the operator (no finalizer of its own):
