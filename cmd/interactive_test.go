@@ -77,7 +77,9 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 }
 
 // confirmWrite is init's last question, for n files written into dir.
-func confirmWrite(n int, dir string) string { return fmt.Sprintf("Write these %d files to %s?", n, dir) }
+func confirmWrite(n int, dir string) string {
+	return fmt.Sprintf("Write these %d files to %s?", n, dir)
+}
 
 // filesOf is how many files the commands write into a new directory: what
 // an interactive init that ends the same way offers to write.

@@ -54,7 +54,9 @@ func toyAccess() scaffold.Access {
 		Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "watch"} }}
 }
 
-func toyCI(scaffold.Project) scaffold.CI { return scaffold.CI{Targets: []string{"test"}} }
+func toyCI(p scaffold.Project) scaffold.CI {
+	return scaffold.CI{Targets: []string{"test"}, DevImage: p.Versions.DevContainerBase}
+}
 
 func toyRuntime(scaffold.Project) scaffold.Runtime {
 	return scaffold.Runtime{Command: []string{"/toy"}}

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"encoding/json"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -16,6 +17,9 @@ const WorkflowPath = ".github/workflows/test.yml"
 type CI struct {
 	Setup   []CIStep
 	Targets []string
+	// DevImage is the dev container's image; the Setup steps that run
+	// commands set it up too.
+	DevImage string
 }
 
 // CIStep is one step of a GitHub Actions job.
@@ -81,4 +85,36 @@ func PythonCI(p Project, install string) []CIStep {
 		{Name: "Set up Python", Uses: p.Versions.ActionsSetupPython, With: map[string]string{"python-version": p.Versions.Python}},
 		{Name: "Install the test tools", Run: "pip install " + install},
 	}
+}
+
+// DevContainerPath is the project's dev container: written once, then the
+// user's.
+const DevContainerPath = ".devcontainer/devcontainer.json"
+
+type devContainer struct {
+	Name              string                    `json:"name"`
+	Image             string                    `json:"image"`
+	Features          map[string]map[string]any `json:"features"`
+	PostCreateCommand string                    `json:"postCreateCommand,omitempty"`
+}
+
+// devContainerFile is a dev container with the project's tools (the CI
+// set-up's commands), Docker for kind, and kubectl and helm.
+func devContainerFile(p Project, ci CI) ([]byte, error) {
+	var commands []string
+	for _, s := range ci.Setup {
+		if s.Run != "" {
+			commands = append(commands, s.Run)
+		}
+	}
+	d := devContainer{
+		Name: p.Name, Image: ci.DevImage,
+		Features: map[string]map[string]any{
+			"ghcr.io/devcontainers/features/docker-in-docker:2":      {},
+			"ghcr.io/devcontainers/features/kubectl-helm-minikube:1": {"helm": p.Versions.Helm, "minikube": "none"},
+		},
+		PostCreateCommand: strings.Join(commands, " && "),
+	}
+	b, err := json.MarshalIndent(d, "", "  ")
+	return append(b, '\n'), err
 }

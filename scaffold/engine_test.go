@@ -31,7 +31,7 @@ func plainStyle() Style {
 			}
 			return r.Err()
 		},
-		CI: func(Project) CI { return CI{Targets: []string{"all"}} },
+		CI: func(p Project) CI { return CI{Targets: []string{"all"}, DevImage: p.Versions.DevContainerBase} },
 	}
 }
 

@@ -2,6 +2,7 @@ package scaffold_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"path"
 	"strings"
 	"testing"
@@ -42,6 +43,10 @@ func TestSafeOutput(t *testing.T) {
 						}
 					}
 					assert.Contains(t, string(f.Content), "\nUSER ", "%s runs as root", f.Path)
+				case f.Path == scaffold.DevContainerPath:
+					var dev struct{ Image string }
+					require.NoError(t, json.Unmarshal(f.Content, &dev), f.Path)
+					assert.True(t, pinned(dev.Image), "%s: image %s is not pinned", f.Path, dev.Image)
 				case strings.HasSuffix(f.Path, ".sh"):
 					lines := strings.SplitN(string(f.Content), "\n", 20)
 					assert.Equal(t, "#!/usr/bin/env bash", lines[0], f.Path)

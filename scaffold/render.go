@@ -36,6 +36,13 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := t.Add(File{Path: WorkflowPath, Content: workflow, Owner: UserOwned}); err != nil {
 		return nil, err
 	}
+	dev, err := devContainerFile(p, style.CI(p))
+	if err != nil {
+		return nil, err
+	}
+	if err := t.Add(File{Path: DevContainerPath, Content: dev, Owner: UserOwned}); err != nil {
+		return nil, err
+	}
 	if !style.ExistingKinds {
 		fixture, err := specValuesFixture()
 		if err != nil {

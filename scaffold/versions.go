@@ -44,6 +44,13 @@ type Versions struct {
 	AnsiblePip         string `json:"ansiblePip"`
 	AnsibleLintPip     string `json:"ansibleLintPip"`
 	Helm               string `json:"helm"`
+	// The dev containers' base images (.devcontainer), per toolchain.
+	DevContainerGo     string `json:"devContainerGo"`
+	DevContainerPython string `json:"devContainerPython"`
+	DevContainerBase   string `json:"devContainerBase"`
+	// GolangciLint lints go projects (make lint, and CI through its action).
+	GolangciLint        string `json:"golangciLint"`
+	ActionsGolangciLint string `json:"actionsGolangciLint"`
 }
 
 // DefaultVersions is the pinned set used by new projects.
@@ -76,6 +83,11 @@ func DefaultVersions() Versions {
 		AnsiblePip:                ">=11,<13",
 		AnsibleLintPip:            ">=25,<26",
 		Helm:                      "v4.3.1",
+		DevContainerGo:            "mcr.microsoft.com/devcontainers/go:1.26-bookworm",
+		DevContainerPython:        "mcr.microsoft.com/devcontainers/python:3.13-bookworm",
+		DevContainerBase:          "mcr.microsoft.com/devcontainers/base:bookworm",
+		GolangciLint:              "v2.15.0",
+		ActionsGolangciLint:       "golangci/golangci-lint-action@v8.0.0",
 	}
 }
 

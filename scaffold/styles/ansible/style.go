@@ -72,7 +72,8 @@ func Style() scaffold.Style {
 			return scaffold.CI{
 				Setup: append(scaffold.PythonCI(p, fmt.Sprintf("'ansible%s' 'ansible-lint%s'", v.AnsiblePip, v.AnsibleLintPip)),
 					scaffold.CIStep{Name: "Install the collections", Run: "ansible-galaxy collection install -r requirements.yml"}),
-				Targets: []string{"test"},
+				Targets:  []string{"test"},
+				DevImage: v.DevContainerPython,
 			}
 		},
 	}
@@ -151,6 +152,7 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 	}
 	r := python.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
 	r.File("ansible.cfg", "ansible.cfg.tmpl", scaffold.UserOwned, d)
+	r.File(".ansible-lint", "ansible-lint.tmpl", scaffold.UserOwned, d)
 	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
 	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)

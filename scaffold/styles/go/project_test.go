@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/scaffold"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
@@ -38,6 +39,9 @@ func TestGeneratedProject(t *testing.T) {
 		"--field", "tier:string:maxLength=8:rule=self != 'root'#tier root is reserved",
 		"--rule", "!has(self.quota) || self.quota <= 100#quota at most 100")
 	checkProject(t, dir, controllerGen)
+	// The project's own lint, with the golangci-lint it pins, is clean.
+	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", scaffold.DefaultVersions().GolangciLint)
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "lint", "GOLANGCI_LINT="+golangciLint), "0 issues.")
 
 	// Removing a kind leaves a project that builds and passes.
 	styletest.MustRun(t, dir, "delete", "api", "Cache")

@@ -77,8 +77,10 @@ func Style() scaffold.Style {
 					// (about ten minutes): keep them between runs.
 					{Name: "Cache the API-server binaries", Uses: v.ActionsCache,
 						With: map[string]string{"path": "~/.cache/opctl/" + v.EnvtestDir(), "key": v.EnvtestDir()}},
+					{Name: "Lint", Uses: v.ActionsGolangciLint, With: map[string]string{"version": v.GolangciLint}},
 				},
-				Targets: []string{"test"},
+				Targets:  []string{"test"},
+				DevImage: v.DevContainerGo,
 			}
 		},
 	}
@@ -209,6 +211,7 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
 	r.File(".dockerignore", "dockerignore.tmpl", scaffold.UserOwned, d)
 	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
+	r.File(".golangci.yml", "golangci.yml.tmpl", scaffold.UserOwned, d)
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
 	r.File("cmd/main.go", "cmd/main.go.tmpl", scaffold.UserOwned, d)
 	r.File("cmd/apis.go", "cmd/apis.go.tmpl", scaffold.Generated, d)

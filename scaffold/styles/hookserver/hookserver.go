@@ -33,7 +33,8 @@ func Prerequisite() *scaffold.Prerequisite {
 
 // CI tests the hooks with pytest and pyflakes.
 func CI(p scaffold.Project) scaffold.CI {
-	return scaffold.CI{Setup: scaffold.PythonCI(p, "pytest pyflakes"), Targets: []string{"test", "lint"}}
+	return scaffold.CI{Setup: scaffold.PythonCI(p, "pytest pyflakes"), Targets: []string{"test", "lint"},
+		DevImage: p.Versions.DevContainerPython}
 }
 
 // Runtime is how the hook server runs. Metacontroller makes every API call

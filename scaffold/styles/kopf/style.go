@@ -70,7 +70,8 @@ func Style() scaffold.Style {
 		},
 		Files: addFiles,
 		CI: func(p scaffold.Project) scaffold.CI {
-			return scaffold.CI{Setup: scaffold.PythonCI(p, "-r requirements-dev.txt"), Targets: []string{"test", "lint"}}
+			return scaffold.CI{Setup: scaffold.PythonCI(p, "-r requirements-dev.txt"), Targets: []string{"test", "lint"},
+				DevImage: p.Versions.DevContainerPython}
 		},
 	}
 }

@@ -54,10 +54,11 @@ func Style() scaffold.Style {
 			}
 		},
 		Files: shellOperatorFiles,
-		CI: func(scaffold.Project) scaffold.CI {
+		CI: func(p scaffold.Project) scaffold.CI {
 			return scaffold.CI{
-				Setup:   []scaffold.CIStep{{Name: "Install jq and shellcheck", Run: "sudo apt-get update && sudo apt-get install -y jq shellcheck"}},
-				Targets: []string{"test", "lint"},
+				Setup:    []scaffold.CIStep{{Name: "Install jq and shellcheck", Run: "sudo apt-get update && sudo apt-get install -y jq shellcheck"}},
+				Targets:  []string{"test", "lint"},
+				DevImage: p.Versions.DevContainerBase,
 			}
 		},
 	}
@@ -159,6 +160,7 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
 	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
+	r.File(".shellcheckrc", "shellcheckrc.tmpl", scaffold.UserOwned, d)
 	r.File("hooks/lib/reconcile.sh", "hooks/lib/reconcile.sh.tmpl", scaffold.UserOwned, d)
 	r.File("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", scaffold.UserOwned, d)
 	r.File("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", scaffold.UserOwned, d)
