@@ -46,11 +46,7 @@ type e2eDecorator struct {
 func addE2E(p Project, style Style, t *Tree) error {
 	d := e2eData{Project: p, Image: p.Image(), Prerequisite: style.Prerequisite}
 	for _, a := range p.APIs {
-		sample, err := BuildSample(p.Domain, a)
-		if err != nil {
-			return err
-		}
-		name := sample["metadata"].(map[string]any)["name"].(string)
+		name := SampleName(a)
 		k := e2eKind{Kind: a.Kind, Sample: SamplePath(p, a), Resource: a.Plural + "." + a.FullGroup(p.Domain), Name: name}
 		for _, c := range a.OwnedKinds() {
 			k.Children = append(k.Children, strings.ToLower(c.Kind)+"/"+name+"-"+c.Suffix())

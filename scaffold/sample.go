@@ -32,7 +32,7 @@ func BuildSample(domain string, a API) (map[string]any, error) {
 	obj := map[string]any{
 		"apiVersion": a.FullGroup(domain) + "/" + a.Version,
 		"kind":       a.Kind,
-		"metadata":   map[string]any{"name": a.Singular() + "-sample"},
+		"metadata":   map[string]any{"name": SampleName(a)},
 		"spec":       spec,
 	}
 	crd := BuildCRD(domain, a)
@@ -79,6 +79,9 @@ func deletePath(m map[string]any, path []string) bool {
 	delete(m, path[len(path)-1])
 	return ok
 }
+
+// SampleName is the name of a kind's sample.
+func SampleName(a API) string { return a.Singular() + "-sample" }
 
 // validateObject checks a custom resource against the CRD's schema and its
 // CEL rules the way the API server does.
