@@ -119,10 +119,11 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	env, _ := c["env"].([]any)
 	assert.Contains(t, env, map[string]any{"name": "EXTRA", "value": "yes"})
 	args, _ := c["args"].([]any)
-	for _, arg := range gc.style.Runtime(p).LeaderElectionArgs {
+	rt := gc.style.Runtime(p)
+	for _, arg := range rt.LeaderElectionArgs {
 		assert.Contains(t, args, arg, "leaderElection.enabled adds the style's arguments")
 	}
-	assert.Len(t, args, len(gc.style.Runtime(p).Args)+len(gc.style.Runtime(p).LeaderElectionArgs))
+	assert.Len(t, args, len(rt.Args)+len(rt.LeaderElectionArgs))
 }
 
 // byKey indexes objects by kind, namespace and name.

@@ -29,14 +29,15 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := addE2E(p, style, t); err != nil {
 		return nil, err
 	}
-	workflow, err := ciWorkflow(p, style.CI(p))
+	ci := style.CI(p)
+	workflow, err := ciWorkflow(p, ci)
 	if err != nil {
 		return nil, err
 	}
 	if err := t.Add(File{Path: WorkflowPath, Content: workflow, Owner: UserOwned}); err != nil {
 		return nil, err
 	}
-	dev, err := devContainerFile(p, style.CI(p))
+	dev, err := devContainerFile(p, ci)
 	if err != nil {
 		return nil, err
 	}
