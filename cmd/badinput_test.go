@@ -150,6 +150,19 @@ func TestBadInputs(t *testing.T) {
 			`--rule "self.size < 3": the sample (defaults, first enum values, made-up values) breaks it`},
 		{"required field no sample fits", "seed", create("--field", "code:string:maxLength=3:required:pattern=^zz[0-9]{3}$"), 2,
 			`--field "code": no value for the sample fits pattern "^zz[0-9]{3}$" and the length bounds`},
+		// Admission: what the style can serve, and policy rules compiled as
+		// the API server compiles them.
+		{"webhook without what to do", "seed", []string{"create", "webhook", "--kind", "Database"}, 2, "--validate, --default or both are required"},
+		{"webhook without kind", "seed", []string{"create", "webhook", "--validate"}, 2, "--kind is required"},
+		{"webhook for an unknown kind", "seed", []string{"create", "webhook", "--kind", "Widget", "--validate"}, 2, `--kind "Widget": the project has no such kind (kinds: Database)`},
+		{"webhook before any kind", "empty-project", []string{"create", "webhook", "--kind", "Database", "--validate"}, 2, "--kind Database: the project has no kinds yet"},
+		{"webhook in a decorator project", "decorator", []string{"create", "webhook", "--kind", "Database", "--validate"}, 2, "decorates existing kinds and has none"},
+		{"policy rule where webhooks run", "seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "true"}, 2, "--rule is for ValidatingAdmissionPolicy rules"},
+		{"defaulting without webhooks", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--default"}, 2, "--default: a toy-python project has no admission webhook of its own"},
+		{"policy rule syntax error", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "object.spec.engine =="}, 2, `--rule "object.spec.engine ==": compilation failed: ERROR: <input>:1:22: Syntax error`},
+		{"policy rule of the wrong type", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "request.operation"}, 2, `--rule "request.operation": must evaluate to bool but got string`},
+		{"policy rule naming no variable", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "params.x == 1"}, 2, `--rule "params.x == 1": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params'`},
+		{"policy rule without validate", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--default", "--rule", "true"}, 2, "--default: a toy-python project"},
 	}
 	require.GreaterOrEqual(t, len(tests), 40)
 	for _, tt := range tests {
@@ -178,6 +191,11 @@ func TestBadInputs(t *testing.T) {
 				manager := filepath.Join(dir, "config/manager/manager.yaml")
 				require.NoError(t, os.MkdirAll(filepath.Dir(manager), 0o755))
 				require.NoError(t, os.WriteFile(manager, []byte("# hand-written\n"), 0o644))
+			case "policy-seed":
+				require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", "toy-python", "--domain", "example.com", "--name", "db", "--yes").code)
+				require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+			case "empty-project":
+				dir = initSeed(t)
 			case "decorator":
 				require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", decorating, "--domain", "example.com", "--name", "web", "--yes").code)
 			case "from":

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -15,8 +16,90 @@ func newCreateCmd(env Env) *cobra.Command {
 		Use:   "create",
 		Short: "Add something to the project in the current directory",
 	}
-	cmd.AddCommand(newCreateAPICmd(env))
+	cmd.AddCommand(newCreateAPICmd(env), newCreateWebhookCmd(env))
 	return cmd
+}
+
+type createWebhookOptions struct {
+	kind               string
+	validate, defaults bool
+	rules              []string
+	write              writeFlags
+}
+
+func newCreateWebhookCmd(env Env) *cobra.Command {
+	var o createWebhookOptions
+	cmd := &cobra.Command{
+		Use:   "webhook",
+		Short: "Add admission (validating, defaulting) to a kind of the project; never prompts",
+		Long: `Add admission to a kind of the project in the current directory: objects
+are checked (--validate) or filled in (--default) when they are created or
+updated, before they are stored.
+
+Styles whose runtime serves webhooks (` + webhookStyles(env.Styles, true) + `) get the
+runtime's own webhook, a starter handler in your code (it enforces one
+check: names short enough for the children's labels), its Service and
+configuration, and a cert-manager Certificate for its TLS.
+
+The others (` + webhookStyles(env.Styles, false) + `) get a ValidatingAdmissionPolicy: the API
+server checks the starter rule and each --rule with CEL itself. A policy
+cannot change objects (no --default: defaults go in the schema) nor call
+other systems.
+
+Rules on the spec alone belong on the CRD: create api --rule and rule=.`,
+		Example: `  opctl create webhook --kind Database --validate --default
+  opctl create webhook --kind Database --validate \
+    --rule "request.operation != 'UPDATE' || object.spec.engine == oldObject.spec.engine#engine cannot change"`,
+		Args: maxArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.kind == "" {
+				return usageErrorf("--kind is required: the kind to admit")
+			}
+			if !o.validate && !o.defaults {
+				return usageErrorf("--validate, --default or both are required")
+			}
+			return runCreateWebhook(env, cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.kind, "kind", "", "the project's kind to admit (e.g. Database)")
+	f.BoolVar(&o.validate, "validate", false, "check objects on create and update")
+	f.BoolVar(&o.defaults, "default", false, "fill objects in on create and update (styles with webhooks)")
+	f.StringArrayVar(&o.rules, "rule", nil, "ValidatingAdmissionPolicy rule, CEL[#MESSAGE] over object, oldObject and request (styles without webhooks; repeatable)")
+	o.write.register(cmd)
+	return cmd
+}
+
+func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error {
+	p, style, err := loadProject(env)
+	if err != nil {
+		return err
+	}
+	if style.ExistingKinds {
+		return usageErrorf("create webhook admits the project's own kinds; a %s project decorates existing kinds and has none", p.Style)
+	}
+	adm := scaffold.Admission{Validate: o.validate, Default: o.defaults}
+	for _, r := range o.rules {
+		adm.Rules = append(adm.Rules, scaffold.ParseRule(r))
+	}
+	if p, err = p.AddAdmission(scaffold.FlagSource, style, o.kind, adm); err != nil {
+		return err
+	}
+	if err := renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.dryRun {
+		return err
+	}
+	if style.Webhooks {
+		_, err = fmt.Fprintln(env.IO.Out, "admission: the webhook's certificate comes from cert-manager, which the cluster needs (https://cert-manager.io/docs/installation/)")
+	} else {
+		_, err = fmt.Fprintf(env.IO.Out, "admission: a ValidatingAdmissionPolicy (%s); the API server checks its rules itself, but it cannot change objects nor call other systems\n", scaffold.PolicyPath(scaffold.API{Kind: o.kind}))
+	}
+	return err
+}
+
+// webhookStyles names the styles whose runtime serves webhooks (or not),
+// among those that add kinds.
+func webhookStyles(styles scaffold.Styles, webhooks bool) string {
+	return stylesWith(styles, func(s scaffold.Style) bool { return !s.ExistingKinds && s.Webhooks == webhooks })
 }
 
 type createAPIOptions struct {
@@ -83,11 +166,7 @@ re-rendered; your files already there are left alone.
 }
 
 func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
-	p, err := scaffold.LoadProject(env.Dir, env.Styles)
-	if err != nil {
-		return err
-	}
-	style, err := env.Styles.Lookup(p.Style)
+	p, style, err := loadProject(env)
 	if err != nil {
 		return err
 	}
@@ -189,4 +268,14 @@ func typeNames() []string {
 // existingKindStyles names the styles that decorate existing kinds.
 func existingKindStyles(styles scaffold.Styles) string {
 	return stylesWith(styles, func(s scaffold.Style) bool { return s.ExistingKinds })
+}
+
+// loadProject loads the project in the current directory and its style.
+func loadProject(env Env) (scaffold.Project, scaffold.Style, error) {
+	p, err := scaffold.LoadProject(env.Dir, env.Styles)
+	if err != nil {
+		return p, scaffold.Style{}, err
+	}
+	style, err := env.Styles.Lookup(p.Style)
+	return p, style, err
 }

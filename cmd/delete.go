@@ -42,11 +42,7 @@ and listed. opctl.yaml forgets the kind.`,
 }
 
 func runDeleteAPI(cmd *cobra.Command, env Env, name string, w writeFlags) error {
-	p, err := scaffold.LoadProject(env.Dir, env.Styles)
-	if err != nil {
-		return err
-	}
-	style, err := env.Styles.Lookup(p.Style)
+	p, style, err := loadProject(env)
 	if err != nil {
 		return err
 	}

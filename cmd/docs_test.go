@@ -87,6 +87,7 @@ func TestDocsExamplesRun(t *testing.T) {
 		{"opctl create api --target", initArgs(decorating)},
 		{"opctl create api", initArgs(newKinds)},
 		{"opctl delete api Cache", initArgs(newKinds) + " && opctl create api --group cache --version v1 --kind Cache"},
+		{"opctl create webhook", initArgs(newKinds) + " && opctl create api --group myapp --version v1 --kind Database"},
 	}
 	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
 	require.NoError(t, err)

@@ -49,6 +49,9 @@ func apiDoc(p Project) []byte {
 			}
 			b.WriteString("\n")
 		}
+		if adm := a.Admission; adm != nil {
+			b.WriteString(admissionDoc(*adm))
+		}
 	}
 	for _, d := range p.Decorators {
 		fmt.Fprintf(&b, "## Decorator %s\n\nWatches %s (%s)", d.Name, d.Target.Kind, d.Target.APIVersion)
@@ -96,4 +99,24 @@ func ruleText(rule, message string) string {
 		return "`" + rule + "`"
 	}
 	return fmt.Sprintf("`%s` (else: %s)", rule, message)
+}
+
+// admissionDoc says what a kind's admission checks and fills in.
+func admissionDoc(adm Admission) string {
+	var does []string
+	if adm.Validate {
+		does = append(does, "checks each object on create and update (the starter check: a name of at most "+fmt.Sprint(MaxNameLength)+" characters)")
+	}
+	if adm.Default {
+		does = append(does, "fills it in first (the starter default: the "+DefaultedLabel+" label)")
+	}
+	out := "Admission " + strings.Join(does, " and ") + ".\n\n"
+	if len(adm.Rules) > 0 {
+		out += "Its ValidatingAdmissionPolicy also refuses what these do not allow (CEL over `object`, `oldObject`, `request`):\n\n"
+		for _, r := range adm.Rules {
+			out += "- " + ruleText(r.Rule, r.Message) + "\n"
+		}
+		out += "\n"
+	}
+	return out
 }

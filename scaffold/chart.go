@@ -353,6 +353,15 @@ func (h *helmTemplate) object(m map[string]any) string {
 			}
 		}
 	}
+	if webhooks, ok := m["webhooks"].([]any); ok {
+		// kustomize renames the Service a webhook calls, as it renames
+		// the Service.
+		for _, w := range webhooks {
+			if svc, ok := w.(map[string]any)["clientConfig"].(map[string]any)["service"].(map[string]any); ok {
+				svc["name"], svc["namespace"] = h.release+"-"+fmt.Sprint(svc["name"]), h.ns
+			}
+		}
+	}
 	if kind == "Deployment" && name == managerDeploymentName {
 		h.manager(m)
 	}

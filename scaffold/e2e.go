@@ -22,11 +22,11 @@ type Prerequisite struct {
 }
 
 type e2eData struct {
-	Project      Project
-	Image        string
-	Prerequisite *Prerequisite
-	Kinds        []e2eKind
-	Decorators   []e2eDecorator
+	Project       Project
+	Image         string
+	Prerequisites []Prerequisite
+	Kinds         []e2eKind
+	Decorators    []e2eDecorator
 }
 
 type e2eKind struct {
@@ -44,7 +44,7 @@ type e2eDecorator struct {
 // e2e suite checks on its API server: each sample gets its children and
 // Ready (each decorator's target its attachments).
 func addE2E(p Project, style Style, t *Tree) error {
-	d := e2eData{Project: p, Image: p.Image(), Prerequisite: style.Prerequisite}
+	d := e2eData{Project: p, Image: p.Image(), Prerequisites: Prerequisites(p, style)}
 	for _, a := range p.APIs {
 		name := SampleName(a)
 		k := e2eKind{Kind: a.Kind, Sample: SamplePath(p, a), Resource: a.Plural + "." + a.FullGroup(p.Domain), Name: name}

@@ -28,6 +28,9 @@ type Runtime struct {
 	// can run with one active: the chart adds them with
 	// leaderElection.enabled.
 	LeaderElectionArgs []string
+	// Webhook is how the runtime serves the project's admission webhooks
+	// (a style with Webhooks sets it when a kind asks for admission).
+	Webhook *WebhookServer
 }
 
 // Metrics is a runtime's Prometheus endpoint on Port, at /metrics. A
@@ -119,7 +122,7 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 		mounts = append(mounts, corev1.VolumeMount{Name: name, MountPath: dir})
 		volumes = append(volumes, corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 	}
-	return &appsv1.Deployment{
+	d := &appsv1.Deployment{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
 		ObjectMeta: metav1.ObjectMeta{Name: managerDeploymentName, Labels: selector},
 		Spec: appsv1.DeploymentSpec{
@@ -168,4 +171,9 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 			},
 		},
 	}
+	if rt.Webhook != nil {
+		pod := &d.Spec.Template.Spec
+		withWebhookServer(&pod.Containers[0], pod, *rt.Webhook)
+	}
+	return d
 }

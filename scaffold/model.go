@@ -78,6 +78,8 @@ type API struct {
 	// fields.
 	Rules []Rule   `json:"rules,omitempty"`
 	Owns  []string `json:"owns,omitempty"`
+	// Admission is the kind's admission webhook or policy, if any.
+	Admission *Admission `json:"admission,omitempty"`
 }
 
 // FullGroup is the API group with the project domain appended.

@@ -149,6 +149,9 @@ func (p Project) Validate(src Source, styles Styles) error {
 		if rebuilt, err = rebuilt.AddAPI(src, a); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
 		}
+		if err := validateAdmission(src, style, a); err != nil {
+			return fmt.Errorf("api %s: %w", a.Kind, err)
+		}
 	}
 	for _, d := range p.Decorators {
 		if rebuilt, err = rebuilt.AddDecorator(src, d); err != nil {

@@ -4,7 +4,10 @@ package scaffold_test
 
 import (
 	"context"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,6 +108,14 @@ func TestE2E(t *testing.T) {
 		assert.Contains(t, err.Error(), "region is immutable: it cannot be set or unset")
 		require.NoError(t, update(func(spec map[string]any) { spec["tags"] = []any{"other fields change freely"} }))
 	})
+	t.Run("the admission policy of a style without webhooks refuses with its messages", func(t *testing.T) {
+		for _, s := range styles.All() {
+			if !s.Webhooks && !s.ExistingKinds {
+				t.Run(s.Name, func(t *testing.T) { checkAdmissionPolicy(t, cluster, s) })
+			}
+		}
+	})
+
 	t.Run("people bound to edit may create the kind, to view may only read it", func(t *testing.T) {
 		checkAggregatedRoles(t, cluster, api)
 	})
@@ -186,4 +197,63 @@ func aggregateClusterRoles(t *testing.T, c client.Client) {
 		target.Rules = rules
 		require.NoError(t, c.Update(ctx, &target))
 	}
+}
+
+// checkAdmissionPolicy adds admission to the seed example's Database in
+// style s (a ValidatingAdmissionPolicy, with a rule of its own), applies
+// the policy as kubectl kustomize builds config/ and checks that the API
+// server refuses a name too long and a change the rule forbids, with their
+// messages, and admits the sample.
+func checkAdmissionPolicy(t *testing.T, cluster *styletest.Cluster, s scaffold.Style) {
+	styletest.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
+	ctx := context.Background()
+	c := cluster.Client
+	dir := styletest.Seed(t, s)
+	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate",
+		"--rule", "request.operation != 'UPDATE' || object.spec.engine == oldObject.spec.engine#engine cannot change")
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	crd := styletest.ReadObjects(t, filepath.Join(dir, scaffold.CRDPath(p, p.APIs[0])))[0]
+	require.NoError(t, client.IgnoreAlreadyExists(c.Create(ctx, crd)))
+	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "config")).Output()
+	require.NoError(t, err)
+	var policies []*unstructured.Unstructured
+	for _, o := range styletest.DecodeObjects(t, out) {
+		if strings.HasPrefix(o.GetKind(), "ValidatingAdmissionPolicy") {
+			policies = append(policies, o)
+		}
+	}
+	require.Len(t, policies, 2, "a policy and its binding")
+	for _, o := range policies {
+		require.NoError(t, c.Create(ctx, o), "create %s %s as kustomize built it", o.GetKind(), o.GetName())
+	}
+	defer func() {
+		for _, o := range policies {
+			assert.NoError(t, c.Delete(ctx, o))
+		}
+	}()
+	ns := "policy-" + s.Name
+	cluster.CreateNamespace(t, ns, false)
+	sample := func(name string) *unstructured.Unstructured {
+		o := styletest.ReadObjects(t, filepath.Join(dir, scaffold.SamplePath(p, p.APIs[0])))[0]
+		o.SetNamespace(ns)
+		o.SetName(name)
+		return o
+	}
+	// The API server loads a new policy within a few seconds.
+	long := sample(strings.Repeat("a", scaffold.MaxNameLength+1))
+	var refused error
+	styletest.WaitFor(t, "the policy to refuse a name too long", func() (bool, error) {
+		refused = c.Create(ctx, long.DeepCopy(), client.DryRunAll)
+		return refused != nil, nil
+	})
+	assert.Contains(t, refused.Error(), p.APIs[0].NameTooLong())
+	good := sample(strings.Repeat("a", scaffold.MaxNameLength))
+	require.NoError(t, c.Create(ctx, good), "a name of 63 characters is admitted")
+	engine, _, _ := unstructured.NestedString(good.Object, "spec", "engine")
+	other := map[string]string{"mysql": "postgres", "postgres": "mysql"}[engine]
+	require.NoError(t, unstructured.SetNestedField(good.Object, other, "spec", "engine"))
+	err = c.Update(ctx, good)
+	require.Error(t, err, "the policy's rule refuses a change of engine")
+	assert.Contains(t, err.Error(), "engine cannot change")
 }

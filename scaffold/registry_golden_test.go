@@ -111,6 +111,16 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			Owns: []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
 		})
 		require.NoError(t, err)
+		// Admission: the runtime's webhooks where it serves them, else
+		// policies (which take further rules).
+		two, err = two.AddAdmission(scaffold.FlagSource, s, "Database", scaffold.Admission{Validate: true, Default: s.Webhooks})
+		require.NoError(t, err)
+		cacheAdmission := scaffold.Admission{Validate: true}
+		if !s.Webhooks {
+			cacheAdmission.Rules = []scaffold.Rule{{Rule: "request.operation != 'UPDATE' || object.spec.size >= oldObject.spec.size", Message: "size cannot shrink"}}
+		}
+		two, err = two.AddAdmission(scaffold.FlagSource, s, "Cache", cacheAdmission)
+		require.NoError(t, err)
 		add("two-kinds", two)
 	}
 	return cases

@@ -132,6 +132,9 @@ func addManifests(p Project, style Style, t *Tree) error {
 			rbacv1.PolicyRule{APIGroups: []string{"authentication.k8s.io"}, Resources: []string{"tokenreviews"}, Verbs: []string{"create"}},
 			rbacv1.PolicyRule{APIGroups: []string{"authorization.k8s.io"}, Resources: []string{"subjectaccessreviews"}, Verbs: []string{"create"}})
 	}
+	if rt.Webhook != nil && rt.Webhook.Registers {
+		access.Extra = append(slices.Clone(access.Extra), webhookAccess(p)...)
+	}
 	if access.needsRole() {
 		files["config/rbac/role.yaml"] = managerRBAC(p, access)
 	}
@@ -143,6 +146,9 @@ func addManifests(p Project, style Style, t *Tree) error {
 	}
 	if rt.Metrics != nil && rt.Metrics.Secure {
 		files["config/rbac/metrics_reader_role.yaml"] = []any{metricsReaderRole(p)}
+	}
+	for file, objs := range admissionManifests(p, rt) {
+		files[file] = objs
 	}
 	if style.Manifests != nil {
 		for file, objs := range style.Manifests(p) {

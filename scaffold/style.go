@@ -27,6 +27,10 @@ type Style struct {
 	Resync bool
 	// Access drives the manager ClusterRole.
 	Access Access
+	// Webhooks: the runtime serves admission webhooks (its Runtime sets
+	// Webhook when a kind asks for admission); a style without them gets
+	// ValidatingAdmissionPolicies, which cannot default.
+	Webhooks bool
 	// LeaderElection adds a Role for a Lease in the operator namespace.
 	LeaderElection bool
 	Runtime        func(Project) Runtime

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
@@ -39,6 +40,32 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 		theirs := loadCRD(t, filepath.Join(out, filepath.Base(path)))
 		assert.Equal(t, theirs, ours, "controller-gen's schema for %s differs from opctl's", a.Kind)
 	}
+	if !p.Webhooks() {
+		return
+	}
+	// The webhook markers say what config/webhook/manifests.yaml says.
+	styletest.ExecIn(t, dir, controllerGen, "webhook", "paths=./internal/webhook/...", "output:webhook:dir="+out)
+	assert.Equal(t, webhookConfigurations(t, filepath.Join(out, "manifests.yaml")),
+		webhookConfigurations(t, filepath.Join(dir, scaffold.WebhookManifestsPath)),
+		"controller-gen's webhook configurations differ from opctl's")
+}
+
+// webhookConfigurations maps each webhook configuration's kind to its
+// webhooks, without the Service's namespace (controller-gen writes
+// "system", for kustomize to replace).
+func webhookConfigurations(t *testing.T, path string) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	for _, o := range styletest.DecodeObjects(t, b) {
+		webhooks, _, _ := unstructured.NestedSlice(o.Object, "webhooks")
+		for _, w := range webhooks {
+			unstructured.RemoveNestedField(w.(map[string]any), "clientConfig", "service", "namespace")
+		}
+		out[o.GetKind()] = webhooks
+	}
+	return out
 }
 
 func loadCRD(t *testing.T, path string) map[string]any {

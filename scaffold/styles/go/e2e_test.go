@@ -3,23 +3,37 @@
 package golang_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestE2E proves the seed project on a real API server (make test-e2e),
-// with the manager it builds, then runs the project's own envtest suite.
+// with the manager it builds, then runs the project's own envtest suite,
+// then the manager's admission webhooks.
 func TestE2E(t *testing.T) {
-	styletest.E2E(t, golang.Style(), runManager, func(t *testing.T, dir string) {
+	styletest.E2E(t, golang.Style(), runManager, func(t *testing.T, _ *styletest.Cluster, dir string) {
 		t.Run("generated project's own envtest suite", func(t *testing.T) {
 			out := styletest.ExecIn(t, dir, "go", "test", "-v", "-count=1", "./internal/controller/")
 			assert.Contains(t, out, "--- PASS: TestAgainstAPIServer")
 		})
+	}, func(t *testing.T, cluster *styletest.Cluster, _ string) {
+		styletest.CheckWebhooks(t, cluster, golang.Style(), runWebhooks)
 	})
+}
+
+// runWebhooks runs the generated manager as a process with its webhook
+// server where envtest's options put it: the certificate directory and
+// port are the manager's --webhook-cert-path and --webhook-port.
+func runWebhooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) func() {
+	cmd := managerCommand(t, dir, kubeconfig, "0")
+	cmd.Args = append(cmd.Args, "--webhook-cert-path="+server.LocalServingCertDir, fmt.Sprintf("--webhook-port=%d", server.LocalServingPort))
+	return styletest.StartProcess(t, cmd, "forbidden", "Reconciler error")
 }
 
 // runManager runs the generated manager as a process. Conflicts on status

@@ -54,8 +54,9 @@ func Style() scaffold.Style {
 			Extra: []rbacv1.PolicyRule{{APIGroups: []string{"events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
 		},
 		LeaderElection: true,
-		Runtime: func(scaffold.Project) scaffold.Runtime {
-			return scaffold.Runtime{
+		Webhooks:       true,
+		Runtime: func(p scaffold.Project) scaffold.Runtime {
+			rt := scaffold.Runtime{
 				Command:       []string{"/manager"},
 				Args:          []string{"--health-probe-bind-address=:8081", "--metrics-bind-address=:8443"},
 				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 8443, Protocol: corev1.ProtocolTCP}},
@@ -66,6 +67,12 @@ func Style() scaffold.Style {
 				// cmd/main.go's flag; the lease Role is there (LeaderElection).
 				LeaderElectionArgs: []string{"--leader-elect"},
 			}
+			if p.Webhooks() {
+				// controller-runtime's default port and certificate directory,
+				// which cmd/main.go's --webhook-port and --webhook-cert-path keep.
+				rt.Webhook = &scaffold.WebhookServer{Port: 9443, CertDir: "/tmp/k8s-webhook-server/serving-certs"}
+			}
+			return rt
 		},
 		Files: goFiles,
 		CI: func(p scaffold.Project) scaffold.CI {
@@ -101,6 +108,12 @@ type goAPI struct {
 	ChildImports []string
 	UsesQuantity bool
 	SamplePath   string
+	// The kind's admission webhooks (when it has Admission).
+	ValidatingPath, MutatingPath string
+	ValidatingName, MutatingName string
+	NameTooLongDetail            string
+	MaxNameLength                int
+	DefaultedLabel               string
 }
 
 // goChild is an owned kind as the controller template uses it.
@@ -118,6 +131,10 @@ type goGV struct {
 	Alias        string
 	APIs         []goAPI
 	UsesQuantity bool
+	// WebhookDir, WebhookImport: the package of the group-version's
+	// webhooks, WebhookAlias its import alias; Webhooks: it has some.
+	WebhookDir, WebhookImport, WebhookAlias string
+	Webhooks                                bool
 }
 
 type goData struct {
@@ -159,6 +176,11 @@ func newGoData(p scaffold.Project) goData {
 			RBACMarkers:  rbacMarkers(p, a),
 			UsesQuantity: usesType(a, scaffold.TypeQuantity),
 			SamplePath:   scaffold.SamplePath(p, a),
+
+			ValidatingPath: a.ValidatePath(p.Domain), MutatingPath: a.MutatePath(p.Domain),
+			ValidatingName: a.WebhookName(p.Domain, "v"), MutatingName: a.WebhookName(p.Domain, "m"),
+			NameTooLongDetail: a.NameTooLongDetail(), MaxNameLength: scaffold.MaxNameLength,
+			DefaultedLabel: scaffold.DefaultedLabel,
 		}
 		imports := map[string]bool{}
 		for _, c := range a.OwnedKinds() {
@@ -172,8 +194,11 @@ func newGoData(p scaffold.Project) goData {
 		if !ok {
 			i = len(d.GVs)
 			gvIndex[dir] = i
-			d.GVs = append(d.GVs, goGV{FullGroup: ga.FullGroup, Version: a.Version, Dir: dir, Import: ga.Import, Alias: ga.Alias})
+			webhookDir := "internal/webhook/" + strings.TrimPrefix(dir, "api/")
+			d.GVs = append(d.GVs, goGV{FullGroup: ga.FullGroup, Version: a.Version, Dir: dir, Import: ga.Import, Alias: ga.Alias,
+				WebhookDir: webhookDir, WebhookImport: p.Repo + "/" + webhookDir, WebhookAlias: "webhook" + ga.Alias})
 		}
+		d.GVs[i].Webhooks = d.GVs[i].Webhooks || a.Admission != nil
 		d.GVs[i].APIs = append(d.GVs[i].APIs, ga)
 		d.GVs[i].UsesQuantity = d.GVs[i].UsesQuantity || ga.UsesQuantity
 	}
@@ -242,7 +267,35 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 		r.File(ctl+a.Singular()+"_controller.go", "controller/controller.go.tmpl", scaffold.UserOwned, a)
 		r.File(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", scaffold.UserOwned, a)
 	}
+	addWebhooks(r, d)
 	return r.Err()
+}
+
+// addWebhooks adds each group-version's webhook registrations (generated,
+// so they always match config/webhook/manifests.yaml) and, per kind, the
+// validator and defaulter with their tests, which are the user's.
+func addWebhooks(r *scaffold.Renderer, d goData) {
+	for _, gv := range d.GVs {
+		if !gv.Webhooks {
+			continue
+		}
+		r.File(gv.WebhookDir+"/webhooks.go", "webhook/webhooks.go.tmpl", scaffold.Generated, gv)
+		r.File(gv.WebhookDir+"/doc.go", "webhook/doc.go.tmpl", scaffold.UserOwned, gv)
+		for _, a := range gv.APIs {
+			if a.Admission == nil {
+				continue
+			}
+			for _, op := range []struct {
+				on   bool
+				name string
+			}{{a.Admission.Validate, "validator"}, {a.Admission.Default, "defaulter"}} {
+				if op.on {
+					r.File(gv.WebhookDir+"/"+a.Singular()+"_"+op.name+".go", "webhook/"+op.name+".go.tmpl", scaffold.UserOwned, a)
+					r.File(gv.WebhookDir+"/"+a.Singular()+"_"+op.name+"_test.go", "webhook/"+op.name+"_test.go.tmpl", scaffold.UserOwned, a)
+				}
+			}
+		}
+	}
 }
 
 // addEnvtestTools adds the modules that build kube-apiserver and etcd from

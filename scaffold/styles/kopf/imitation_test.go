@@ -27,8 +27,17 @@ import (
 // logged in one line and retried, as Kopf does; any other exception is what
 // Kopf logs as an error with its traceback: the driver prints HANDLER ERROR,
 // which fails the suite.
+//
+// Admission as Kopf 1.44 serves it (kopf/_core/engines/admission.py,
+// kopf/_kits/webhooks.py): startup handlers configure
+// settings.admission.server; with admission handlers and no server Kopf
+// fails; the server serves HTTPS with the given certificate and calls the
+// handlers whose id is the request's path and whose resource is the
+// request's; the response allows unless a handler raised, the first
+// AdmissionError's message and code are its status, and what the handlers
+// put in patch becomes a JSON patch.
 const kopfImitation = `
-import datetime, importlib, logging, sys, threading, time, traceback, types
+import base64, datetime, http.server, importlib, json, logging, ssl, sys, threading, time, traceback, types, urllib.parse
 from kubernetes import config, dynamic
 from kubernetes.client import api_client
 
@@ -56,10 +65,30 @@ def _register(what):
     return options
 
 
+class AdmissionError(PermanentError):
+    def __init__(self, message="", code=500):
+        super().__init__(message)
+        self.code = code
+
+
+class WebhookServer:
+    def __init__(self, addr=None, port=None, certfile=None, pkeyfile=None, **_):
+        self.addr, self.port, self.certfile, self.pkeyfile = addr, port, certfile, pkeyfile
+
+
+def _register_startup():
+    def decorate(fn):
+        registry.append(("startup", None, fn, {}))
+        return fn
+    return decorate
+
+
 kopf = types.ModuleType("kopf")
-kopf.on = types.SimpleNamespace(**{w: _register(w) for w in ("resume", "create", "update", "delete", "event", "field")})
+kopf.on = types.SimpleNamespace(**{w: _register(w) for w in ("resume", "create", "update", "delete", "event", "field", "validate", "mutate")})
+kopf.on.startup = _register_startup
 kopf.timer, kopf.daemon = _register("timer"), _register("daemon")
-kopf.TemporaryError, kopf.PermanentError = TemporaryError, PermanentError
+kopf.TemporaryError, kopf.PermanentError, kopf.AdmissionError = TemporaryError, PermanentError, AdmissionError
+kopf.WebhookServer = WebhookServer
 sys.modules["kopf"] = kopf
 
 logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(message)s")
@@ -67,6 +96,98 @@ log = logging.getLogger("kopf-imitation")
 config.load_kube_config()
 resources = dynamic.DynamicClient(api_client.ApiClient()).resources
 importlib.import_module(sys.argv[1])
+
+
+class _Meta:
+    def __init__(self, d):
+        self.labels = d.setdefault("labels", {})
+        self.annotations = d.setdefault("annotations", {})
+
+
+class Patch(dict):
+    @property
+    def meta(self):
+        return _Meta(self.setdefault("metadata", {}))
+
+
+def _json_patch(body, merge, path=""):
+    """The JSON patch that applies the merge patch to body."""
+    ops = []
+    for key, value in merge.items():
+        p = path + "/" + key.replace("~", "~0").replace("/", "~1")
+        if value is None:
+            if key in body:
+                ops.append({"op": "remove", "path": p})
+        elif isinstance(value, dict) and isinstance(body.get(key), dict):
+            ops += _json_patch(body[key], value, p)
+        elif isinstance(value, dict) and not value:
+            continue
+        elif body.get(key) != value:
+            ops.append({"op": "add" if key not in body else "replace", "path": p, "value": value})
+    return ops
+
+
+def review(request, webhook):
+    req = request["request"]
+    res = req["resource"]
+    gvp = (res["group"], res["version"], res["resource"])
+    body = req.get("object") or req.get("oldObject")
+    patch, warnings, errors = Patch(), [], []
+    for what in ("mutate", "validate"):
+        for fn, opts in handlers(what, gvp):
+            if opts.get("id", fn.__name__) != webhook:
+                continue
+            meta = body["metadata"]
+            try:
+                fn(body=body, old=req.get("oldObject"), new=req.get("object"), patch=patch, warnings=warnings,
+                   name=meta.get("name"), namespace=meta.get("namespace"), meta=meta, spec=body.get("spec", {}),
+                   operation=req.get("operation"), userinfo=req.get("userInfo"), dryrun=bool(req.get("dryRun")), logger=log)
+            except Exception as e:
+                errors.append(e)
+    response = {"uid": req.get("uid", ""), "allowed": not errors}
+    if warnings:
+        response["warnings"] = [str(w) for w in warnings]
+    ops = _json_patch(body, patch)
+    if ops:
+        response["patch"] = base64.b64encode(json.dumps(ops).encode()).decode()
+        response["patchType"] = "JSONPatch"
+    errors.sort(key=lambda e: 0 if isinstance(e, AdmissionError) else 1 if isinstance(e, PermanentError) else 9)
+    if errors:
+        response["status"] = {"message": str(errors[0]) or repr(errors[0]),
+                              "code": (errors[0].code if isinstance(errors[0], AdmissionError) else None) or 500}
+    return {"apiVersion": request.get("apiVersion", "admission.k8s.io/v1"), "kind": "AdmissionReview", "response": response}
+
+
+class AdmissionHandler(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        # Kopf's route is /{id}; the API server adds ?timeout=, which is
+        # not part of the path.
+        webhook = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path[1:])
+        out = json.dumps(review(request, webhook)).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+
+    def log_message(self, *args):
+        pass
+
+
+settings = types.SimpleNamespace(admission=types.SimpleNamespace(server=None, managed=None))
+for _, _, fn, _ in [r for r in registry if r[0] == "startup"]:
+    fn(settings=settings, logger=log)
+if [r for r in registry if r[0] in ("validate", "mutate")]:
+    server = settings.admission.server
+    if server is None:
+        print("HANDLER ERROR: Admission handlers exist, but no admission server/tunnel is configured", flush=True)
+        sys.exit(1)
+    httpd = http.server.ThreadingHTTPServer((server.addr or "0.0.0.0", server.port), AdmissionHandler)
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(server.certfile, server.pkeyfile)
+    httpd.socket = tls.wrap_socket(httpd.socket, server_side=True)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
 
 
 def api(gvp):
@@ -130,7 +251,7 @@ def together(calls):
     return results
 
 
-gvps = sorted({r for w, r, _, _ in registry if w != "event"})
+gvps = sorted({r for w, r, _, _ in registry if w not in ("event", "startup", "validate", "mutate")})
 event_gvps = sorted({r for w, r, _, _ in registry if w == "event"})
 seen, timers_fired, children = {}, {}, {}
 started = False
@@ -188,10 +309,15 @@ while True:
 // runKopfImitation drives the project's handlers with kopfImitation and
 // the real kubernetes client, as the project's ServiceAccount.
 func runKopfImitation(t *testing.T, dir, kubeconfig, _ string) func() {
+	return styletest.StartProcess(t, kopfCommand(t, dir, kubeconfig), "Forbidden", "HANDLER ERROR", "Traceback")
+}
+
+// kopfCommand runs kopfImitation on the project in dir with kubeconfig.
+func kopfCommand(t *testing.T, dir, kubeconfig string) *exec.Cmd {
 	cmd := exec.Command(styletest.Python(t), "-c", kopfImitation, operatorModule(t, dir))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+dir)
-	return styletest.StartProcess(t, cmd, "Forbidden", "HANDLER ERROR", "Traceback")
+	return cmd
 }
 
 // operatorModule is the Python module of the project in dir that holds its

@@ -5,6 +5,8 @@ package kopf_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/opctl/opctl/scaffold/styles/kopf"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
@@ -17,6 +19,18 @@ func TestGeneratedProject(t *testing.T) {
 		t.Skip("runs the generated project's Python tests")
 	}
 	styletest.CheckPythonProject(t, kopf.Style(), 10, 19)
+}
+
+// TestGeneratedProjectWithWebhooks: admission handlers added to the seed
+// example import, lint clean and pass their tests.
+func TestGeneratedProjectWithWebhooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's Python tests")
+	}
+	dir := styletest.Seed(t, kopf.Style())
+	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate")
+	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
+	assert.Regexp(t, `(?m)^13 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
 }
 
 // TestUserEditsSurviveAnySequence: after random sequences of commands and

@@ -23,6 +23,20 @@ func command(p scaffold.Project) []string {
 		"--liveness=http://0.0.0.0:8080/healthz", "-m", python.Package(p) + ".operator"}
 }
 
+// Where Kopf's webhook server listens and reads its certificate
+// (webhooks.py).
+const (
+	webhookPort = 9443
+	certDir     = "/webhook-certs"
+)
+
+// webhookData is the template data of webhooks.py.
+type webhookData struct {
+	python.Data
+	CertDir     string
+	WebhookPort int
+}
+
 // Style is the kopf style.
 func Style() scaffold.Style {
 	return scaffold.Style{
@@ -57,8 +71,9 @@ func Style() scaffold.Style {
 				{APIGroups: []string{""}, Resources: []string{"namespaces"}, Verbs: []string{"list", "watch"}},
 			},
 		},
+		Webhooks: true,
 		Runtime: func(p scaffold.Project) scaffold.Runtime {
-			return scaffold.Runtime{
+			rt := scaffold.Runtime{
 				Command:       command(p),
 				Env:           []corev1.EnvVar{{Name: "PYTHONDONTWRITEBYTECODE", Value: "1"}},
 				Ports:         []corev1.ContainerPort{{Name: "health", ContainerPort: 8080, Protocol: corev1.ProtocolTCP}},
@@ -67,6 +82,11 @@ func Style() scaffold.Style {
 				ReadinessPath: "/healthz",
 				WritableDirs:  []string{"/tmp"},
 			}
+			if p.Webhooks() {
+				// webhooks.py's defaults.
+				rt.Webhook = &scaffold.WebhookServer{Port: webhookPort, CertDir: certDir}
+			}
+			return rt
 		},
 		Files: addFiles,
 		CI: func(p scaffold.Project) scaffold.CI {
@@ -96,6 +116,13 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	for _, a := range d.APIs {
 		r.File(pkg+"handlers_"+a.Singular()+".py", "pkg/handlers.py.tmpl", scaffold.UserOwned, a)
 		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", scaffold.UserOwned, a)
+		if a.Admission != nil {
+			r.File(pkg+"admission_"+a.Singular()+".py", "pkg/admission.py.tmpl", scaffold.UserOwned, a)
+			r.File("tests/test_admission_"+a.Singular()+".py", "tests/test_admission.py.tmpl", scaffold.UserOwned, a)
+		}
+	}
+	if p.Webhooks() {
+		r.File(pkg+"webhooks.py", "pkg/webhooks.py.tmpl", scaffold.Generated, webhookData{Data: d, CertDir: certDir, WebhookPort: webhookPort})
 	}
 	return r.Err()
 }

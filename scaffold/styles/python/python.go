@@ -40,6 +40,12 @@ type API struct {
 	SamplePath    string
 	Owned         []scaffold.ChildKind
 	OwnsConfigMap bool
+	// ValidateID and MutateID are the kind's webhook paths without the
+	// leading slash (Kopf serves a handler at /<its id>).
+	ValidateID, MutateID string
+	NameTooLong          string
+	MaxNameLength        int
+	DefaultedLabel       string
 }
 
 // Data is the template data of a Python project.
@@ -56,7 +62,9 @@ type Data struct {
 func NewData(p scaffold.Project, command []string) Data {
 	d := Data{Project: p, V: p.Versions, Package: Package(p), Command: command, Decorators: p.Decorators}
 	for _, a := range p.APIs {
-		pa := API{API: a, FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: scaffold.SamplePath(p, a), Owned: a.OwnedKinds()}
+		pa := API{API: a, FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: scaffold.SamplePath(p, a), Owned: a.OwnedKinds(),
+			ValidateID: strings.TrimPrefix(a.ValidatePath(p.Domain), "/"), MutateID: strings.TrimPrefix(a.MutatePath(p.Domain), "/"),
+			NameTooLong: a.NameTooLong(), MaxNameLength: scaffold.MaxNameLength, DefaultedLabel: scaffold.DefaultedLabel}
 		for _, c := range pa.Owned {
 			pa.OwnsConfigMap = pa.OwnsConfigMap || c.Kind == "ConfigMap"
 		}

@@ -31,4 +31,12 @@ func TestGeneratedProject(t *testing.T) {
 	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o755), info.Mode().Perm())
+
+	// Admission hooks: validating, then defaulting added later.
+	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "3 passed, 0 failed")
+	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
+	out := styletest.ExecIn(t, dir, "make", "test", "lint")
+	assert.Contains(t, out, "4 passed, 0 failed")
+	assert.Contains(t, out, "20 passed, 0 failed")
 }

@@ -6,7 +6,9 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	admissionv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -42,8 +44,9 @@ func Style() scaffold.Style {
 			// (pkg/kube/object_patch/patch.go).
 			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
 		},
-		Runtime: func(scaffold.Project) scaffold.Runtime {
-			return scaffold.Runtime{
+		Webhooks: true,
+		Runtime: func(p scaffold.Project) scaffold.Runtime {
+			rt := scaffold.Runtime{
 				Env:           []corev1.EnvVar{{Name: "LOG_TYPE", Value: "json"}},
 				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9115, Protocol: corev1.ProtocolTCP}},
 				Metrics:       &scaffold.Metrics{Port: 9115},
@@ -52,6 +55,18 @@ func Style() scaffold.Style {
 				ReadinessPath: "/metrics",
 				WritableDirs:  []string{"/tmp"},
 			}
+			if p.Webhooks() {
+				// shell-operator writes the webhook configurations (named
+				// <project>-hooks) for the Service, and serves them on 9680
+				// with the certificate in /validating-certs.
+				rt.Webhook = &scaffold.WebhookServer{Port: 9680, CertDir: "/validating-certs", Registers: true}
+				rt.Env = append(rt.Env,
+					corev1.EnvVar{Name: "VALIDATING_WEBHOOK_CONFIGURATION_NAME", Value: p.Name},
+					corev1.EnvVar{Name: "VALIDATING_WEBHOOK_SERVICE_NAME", Value: scaffold.WebhookServiceName(p)},
+					corev1.EnvVar{Name: "SHELL_OPERATOR_NAMESPACE", ValueFrom: &corev1.EnvVarSource{
+						FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}})
+			}
+			return rt
 		},
 		Files: shellOperatorFiles,
 		CI: func(p scaffold.Project) scaffold.CI {
@@ -147,6 +162,77 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 	return cfg
 }
 
+// admissionConfig is the configuration of an admission hook: one
+// kubernetesValidating or kubernetesMutating binding.
+type admissionConfig struct {
+	ConfigVersion string             `json:"configVersion"`
+	Validating    []admissionBinding `json:"kubernetesValidating,omitempty"`
+	Mutating      []admissionBinding `json:"kubernetesMutating,omitempty"`
+}
+
+type admissionBinding struct {
+	Name           string                           `json:"name"`
+	Rules          []admissionv1.RuleWithOperations `json:"rules"`
+	FailurePolicy  admissionv1.FailurePolicyType    `json:"failurePolicy"`
+	SideEffects    admissionv1.SideEffectClass      `json:"sideEffects"`
+	TimeoutSeconds int32                            `json:"timeoutSeconds"`
+}
+
+// shellAdmission is the template data of a kind's admission hooks and
+// their test.
+type shellAdmission struct {
+	shellAPI
+	MaxNameLength         int
+	NameTooLong           string
+	DefaultedLabel        string
+	DefaultedLabelPointer string // the label's key in a JSON pointer
+	Op                    string // validate or default
+}
+
+// addAdmissionHooks adds the kind's validating and defaulting hooks and
+// their tests, a file each (so that adding one later adds its files).
+func addAdmissionHooks(p scaffold.Project, r *scaffold.Renderer, sa shellAPI) error {
+	a := sa.API
+	scope := admissionv1.ClusterScope
+	if a.Namespaced {
+		scope = admissionv1.NamespacedScope
+	}
+	binding := func(prefix string) []admissionBinding {
+		return []admissionBinding{{Name: a.WebhookName(p.Domain, prefix), Rules: []admissionv1.RuleWithOperations{{
+			Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
+			Rule: admissionv1.Rule{APIGroups: []string{sa.FullGroup}, APIVersions: []string{a.Version},
+				Resources: []string{a.Plural}, Scope: &scope},
+		}}, FailurePolicy: admissionv1.Fail, SideEffects: admissionv1.SideEffectClassNone, TimeoutSeconds: 10}}
+	}
+	d := shellAdmission{shellAPI: sa, MaxNameLength: scaffold.MaxNameLength, NameTooLong: a.NameTooLong(),
+		DefaultedLabel: scaffold.DefaultedLabel, DefaultedLabelPointer: strings.ReplaceAll(scaffold.DefaultedLabel, "/", "~1")}
+	for _, op := range []struct {
+		on   bool
+		name string
+		cfg  admissionConfig
+	}{
+		{a.Admission.Validate, "validate", admissionConfig{ConfigVersion: "v1", Validating: binding("v")}},
+		{a.Admission.Default, "default", admissionConfig{ConfigVersion: "v1", Mutating: binding("m")}},
+	} {
+		if !op.on {
+			continue
+		}
+		b, err := json.MarshalIndent(op.cfg, "", "  ")
+		if err != nil {
+			return err
+		}
+		hook := d
+		hook.Config, hook.Op = string(b), op.name
+		file := "hooks/" + sa.Hook + "-" + op.name + ".sh"
+		r.File(file, "hooks/"+op.name+".sh.tmpl", scaffold.UserOwned, hook)
+		r.Chmod(file, 0o755)
+		test := "tests/test_admission_" + a.Plural + "_" + op.name + ".sh"
+		r.File(test, "tests/test_admission.sh.tmpl", scaffold.UserOwned, hook)
+		r.Chmod(test, 0o755)
+	}
+	return r.Err()
+}
+
 // HookName numbers hooks in steps of ten, in the order kinds were added.
 func HookName(i int, a scaffold.API) string { return fmt.Sprintf("%02d-%s", 10*(i+1), a.Plural) }
 
@@ -185,6 +271,11 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON)}
 		r.File("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", scaffold.UserOwned, sa)
 		r.Chmod("hooks/"+sa.Hook+".sh", 0o755)
+		if a.Admission != nil {
+			if err := addAdmissionHooks(p, r, sa); err != nil {
+				return err
+			}
+		}
 		if r.Err() != nil {
 			return r.Err()
 		}

@@ -33,11 +33,15 @@ import (
 // reject fails here too.
 type Runner func(t *testing.T, dir, kubeconfig, admin string) (stop func())
 
+// Check is a further check of E2E on the seed project in dir, on cluster,
+// run after the reconcile checks (the reconciler stopped).
+type Check func(t *testing.T, cluster *Cluster, dir string)
+
 // E2E proves the style's seed project on a real kube-apiserver and etcd
 // built from the Go module proxy (make test-e2e): its CRD and schema, its
 // manifests under restricted Pod Security, and its reconcile logic started
-// by run. Each of extra then runs as further checks on the project in dir.
-func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...func(t *testing.T, dir string)) {
+// by run. Each of extra then runs as further checks.
+func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 	cluster := StartAPIServer(t, "make test-e2e")
 	c := cluster.Client
 	ctx := context.Background()
@@ -126,7 +130,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...func(t *testin
 	})
 
 	for _, check := range extra {
-		check(t, dir)
+		check(t, cluster, dir)
 	}
 
 	t.Run("schema checks catch a broken CRD", func(t *testing.T) {

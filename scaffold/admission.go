@@ -1,0 +1,367 @@
+package scaffold
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/cel-go/cel"
+	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
+	"k8s.io/apiserver/pkg/cel/environment"
+
+	admissionv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
+)
+
+// Admission is the admission a kind asks for (opctl create webhook):
+// Validate checks objects on create and update, Default fills them in
+// before. A style whose runtime serves webhooks runs both in the project's
+// code; any other gets a ValidatingAdmissionPolicy, which the API server
+// evaluates with CEL and which cannot default.
+type Admission struct {
+	Validate bool `json:"validate,omitempty"`
+	Default  bool `json:"default,omitempty"`
+	// Rules are further validations of the policy (styles without
+	// webhooks): CEL over object, oldObject and request.
+	Rules []Rule `json:"rules,omitempty"`
+}
+
+// WebhookServer is how a runtime serves admission webhooks over HTTPS.
+type WebhookServer struct {
+	// Port is the container port it listens on.
+	Port int32
+	// CertDir is where it reads tls.crt, tls.key and ca.crt.
+	CertDir string
+	// Registers: the runtime writes its webhook configurations itself, so
+	// config/ has none and the runtime needs RBAC to write them.
+	Registers bool
+}
+
+// MaxNameLength is what every style's starter admission check enforces:
+// the children carry the name in a label value, which has at most 63
+// characters.
+const MaxNameLength = 63
+
+// NameTooLong is the message of the starter admission check.
+func (a API) NameTooLong() string { return "metadata.name " + a.NameTooLongDetail() }
+
+// NameTooLongDetail is the message after the field's name.
+func (a API) NameTooLongDetail() string {
+	return fmt.Sprintf("must be at most %d characters: the children of a %s carry it in their app.kubernetes.io/instance label", MaxNameLength, a.Kind)
+}
+
+// DefaultedLabel is what every style's starter defaulting sets when it is
+// missing: app.kubernetes.io/name, to the singular of the kind.
+const DefaultedLabel = "app.kubernetes.io/name"
+
+// ValidatePath and MutatePath are the URL paths of the kind's webhooks,
+// as controller-runtime derives them from the group, version and kind.
+func (a API) ValidatePath(domain string) string { return "/validate-" + a.pathSuffix(domain) }
+
+func (a API) MutatePath(domain string) string { return "/mutate-" + a.pathSuffix(domain) }
+
+func (a API) pathSuffix(domain string) string {
+	return strings.ReplaceAll(a.FullGroup(domain), ".", "-") + "-" + a.Version + "-" + a.Singular()
+}
+
+// WebhookName names one of the kind's webhooks in its configuration
+// (prefix v for validating, m for mutating, as kubebuilder does).
+func (a API) WebhookName(domain, prefix string) string {
+	return prefix + a.Singular() + "-" + a.Version + "." + a.FullGroup(domain)
+}
+
+// Webhooks reports whether any kind asks for admission.
+func (p Project) Webhooks() bool {
+	for _, a := range p.APIs {
+		if a.Admission != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Names of the admission objects; kustomize prefixes them.
+const (
+	webhookServiceName = "webhook-service"
+	servingCertName    = "serving-cert"
+	issuerName         = "selfsigned-issuer"
+	// WebhookCertSecret holds the serving certificate cert-manager issues.
+	WebhookCertSecret = "webhook-server-cert"
+	// ValidatingConfigurationName and MutatingConfigurationName name the
+	// webhook configurations in config/webhook/manifests.yaml.
+	ValidatingConfigurationName = "validating-webhook-configuration"
+	MutatingConfigurationName   = "mutating-webhook-configuration"
+	// WebhookManifestsPath holds the webhook configurations.
+	WebhookManifestsPath = "config/webhook/manifests.yaml"
+)
+
+// certManager is what webhook projects need in the cluster: cert-manager
+// issues the serving certificate and injects its CA.
+func certManager() Prerequisite {
+	return Prerequisite{CRD: "certificates.cert-manager.io",
+		Install: "install cert-manager first (https://cert-manager.io/docs/installation/): it issues the webhook's certificate"}
+}
+
+// Prerequisites is what the cluster needs before the project deploys.
+func Prerequisites(p Project, style Style) []Prerequisite {
+	var out []Prerequisite
+	if style.Prerequisite != nil {
+		out = append(out, *style.Prerequisite)
+	}
+	if rt := style.Runtime(p); rt.Webhook != nil {
+		out = append(out, certManager())
+	}
+	return out
+}
+
+// admissionManifests are the files admission adds under config/: the
+// webhook Service, configurations and certificate for a runtime that
+// serves webhooks, else a ValidatingAdmissionPolicy per kind.
+func admissionManifests(p Project, rt Runtime) map[string][]any {
+	files := map[string][]any{}
+	if ws := rt.Webhook; ws != nil {
+		files["config/webhook/service.yaml"] = []any{webhookService(p, *ws)}
+		files["config/certmanager/certificate.yaml"] = certificate(p)
+		if !ws.Registers {
+			files[WebhookManifestsPath] = webhookConfigurations(p)
+		}
+		return files
+	}
+	for _, a := range p.APIs {
+		if a.Admission != nil {
+			files[PolicyPath(a)] = admissionPolicy(p, a)
+		}
+	}
+	return files
+}
+
+// webhookAccess is the RBAC a runtime that registers its own webhook
+// configurations needs (shell-operator lists, creates and updates them).
+func webhookAccess(p Project) []rbacv1.PolicyRule {
+	resources := []string{"validatingwebhookconfigurations"}
+	for _, a := range p.APIs {
+		if a.Admission != nil && a.Admission.Default {
+			resources = append(resources, "mutatingwebhookconfigurations")
+			break
+		}
+	}
+	return []rbacv1.PolicyRule{{APIGroups: []string{"admissionregistration.k8s.io"}, Resources: resources, Verbs: []string{"create", "list", "update"}}}
+}
+
+func webhookService(p Project, ws WebhookServer) *corev1.Service {
+	return &corev1.Service{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
+		ObjectMeta: metav1.ObjectMeta{Name: webhookServiceName, Labels: CommonLabels(p)},
+		Spec: corev1.ServiceSpec{
+			Selector: ManagerLabels(p),
+			Ports:    []corev1.ServicePort{{Name: "webhook", Port: 443, TargetPort: intstr.FromInt32(ws.Port), Protocol: corev1.ProtocolTCP}},
+		},
+	}
+}
+
+// WebhookServiceName is the webhook Service's name as kustomize names it
+// (kustomize does not rewrite names inside strings).
+func WebhookServiceName(p Project) string { return p.Name + "-" + webhookServiceName }
+
+// serviceHost is the webhook Service's DNS name.
+func serviceHost(p Project) string { return WebhookServiceName(p) + "." + p.Namespace() + ".svc" }
+
+// certificate is a self-signed Issuer and the serving Certificate, as
+// kubebuilder's config/certmanager has them.
+func certificate(p Project) []any {
+	meta := func(kind, name string) map[string]any {
+		return map[string]any{"apiVersion": "cert-manager.io/v1", "kind": kind,
+			"metadata": map[string]any{"name": name, "labels": CommonLabels(p)}}
+	}
+	issuer := meta("Issuer", issuerName)
+	issuer["spec"] = map[string]any{"selfSigned": map[string]any{}}
+	cert := meta("Certificate", servingCertName)
+	cert["spec"] = map[string]any{
+		"dnsNames":   []string{serviceHost(p), serviceHost(p) + ".cluster.local"},
+		"issuerRef":  map[string]any{"kind": "Issuer", "name": p.Name + "-" + issuerName},
+		"secretName": WebhookCertSecret,
+	}
+	return []any{issuer, cert}
+}
+
+// webhookConfigurations are the Validating- and MutatingWebhookConfiguration
+// of every kind with admission, pointing at the webhook Service; cert-manager
+// injects the CA.
+func webhookConfigurations(p Project) []any {
+	meta := metav1.ObjectMeta{Labels: CommonLabels(p),
+		Annotations: map[string]string{"cert-manager.io/inject-ca-from": p.Namespace() + "/" + p.Name + "-" + servingCertName}}
+	validating := &admissionv1.ValidatingWebhookConfiguration{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration"},
+		ObjectMeta: meta,
+	}
+	validating.Name = ValidatingConfigurationName
+	mutating := &admissionv1.MutatingWebhookConfiguration{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "MutatingWebhookConfiguration"},
+		ObjectMeta: *meta.DeepCopy(),
+	}
+	mutating.Name = MutatingConfigurationName
+	for _, a := range p.APIs {
+		if a.Admission == nil {
+			continue
+		}
+		client := func(path string) admissionv1.WebhookClientConfig {
+			return admissionv1.WebhookClientConfig{Service: &admissionv1.ServiceReference{Name: webhookServiceName, Namespace: p.Namespace(), Path: ptr.To(path)}}
+		}
+		rules := []admissionv1.RuleWithOperations{{
+			Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
+			Rule:       admissionv1.Rule{APIGroups: []string{a.FullGroup(p.Domain)}, APIVersions: []string{a.Version}, Resources: []string{a.Plural}},
+		}}
+		if a.Admission.Validate {
+			validating.Webhooks = append(validating.Webhooks, admissionv1.ValidatingWebhook{
+				Name: a.WebhookName(p.Domain, "v"), ClientConfig: client(a.ValidatePath(p.Domain)), Rules: rules,
+				FailurePolicy: ptr.To(admissionv1.Fail), SideEffects: ptr.To(admissionv1.SideEffectClassNone),
+				AdmissionReviewVersions: []string{"v1"},
+			})
+		}
+		if a.Admission.Default {
+			mutating.Webhooks = append(mutating.Webhooks, admissionv1.MutatingWebhook{
+				Name: a.WebhookName(p.Domain, "m"), ClientConfig: client(a.MutatePath(p.Domain)), Rules: rules,
+				FailurePolicy: ptr.To(admissionv1.Fail), SideEffects: ptr.To(admissionv1.SideEffectClassNone),
+				AdmissionReviewVersions: []string{"v1"},
+			})
+		}
+	}
+	var out []any
+	if len(mutating.Webhooks) > 0 {
+		out = append(out, mutating)
+	}
+	if len(validating.Webhooks) > 0 {
+		out = append(out, validating)
+	}
+	return out
+}
+
+// PolicyPath is where a kind's ValidatingAdmissionPolicy lives.
+func PolicyPath(a API) string { return "config/admission/" + a.Singular() + "_policy.yaml" }
+
+// PolicyName is the name of a kind's ValidatingAdmissionPolicy, before
+// kustomize prefixes it.
+func PolicyName(a API) string { return a.Singular() + "-policy" }
+
+// admissionPolicy is the kind's ValidatingAdmissionPolicy and its binding:
+// the starter check, then the kind's admission rules.
+func admissionPolicy(p Project, a API) []any {
+	validations := []admissionv1.Validation{{
+		Expression: fmt.Sprintf("object.metadata.name.size() <= %d", MaxNameLength),
+		Message:    a.NameTooLong(),
+	}}
+	for _, r := range a.Admission.Rules {
+		validations = append(validations, admissionv1.Validation{Expression: r.Rule, Message: r.Message})
+	}
+	policy := &admissionv1.ValidatingAdmissionPolicy{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicy"},
+		ObjectMeta: metav1.ObjectMeta{Name: PolicyName(a), Labels: CommonLabels(p)},
+		Spec: admissionv1.ValidatingAdmissionPolicySpec{
+			FailurePolicy: ptr.To(admissionv1.Fail),
+			MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
+				RuleWithOperations: admissionv1.RuleWithOperations{
+					Operations: []admissionv1.OperationType{admissionv1.Create, admissionv1.Update},
+					Rule:       admissionv1.Rule{APIGroups: []string{a.FullGroup(p.Domain)}, APIVersions: []string{a.Version}, Resources: []string{a.Plural}},
+				},
+			}}},
+			Validations: validations,
+		},
+	}
+	binding := &admissionv1.ValidatingAdmissionPolicyBinding{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingAdmissionPolicyBinding"},
+		ObjectMeta: metav1.ObjectMeta{Name: PolicyName(a), Labels: CommonLabels(p)},
+		Spec: admissionv1.ValidatingAdmissionPolicyBindingSpec{
+			// kustomize does not rewrite policyName: it is written as
+			// kustomize names the policy.
+			PolicyName:        p.Name + "-" + PolicyName(a),
+			ValidationActions: []admissionv1.ValidationAction{admissionv1.Deny},
+		},
+	}
+	return []any{policy, binding}
+}
+
+// withWebhookServer mounts the serving certificate into the operator's
+// container and opens the webhook port.
+func withWebhookServer(c *corev1.Container, pod *corev1.PodSpec, ws WebhookServer) {
+	c.Ports = append(c.Ports, corev1.ContainerPort{Name: "webhook-server", ContainerPort: ws.Port, Protocol: corev1.ProtocolTCP})
+	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: "webhook-certs", MountPath: ws.CertDir, ReadOnly: true})
+	pod.Volumes = append(pod.Volumes, corev1.Volume{Name: "webhook-certs", VolumeSource: corev1.VolumeSource{
+		Secret: &corev1.SecretVolumeSource{SecretName: WebhookCertSecret}}})
+}
+
+// AddAdmission returns the project with admission added to the kind named
+// kind (merged with what it has), checked against what style can serve.
+func (p Project) AddAdmission(src Source, style Style, kind string, adm Admission) (Project, error) {
+	var kinds []string
+	for i, a := range p.APIs {
+		kinds = append(kinds, a.Kind)
+		if a.Kind != kind {
+			continue
+		}
+		if a.Admission != nil {
+			adm.Validate = adm.Validate || a.Admission.Validate
+			adm.Default = adm.Default || a.Admission.Default
+			adm.Rules = append(slices.Clone(a.Admission.Rules), adm.Rules...)
+		}
+		a.Admission = &adm
+		if err := validateAdmission(src, style, a); err != nil {
+			return p, err
+		}
+		p.APIs = append([]API(nil), p.APIs...)
+		p.APIs[i] = a
+		return p, nil
+	}
+	if len(kinds) == 0 {
+		return p, inputErrorf("%s %s: the project has no kinds yet: add one with opctl create api", src("kind"), kind)
+	}
+	return p, invalid(src, "kind", kind, "the project has no such kind (kinds: %s)", strings.Join(kinds, ", "))
+}
+
+// validateAdmission checks a kind's admission against its style: defaults
+// and code need a runtime that serves webhooks, policy rules one that
+// does not; every policy rule compiles as the API server compiles it.
+func validateAdmission(src Source, style Style, a API) error {
+	adm := a.Admission
+	if adm == nil {
+		return nil
+	}
+	switch {
+	case !adm.Validate && !adm.Default:
+		return inputErrorf("%s: admission of %s needs --validate, --default or both", src("validate"), a.Kind)
+	case adm.Default && !style.Webhooks:
+		return inputErrorf("%s: a %s project has no admission webhook of its own (its --validate is a ValidatingAdmissionPolicy, which cannot change objects): put defaults in the schema, --field NAME:TYPE:default=V", src("default"), style.Name)
+	case len(adm.Rules) > 0 && style.Webhooks:
+		return inputErrorf("%s is for ValidatingAdmissionPolicy rules (styles without webhooks); a %s project checks objects in its webhook's code", src("rule"), style.Name)
+	case len(adm.Rules) > 0 && !adm.Validate:
+		return inputErrorf("%s: policy rules validate: add --validate", src("rule"))
+	}
+	return validatePolicyRules(src, adm.Rules)
+}
+
+// policyExpression is a ValidatingAdmissionPolicy validation, as the API
+// server's compiler takes it.
+type policyExpression string
+
+func (e policyExpression) GetExpression() string  { return string(e) }
+func (policyExpression) ReturnTypes() []*cel.Type { return []*cel.Type{cel.BoolType} }
+
+// validatePolicyRules compiles each rule with the API server's compiler
+// for ValidatingAdmissionPolicy validations (object, oldObject, request
+// and namespaceObject declared, no params).
+func validatePolicyRules(src Source, rules []Rule) error {
+	if len(rules) == 0 {
+		return nil
+	}
+	compiler := plugincel.NewCompiler(environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()))
+	for _, r := range rules {
+		res := compiler.CompileCELExpression(policyExpression(r.Rule), plugincel.OptionalVariableDeclarations{}, environment.StoredExpressions)
+		if res.Error != nil {
+			return invalid(src, "rule", r.Rule, "%s", strings.Join(strings.Fields(res.Error.Detail), " "))
+		}
+	}
+	return nil
+}
