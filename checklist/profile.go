@@ -3,6 +3,7 @@ package checklist
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 )
 
@@ -72,4 +73,50 @@ func CheckProfiles(profiles []Profile) error {
 		}
 	}
 	return nil
+}
+
+// PointsTable is the decision table as the README prints it: per answer,
+// the points each style gives it (largest first, ties in registry order),
+// then what maintainers who can fix code in the team's language add.
+// Generated from the profiles, it cannot drift from what Recommend does.
+func PointsTable(profiles []Profile) string {
+	var b strings.Builder
+	b.WriteString("| answer | points |\n|---|---|\n")
+	row := func(answer string, points func(Profile) int) {
+		type scored struct {
+			style  string
+			points int
+		}
+		var got []scored
+		for _, p := range profiles {
+			if n := points(p); n != 0 {
+				got = append(got, scored{p.Style, n})
+			}
+		}
+		sort.SliceStable(got, func(i, j int) bool { return got[i].points > got[j].points })
+		var cells []string
+		for _, s := range got {
+			cells = append(cells, fmt.Sprintf("%s %+d", s.style, s.points))
+		}
+		if len(cells) == 0 {
+			cells = []string{"none"}
+		}
+		fmt.Fprintf(&b, "| %s | %s |\n", answer, strings.Join(cells, ", "))
+	}
+	var languages []Option
+	for _, q := range Questions() {
+		if q.ID == "language" {
+			languages = q.Options
+		}
+		for _, o := range q.Options {
+			row(fmt.Sprintf("%s: %s", q.ID, o.Value), func(p Profile) int { return p.Points[q.ID+"="+o.Value] })
+			if q.ID != "maintainers" || o.Value != "yes" {
+				continue
+			}
+			for _, l := range languages {
+				row(fmt.Sprintf("maintainers: yes, language: %s", l.Value), func(p Profile) int { return p.MaintainerPoints[l.Value] })
+			}
+		}
+	}
+	return b.String()
 }

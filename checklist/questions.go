@@ -27,8 +27,9 @@ type Question struct {
 type Answers map[string]string
 
 // Questions returns the checklist in the order it is asked. "software" is a
-// free-text follow-up of "existing" (it has no options); "scale" follows a
-// production "stage".
+// free-text follow-up of "existing" (it has no options; given as a flag, it
+// is looked up whatever "existing" says); "scale" follows a production
+// "stage".
 func Questions() []Question {
 	return []Question{
 		{

@@ -32,6 +32,22 @@ type Recommendation struct {
 	Comparison  []Comparison `json:"comparison"`
 }
 
+// Settled: the team says an operator exists for the software and the
+// catalog knows it, so the rest of the checklist is only for building
+// anyway.
+func Settled(a Answers) bool { return a["existing"] == "yes" && len(Lookup(a["software"])) > 0 }
+
+// complete reports whether every question with options that applies is
+// answered.
+func complete(a Answers) bool {
+	for _, q := range Asked(a) {
+		if _, given := a[q.ID]; !given && len(q.Options) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Asked returns the questions that apply to the answers, in order.
 func Asked(a Answers) []Question {
 	var out []Question
@@ -65,7 +81,13 @@ func ValidateAnswer(q Question, value string) error {
 // with CheckProfiles) for the answers; ties go to the earlier style. Every
 // question that applies must be answered; answers to questions that do not
 // apply are ignored.
+//
+// When an operator exists for the software (Settled) and the answers stop
+// there, the recommendation is to run it, with no style.
 func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
+	if Settled(a) && !complete(a) {
+		return Recommendation{UseExisting: true, Candidates: Lookup(a["software"]), Ranking: []Score{}, Reasons: []Reason{}, Comparison: []Comparison{}}, nil
+	}
 	scores := make([]int, len(profiles))
 	var reasons []Reason
 	for _, q := range Asked(a) {
@@ -104,6 +126,25 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 			}
 		}
 	}
+	// The maintainers' weight goes to the style of the team's language;
+	// say which, and whether it won.
+	if a["maintainers"] == "yes" {
+		best, bestPoints := "", 0
+		for _, p := range profiles {
+			if n := p.MaintainerPoints[a["language"]]; n > bestPoints {
+				best, bestPoints = p.Style, n
+			}
+		}
+		for i, r := range rec.Reasons {
+			switch {
+			case r.Question != "maintainers" || best == "":
+			case best == rec.Style:
+				rec.Reasons[i].Reason = fmt.Sprintf("maintainers can fix %s code, so %s gets the largest weight (+%d)", a["language"], best, bestPoints)
+			default:
+				rec.Reasons[i].Reason = fmt.Sprintf("maintainers can fix %s code, so %s gets the largest weight (+%d); %s still scores higher on the other answers", a["language"], best, bestPoints, rec.Style)
+			}
+		}
+	}
 	for _, name := range []string{rec.Style, rec.RunnerUp} {
 		for _, p := range profiles {
 			if p.Style == name {
@@ -113,9 +154,7 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 			}
 		}
 	}
-	if a["existing"] != "no" {
-		rec.Candidates = Lookup(a["software"])
-	}
+	rec.Candidates = Lookup(a["software"])
 	rec.UseExisting = a["existing"] == "yes"
 	return rec, nil
 }

@@ -125,6 +125,7 @@ func TestBadInputs(t *testing.T) {
 			[]string{"generate"}, 2, `unknown type "float"`},
 		// Decorators: bad targets, selectors and attachments.
 		{"decorator target in lower case", "decorator", []string{"create", "api", "--target", "apps/v1/deployment", "--owns", "Service"}, 2, `--target "apps/v1/deployment": kind "deployment"`},
+		{"decorator of a cluster-scoped kind", "decorator", []string{"create", "api", "--target", "v1/Namespace", "--owns", "Service"}, 2, `--target "v1/Namespace": a cluster-scoped kind: the attachments (Service) are namespaced`},
 		{"decorator attaches a Job", "decorator", []string{"create", "api", "--target", "apps/v1/Deployment", "--owns", "Job"}, 2, `--owns "Job": a decorator attaches Service`},
 		{"decorator bad selector", "decorator", []string{"create", "api", "--target", "apps/v1/Deployment", "--selector", "a=b=c", "--owns", "Service"}, 2, `--selector "a=b=c"`},
 		{"decorator without attachments", "decorator", []string{"create", "api", "--target", "apps/v1/Deployment"}, 2, "--owns is required"},

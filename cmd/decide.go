@@ -20,6 +20,9 @@ import (
 type checklistFlags struct {
 	values      map[string]*string
 	answersFile string
+	// stopWhenSettled: once an existing operator settles it (decide), the
+	// other questions are optional.
+	stopWhenSettled bool
 }
 
 func (c *checklistFlags) register(cmd *cobra.Command) {
@@ -63,7 +66,11 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 	}
 	for _, q := range checklist.Questions() {
 		if q.AskIf != nil && !q.AskIf(a) {
-			delete(a, q.ID)
+			// An answer that does not apply is dropped; but the software,
+			// free text, is still looked up in the catalog.
+			if len(q.Options) > 0 {
+				delete(a, q.ID)
+			}
 			continue
 		}
 		if _, given := a[q.ID]; given || (!prompt && len(q.Options) == 0) {
@@ -71,6 +78,9 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 				return nil, usageError{err}
 			}
 			continue
+		}
+		if c.stopWhenSettled && checklist.Settled(a) {
+			continue // the advice is to run the existing operator
 		}
 		if !prompt {
 			return nil, usageError{fmt.Errorf("%v when not prompting", checklist.ValidateAnswer(q, ""))}
@@ -162,6 +172,7 @@ that applies must be answered by a flag or by --answers FILE.`,
 			if o.output != "text" && o.output != "json" {
 				return usageErrorf("-o %q: want text or json", o.output)
 			}
+			o.answers.stopWhenSettled = true
 			a, err := o.answers.collect(env, cmd, env.IO.Interactive)
 			if err != nil {
 				return err
@@ -170,7 +181,10 @@ that applies must be answered by a flag or by --answers FILE.`,
 			if err != nil {
 				return usageError{err}
 			}
-			next := initCommand(env.Styles, rec.Style, o.domain, o.name)
+			next := ""
+			if rec.Style != "" {
+				next = initCommand(env.Styles, rec.Style, o.domain, o.name)
+			}
 			if o.output == "json" {
 				return printDecisionJSON(env.IO.Out, a, rec, next)
 			}
@@ -220,6 +234,10 @@ func printDecision(w io.Writer, rec checklist.Recommendation, next string) {
 			fmt.Fprintf(w, "  %s: %s  %s\n", c.Software, c.Project, c.Site)
 		}
 		fmt.Fprintln(w)
+	}
+	if rec.Style == "" {
+		fmt.Fprintln(w, "If none fits and you build anyway, answer the other questions (--existing no, --new-crd ...) for a style.")
+		return
 	}
 	if rec.UseExisting {
 		fmt.Fprintln(w, "If it does not fit and you build anyway:")

@@ -57,7 +57,7 @@ kinds with opctl create api).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.style, "style", "", "operator style: "+strings.Join(env.Styles.Names(), ", ")+" (skips the checklist)")
-	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com)")
+	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com; not for "+stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ExistingKinds })+", which add none)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
 	f.StringVar(&o.repo, "repo", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
 	f.Int32Var(&o.resyncSeconds, "resync-seconds", 60, stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
@@ -109,7 +109,11 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 		return err
 	}
 	if !o.write.dryRun && addFirst == nil {
-		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE\n", dir)
+		next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
+		if style, err := env.Styles.Lookup(p.Style); err == nil && style.ExistingKinds {
+			next = "opctl create api --target apps/v1/Deployment --selector app-type=web --owns Service"
+		}
+		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && %s\n", dir, next)
 	}
 	return nil
 }
@@ -123,7 +127,7 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	if err != nil {
 		return scaffold.Project{}, usageErrorf("--style %q: %v", o.style, err)
 	}
-	if o.domain == "" {
+	if o.domain == "" && !style.ExistingKinds {
 		return scaffold.Project{}, usageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
 	}
 	p := scaffold.Project{Name: o.name, Domain: o.domain, Version: scaffold.DefaultVersion, Style: o.style, Versions: scaffold.DefaultVersions()}
@@ -168,7 +172,7 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project
 	if err != nil {
 		return nil, usageErrorf("--style %q: %v", o.style, err)
 	}
-	if o.domain == "" {
+	if o.domain == "" && !style.ExistingKinds {
 		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", "", checkAnswer(scaffold.ValidateDomain)); err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -205,6 +206,44 @@ func TestDecideFromAnswersFile(t *testing.T) {
 	r = run(t, dir, nil, false, "decide", "--answers", "bad.yaml")
 	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "opctl: --answers bad.yaml: unknown question \"colour\"\n", r.stderr)
+}
+
+// A project decorating existing kinds needs no domain, and the command
+// init suggests next runs.
+func TestDecoratorInitNeedsNoDomainAndItsNextRuns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := run(t, dir, nil, false, "init", "--style", "toy-shell", "--name", "web", "--yes")
+	require.Equal(t, 0, r.code, r.stderr)
+	_, next, found := strings.Cut(r.stdout, "Next: cd "+dir+" && opctl ")
+	require.True(t, found, r.stdout)
+	r = run(t, dir, nil, false, strings.Fields(next)...)
+	require.Equal(t, 0, r.code, r.stderr)
+	b, err := os.ReadFile(filepath.Join(dir, "opctl.yaml"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "domain")
+}
+
+// The catalog is consulted whenever the software is named; an existing
+// operator the catalog knows settles it without the other answers.
+func TestDecideConsultsTheCatalog(t *testing.T) {
+	t.Parallel()
+	r := run(t, t.TempDir(), nil, false, "decide", "--existing", "yes", "--software", "PostgreSQL")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "An operator already exists for this: run it instead of building one.")
+	assert.Contains(t, r.stdout, "PostgreSQL: CloudNativePG")
+	assert.NotContains(t, r.stdout, "Recommended style")
+	assert.Contains(t, r.stdout, "answer the other questions")
+
+	r = run(t, t.TempDir(), nil, false, append(goAnswers, "--software", "PostgreSQL")...)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "Well-maintained operators to consider first:\n  PostgreSQL: CloudNativePG")
+	assert.Contains(t, r.stdout, "Recommended style: toy-go")
+
+	// Unknown to the catalog, an existing operator settles nothing.
+	r = run(t, t.TempDir(), nil, false, "decide", "--existing", "yes", "--software", "our billing system")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --new-crd is required (one of yes, no) when not prompting\n", r.stderr)
 }
 
 func TestDecideNeverPromptsOffTerminal(t *testing.T) {

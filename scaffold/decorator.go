@@ -97,6 +97,23 @@ func validateTarget(src Source, t Target) error {
 		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "group %q must be a DNS-1123 subdomain", group)
 	case checkPlural(t.Resource) != nil:
 		return invalid(src, "target", t.Resource, "resource %q %v", t.Resource, checkPlural(t.Resource))
+	case slices.Contains(clusterScopedBuiltins, t.APIVersion+"/"+t.Kind):
+		// Attachments are namespaced and live beside their target.
+		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "a cluster-scoped kind: the attachments (%s) are namespaced and would have no namespace to live in", strings.Join(decoratorAttachments, ", "))
 	}
 	return nil
+}
+
+// clusterScopedBuiltins are the built-in cluster-scoped kinds, by
+// apiVersion/kind, that a decorator cannot attach namespaced objects to.
+var clusterScopedBuiltins = []string{
+	"v1/Namespace", "v1/Node", "v1/PersistentVolume", "v1/ComponentStatus",
+	"rbac.authorization.k8s.io/v1/ClusterRole", "rbac.authorization.k8s.io/v1/ClusterRoleBinding",
+	"storage.k8s.io/v1/StorageClass", "storage.k8s.io/v1/CSIDriver", "storage.k8s.io/v1/CSINode", "storage.k8s.io/v1/VolumeAttachment",
+	"apiextensions.k8s.io/v1/CustomResourceDefinition", "scheduling.k8s.io/v1/PriorityClass",
+	"networking.k8s.io/v1/IngressClass", "node.k8s.io/v1/RuntimeClass",
+	"admissionregistration.k8s.io/v1/ValidatingWebhookConfiguration", "admissionregistration.k8s.io/v1/MutatingWebhookConfiguration",
+	"admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy", "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding",
+	"certificates.k8s.io/v1/CertificateSigningRequest", "apiregistration.k8s.io/v1/APIService",
+	"flowcontrol.apiserver.k8s.io/v1/FlowSchema", "flowcontrol.apiserver.k8s.io/v1/PriorityLevelConfiguration",
 }

@@ -118,7 +118,7 @@ type Project struct {
 	// Format is the project file's version (projectFormat when written).
 	Format int    `json:"format"`
 	Name   string `json:"name"`
-	Domain string `json:"domain"`
+	Domain string `json:"domain,omitempty"`
 	Repo   string `json:"repo,omitempty"`
 	// Version is the project's version (SemVer, no v): the image tag is
 	// v<version>, and the chart's version and appVersion follow it.

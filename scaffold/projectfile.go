@@ -124,15 +124,19 @@ func (p Project) Validate(src Source, styles Styles) error {
 	if err := ValidateProjectName(src, p.Name); err != nil {
 		return err
 	}
-	if err := ValidateDomain(src, p.Domain); err != nil {
-		return err
-	}
-	if err := ValidateVersion(src, p.Version); err != nil {
-		return err
-	}
 	style, err := styles.Lookup(p.Style)
 	if err != nil {
 		return invalid(src, "style", p.Style, "%v", err)
+	}
+	// A project decorating existing kinds adds no API group: its domain
+	// is optional.
+	if p.Domain != "" || !style.ExistingKinds {
+		if err := ValidateDomain(src, p.Domain); err != nil {
+			return err
+		}
+	}
+	if err := ValidateVersion(src, p.Version); err != nil {
+		return err
 	}
 	switch {
 	case style.ModulePath && p.Repo == "":

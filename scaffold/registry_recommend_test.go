@@ -1,6 +1,9 @@
 package scaffold_test
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -102,4 +105,22 @@ func projects(cs []Candidate) []string {
 		out = append(out, c.Project)
 	}
 	return out
+}
+
+// TestGoldenREADMEPoints keeps the README's table of points equal to what
+// the registry gives (make golden rewrites it).
+func TestGoldenREADMEPoints(t *testing.T) {
+	path := filepath.Join("..", "README.md")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	const begin, end = "<!-- points: generated from the style registry -->\n", "<!-- end points -->"
+	readme := string(b)
+	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	require.True(t, i >= 0 && j > i, "README.md has no %q ... %q block", begin, end)
+	want := PointsTable(styles.All().Profiles())
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(readme[:i+len(begin)]+want+readme[j:]), 0o644))
+		return
+	}
+	assert.Equal(t, want, readme[i+len(begin):j], "README.md's table of points differs from the registry: run make golden")
 }

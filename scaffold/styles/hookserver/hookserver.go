@@ -117,13 +117,14 @@ type Data struct {
 	Decorator bool
 }
 
-// AddFiles adds the hook server, the image that runs it, the Makefile and
-// .gitignore.
+// AddFiles adds the hook server and its test, the image that runs it, the
+// Makefile and .gitignore.
 func AddFiles(t *scaffold.Tree, d Data) error {
 	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
 	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
 	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
 	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
 	r.File(d.Package+"/server.py", "server.py.tmpl", scaffold.UserOwned, d)
+	r.File("tests/test_server.py", "test_server.py.tmpl", scaffold.UserOwned, d)
 	return r.Err()
 }

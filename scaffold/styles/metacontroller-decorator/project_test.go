@@ -22,10 +22,10 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
 	dir := scaffoldSeed(t)
 	assert.NoDirExists(t, filepath.Join(dir, "config/crd"), "a decorator adds no CRD")
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "3 passed")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "6 passed")
 
 	styletest.MustRun(t, dir, "create", "api", "--target", "apps/v1/StatefulSet", "--name", "databases", "--owns", "Service")
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "6 passed")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "10 passed")
 	styletest.ExecIn(t, dir, "kubectl", "kustomize", "config/")
 
 	for _, bad := range []struct {
