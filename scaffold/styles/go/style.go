@@ -135,6 +135,9 @@ type goGV struct {
 	// webhooks, WebhookAlias its import alias; Webhooks: it has some.
 	WebhookDir, WebhookImport, WebhookAlias string
 	Webhooks                                bool
+	// WebhookRoot is the project directory seen from WebhookDir, as the
+	// arguments of filepath.Join: "..", "..", "..".
+	WebhookRoot string
 }
 
 type goData struct {
@@ -196,7 +199,8 @@ func newGoData(p scaffold.Project) goData {
 			gvIndex[dir] = i
 			webhookDir := "internal/webhook/" + strings.TrimPrefix(dir, "api/")
 			d.GVs = append(d.GVs, goGV{FullGroup: ga.FullGroup, Version: a.Version, Dir: dir, Import: ga.Import, Alias: ga.Alias,
-				WebhookDir: webhookDir, WebhookImport: p.Repo + "/" + webhookDir, WebhookAlias: "webhook" + ga.Alias})
+				WebhookDir: webhookDir, WebhookImport: p.Repo + "/" + webhookDir, WebhookAlias: "webhook" + ga.Alias,
+				WebhookRoot: strings.TrimSuffix(strings.Repeat(`"..", `, strings.Count(webhookDir, "/")+1), ", ")})
 		}
 		d.GVs[i].Webhooks = d.GVs[i].Webhooks || a.Admission != nil
 		d.GVs[i].APIs = append(d.GVs[i].APIs, ga)
@@ -281,6 +285,7 @@ func addWebhooks(r *scaffold.Renderer, d goData) {
 		}
 		r.File(gv.WebhookDir+"/webhooks.go", "webhook/webhooks.go.tmpl", scaffold.Generated, gv)
 		r.File(gv.WebhookDir+"/doc.go", "webhook/doc.go.tmpl", scaffold.UserOwned, gv)
+		r.File(gv.WebhookDir+"/suite_test.go", "webhook/suite_test.go.tmpl", scaffold.Generated, gv)
 		for _, a := range gv.APIs {
 			if a.Admission == nil {
 				continue
