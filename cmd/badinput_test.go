@@ -151,6 +151,13 @@ func TestBadInputs(t *testing.T) {
 			`--rule "self.size < 3": the sample (defaults, first enum values, made-up values) breaks it`},
 		{"required field no sample fits", "seed", create("--field", "code:string:maxLength=3:required:pattern=^zz[0-9]{3}$"), 2,
 			`--field "code": no value for the sample fits pattern "^zz[0-9]{3}$" and the length bounds`},
+		// An existing playbook, in a style that runs playbooks only.
+		{"playbook in a style without playbooks", "seed", create("--playbook", "playbooks/site.yml"), 2, "--playbook is for toy-python projects; this project's style is toy-go"},
+		{"playbook outside playbooks/", "policy-seed", create("--playbook", "site.yml"), 2, `--playbook "site.yml": must be a file directly under playbooks/`},
+		{"playbook with a generated name", "policy-seed", create("--playbook", "playbooks/run-x.yml"), 2, `--playbook "playbooks/run-x.yml": local-*.yml and run-*.yml are the playbooks opctl generates`},
+		{"playbook missing", "policy-seed", create("--playbook", "playbooks/site.yml"), 2, `--playbook "playbooks/site.yml": no such file in the project`},
+		{"playbook not a playbook", "policy-seed", create("--playbook", "playbooks/vars.yml"), 2, `--playbook "playbooks/vars.yml": is not a playbook (a YAML list of plays)`},
+		{"playbook play without hosts", "policy-seed", create("--playbook", "playbooks/tasks.yml"), 2, `--playbook "playbooks/tasks.yml": play 1 has no hosts`},
 		// Admission: what the style can serve, and policy rules compiled as
 		// the API server compiles them.
 		{"webhook without what to do", "seed", []string{"create", "webhook", "--kind", "Database"}, 2, "--validate, --default or both are required"},
@@ -195,6 +202,9 @@ func TestBadInputs(t *testing.T) {
 			case "policy-seed":
 				require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", "toy-python", "--domain", "example.com", "--name", "db", "--yes").code)
 				require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+				require.NoError(t, os.MkdirAll(filepath.Join(dir, "playbooks"), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "playbooks/vars.yml"), []byte("target: x\n"), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "playbooks/tasks.yml"), []byte("- name: a task\n  ansible.builtin.debug: {}\n"), 0o644))
 			case "empty-project":
 				dir = initSeed(t)
 			case "decorator":

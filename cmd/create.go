@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -104,14 +105,14 @@ func webhookStyles(styles scaffold.Styles, webhooks bool) string {
 
 type createAPIOptions struct {
 	group, version, kind, plural, from string
-	target, selector, name             string
+	target, selector, name, playbook   string
 	namespaced                         bool
 	fields, rules, owns                []string
 	write                              writeFlags
 }
 
 // modelFlags are the flags that describe the API; --from replaces them all.
-var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "rule", "owns"}
+var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "rule", "owns", "playbook"}
 
 func newCreateAPICmd(env Env) *cobra.Command {
 	var o createAPIOptions
@@ -157,6 +158,8 @@ re-rendered; your files already there are left alone.
 	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
+	f.StringVar(&o.playbook, "playbook", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Playbooks })+
+		": an existing playbook under playbooks/ to run for the kind instead of a generated role")
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
 	f.StringVar(&o.target, "target", "", existingKindStyles(env.Styles)+": the kind to decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
 	f.StringVar(&o.selector, "selector", "", existingKindStyles(env.Styles)+": label selector of the targets, KEY=VALUE[,...]")
@@ -181,6 +184,24 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	api, src, err := o.api(env.Dir)
 	if err != nil {
 		return err
+	}
+	if api.Playbook != "" {
+		if !style.Playbooks {
+			return usageErrorf("%s is for %s projects; this project's style is %s", src("playbook"),
+				stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Playbooks }), p.Style)
+		}
+		if err := scaffold.ValidatePlaybookPath(src, api.Playbook); err != nil {
+			return err
+		}
+		content, err := os.ReadFile(filepath.Join(env.Dir, api.Playbook))
+		if os.IsNotExist(err) {
+			return usageErrorf("%s %q: no such file in the project", src("playbook"), api.Playbook)
+		} else if err != nil {
+			return err
+		}
+		if err := scaffold.CheckPlaybook(src, api.Playbook, content); err != nil {
+			return err
+		}
 	}
 	if p, err = p.AddAPI(src, api); err != nil {
 		return err
@@ -236,7 +257,7 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 			return scaffold.API{}, nil, usageErrorf("--%s is required", name)
 		}
 	}
-	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns}
+	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, Playbook: o.playbook}
 	if a.Plural == "" {
 		a.Plural = pluralize(a.Kind)
 	}

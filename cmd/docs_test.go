@@ -85,6 +85,8 @@ func TestDocsExamplesRun(t *testing.T) {
 		{"opctl init", ""},
 		{"opctl decide", "printf 'existing: no\\nnew-crd: yes\\nstage: prototype\\nlanguage: python\\nlogic: imperative\\nmaintainers: yes\\n' > answers.yaml"},
 		{"opctl create api --target", initArgs(decorating)},
+		{"opctl create api --group ops", initArgs(realStyleWith(t, func(s scaffold.Style) bool { return s.Playbooks })) +
+			" && mkdir -p playbooks && printf -- '- name: backup\\n  hosts: localhost\\n  tasks: []\\n' > playbooks/backup.yml"},
 		{"opctl create api", initArgs(newKinds)},
 		{"opctl delete api Cache", initArgs(newKinds) + " && opctl create api --group cache --version v1 --kind Cache"},
 		{"opctl create webhook", initArgs(newKinds) + " && opctl create api --group myapp --version v1 --kind Database"},

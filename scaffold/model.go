@@ -80,6 +80,10 @@ type API struct {
 	Owns  []string `json:"owns,omitempty"`
 	// Admission is the kind's admission webhook or policy, if any.
 	Admission *Admission `json:"admission,omitempty"`
+	// Playbook is an existing playbook the runtime runs for the kind
+	// instead of generated code (styles with Playbooks), a path under
+	// playbooks/.
+	Playbook string `json:"playbook,omitempty"`
 }
 
 // FullGroup is the API group with the project domain appended.

@@ -156,6 +156,9 @@ func (p Project) Validate(src Source, styles Styles) error {
 		if err := validateAdmission(src, style, a); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
 		}
+		if err := validatePlaybook(src, style, a); err != nil {
+			return fmt.Errorf("api %s: %w", a.Kind, err)
+		}
 	}
 	for _, d := range p.Decorators {
 		if rebuilt, err = rebuilt.AddDecorator(src, d); err != nil {

@@ -31,6 +31,9 @@ type Style struct {
 	// Webhook when a kind asks for admission); a style without them gets
 	// ValidatingAdmissionPolicies, which cannot default.
 	Webhooks bool
+	// Playbooks: a kind may run an existing playbook (create api
+	// --playbook) instead of the generated code.
+	Playbooks bool
 	// LeaderElection adds a Role for a Lease in the operator namespace.
 	LeaderElection bool
 	Runtime        func(Project) Runtime

@@ -4,6 +4,7 @@ package ansible_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -33,4 +34,18 @@ func TestGeneratedProject(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "| `egressIPs` | `egress_i_ps` (lossy")
 	assert.Contains(t, string(readme), "| `tags` | none: `tags` is reserved in Ansible")
+
+	// A kind that runs an existing playbook: make test syntax-checks it
+	// through the playbooks opctl writes around it, and lints it.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "playbooks/backup.yml"), []byte(existingPlaybook), 0o644))
+	styletest.MustRun(t, dir, "create", "api", "--group", "ops", "--version", "v1", "--kind", "Backup",
+		"--field", "target:string:required", "--owns", "ConfigMap", "--playbook", "playbooks/backup.yml")
+	out = styletest.ExecIn(t, dir, "make", "test")
+	assert.Contains(t, out, "playbook: playbooks/run-backup.yml")
+	assert.NoDirExists(t, filepath.Join(dir, "roles/backup"), "no role for a kind that runs a playbook")
+	// A broken playbook fails make test.
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "playbooks/backup.yml"), []byte("- name: x\n  hosts: localhost\n  tasks:\n    - nosuch.module.here: {}\n"), 0o644))
+	cmd := exec.Command("make", "test")
+	cmd.Dir = dir
+	assert.Error(t, cmd.Run(), "make test must fail on a broken playbook")
 }

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 	"unicode"
@@ -38,8 +39,9 @@ func Style() scaffold.Style {
 				"language=ansible": "an Ansible team: existing roles and playbooks run unchanged under the Ansible Operator",
 			},
 		},
-		Resync:  true,
-		Summary: "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
+		Resync:    true,
+		Playbooks: true,
+		Summary:   "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
 		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
 			// operator_sdk.util.k8s_status reads, then merge-patches status.
@@ -128,6 +130,9 @@ type ansibleAPI struct {
 	CRVar       string
 	SamplePath  string
 	SnakeFields []snakeField
+	// PlaybookFile is the kind's playbook's file name, as run-<kind>.yml
+	// imports it from beside it.
+	PlaybookFile string
 }
 
 func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
@@ -137,7 +142,8 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 		APIs    []ansibleAPI
 	}{Project: p, V: p.Versions}
 	for _, a := range p.APIs {
-		aa := ansibleAPI{API: a, Project: p, FullGroup: a.FullGroup(p.Domain), CRVar: CRVar(p.Domain, a), SamplePath: scaffold.SamplePath(p, a)}
+		aa := ansibleAPI{API: a, Project: p, FullGroup: a.FullGroup(p.Domain), CRVar: CRVar(p.Domain, a), SamplePath: scaffold.SamplePath(p, a),
+			PlaybookFile: path.Base(a.Playbook)}
 		for _, node := range scaffold.GroupFields(a.Fields) {
 			snake := SnakeCase(node.Name)
 			lossy := false
@@ -169,6 +175,14 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 		return err
 	}
 	for _, a := range d.APIs {
+		if a.Playbook != "" {
+			// The kind runs the user's playbook: opctl writes the playbooks
+			// around it, not a role.
+			r.File(scaffold.PlaybookFor(a.API, "run"), "playbooks/run.yml.tmpl", scaffold.Generated, a)
+			r.File(scaffold.PlaybookFor(a.API, "local"), "playbooks/local-playbook.yml.tmpl", scaffold.Generated, a)
+			r.File(scaffold.PlaybookDir+"/tasks/status-"+a.Singular()+".yml", "playbooks/status.yml.tmpl", scaffold.Generated, a)
+			continue
+		}
 		role := "roles/" + a.Singular() + "/"
 		r.File(role+"tasks/main.yml", "role/tasks/main.yml.tmpl", scaffold.UserOwned, a)
 		r.File(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", scaffold.UserOwned, a)
@@ -185,7 +199,8 @@ type watch struct {
 	Version             string `json:"version"`
 	Group               string `json:"group"`
 	Kind                string `json:"kind"`
-	Role                string `json:"role"`
+	Role                string `json:"role,omitempty"`
+	Playbook            string `json:"playbook,omitempty"`
 	ManageStatus        bool   `json:"manageStatus"`
 	SnakeCaseParameters bool   `json:"snakeCaseParameters"`
 	ReconcilePeriod     string `json:"reconcilePeriod"`
@@ -201,8 +216,14 @@ type galaxyRequirement struct {
 func addAnsibleData(p scaffold.Project, apis []ansibleAPI, t *scaffold.Tree) error {
 	var watches []watch
 	for _, a := range apis {
-		watches = append(watches, watch{Version: a.Version, Group: a.FullGroup, Kind: a.Kind, Role: a.Singular(),
-			ManageStatus: false, SnakeCaseParameters: true, ReconcilePeriod: fmt.Sprintf("%ds", p.ResyncSeconds)})
+		w := watch{Version: a.Version, Group: a.FullGroup, Kind: a.Kind, Role: a.Singular(),
+			ManageStatus: false, SnakeCaseParameters: true, ReconcilePeriod: fmt.Sprintf("%ds", p.ResyncSeconds)}
+		if a.Playbook != "" {
+			// Relative to the operator's working directory, where the image
+			// copies playbooks/.
+			w.Role, w.Playbook = "", scaffold.PlaybookFor(a.API, "run")
+		}
+		watches = append(watches, w)
 	}
 	if watches == nil {
 		watches = []watch{}
@@ -228,6 +249,9 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, t *scaffold.Tree) err
 		return err
 	}
 	for _, a := range apis {
+		if a.Playbook != "" {
+			continue // no role: the user's playbook
+		}
 		defaults := map[string]any{
 			"opctl_owns":         ownedNames(a.API),
 			"opctl_child_image":  p.Versions.ChildImage,
