@@ -125,3 +125,21 @@ func TestRecommendedStyleGivesItsOwnReasons(t *testing.T) {
 	assert.Equal(t, "b is written in Python", reasons["language"])
 	assert.NotEqual(t, "a takes any code", reasons["logic"], "only the recommended style's words")
 }
+
+// Without a new CRD, a style that needs one is never recommended, however
+// high it scores; with one, the scores alone rank.
+func TestWithoutCRDOnlyStylesThatServeIt(t *testing.T) {
+	profiles := twoStyles()
+	profiles[0].Points = map[string]int{"language=go": 9}
+	profiles[1].WithoutCRD = true
+	answers := Answers{"existing": "no", "stage": "prototype", "language": "go", "logic": "imperative", "maintainers": "no"}
+	for _, tt := range []struct{ newCRD, style, runnerUp string }{
+		{"no", "b", "a"},
+		{"yes", "a", "b"},
+	} {
+		answers["new-crd"] = tt.newCRD
+		rec, err := Recommend(profiles, answers)
+		require.NoError(t, err)
+		assert.Equal(t, []string{tt.style, tt.runnerUp}, []string{rec.Style, rec.RunnerUp}, "new-crd=%s", tt.newCRD)
+	}
+}

@@ -24,6 +24,10 @@ type Profile struct {
 	// keyed like Points; shown instead of the answer's general reason when
 	// the style is the one recommended.
 	Reasons map[string]string
+	// WithoutCRD: the style serves a project with no CRD of its own (it
+	// watches or decorates existing kinds). When no new CRD is wanted,
+	// only such styles are recommended.
+	WithoutCRD bool
 }
 
 // CheckProfiles refuses a style registry Recommend could not serve: fewer

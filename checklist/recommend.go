@@ -113,7 +113,19 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 	for i, p := range profiles {
 		rec.Ranking = append(rec.Ranking, Score{p.Style, scores[i]})
 	}
-	sort.SliceStable(rec.Ranking, func(i, j int) bool { return rec.Ranking[i].Score > rec.Ranking[j].Score })
+	// Without a new CRD, a style that needs one cannot serve: the styles
+	// that can come first, whatever the others score.
+	serves := map[string]bool{}
+	for _, p := range profiles {
+		serves[p.Style] = a["new-crd"] != "no" || p.WithoutCRD
+	}
+	sort.SliceStable(rec.Ranking, func(i, j int) bool {
+		x, y := rec.Ranking[i], rec.Ranking[j]
+		if serves[x.Style] != serves[y.Style] {
+			return serves[x.Style]
+		}
+		return x.Score > y.Score
+	})
 	rec.Style, rec.RunnerUp = rec.Ranking[0].Style, rec.Ranking[1].Style
 	// The recommended style says in its own words why an answer favours it.
 	for _, p := range profiles {

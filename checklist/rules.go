@@ -15,7 +15,7 @@ var rules = []rule{
 	{"existing", "unsure", "check the catalog and OperatorHub before building: a maintained operator beats a new one"},
 
 	{"new-crd", "yes", "a new API of your own: a style that scaffolds a CRD; a decorator only extends existing resources"},
-	{"new-crd", "no", "no new CRD: a style that reacts to existing resources does it with the least machinery"},
+	{"new-crd", "no", "no new CRD: only the styles that react to existing resources are recommended, the least machinery first"},
 
 	{"stage", "prototype", "a prototype wants the shortest path to a working loop: the styles with the least code"},
 	{"stage", "production", "production: what the team can operate and extend for years matters more than speed of writing"},

@@ -72,7 +72,14 @@ func TestBadInputs(t *testing.T) {
 		{"decide bad value before a missing one", "empty", []string{"decide", "--language", "java"}, 2, `--language "java": want one of go, python, shell, ansible, other`},
 		{"cluster-scoped owner", "seed", create("--namespaced=false", "--owns", "ConfigMap"), 2, "a cluster-scoped kind has no namespace"},
 		{"kind already there", "seed", create("--kind", "Database"), 2, `--kind "Database": the project already has this kind`},
-		{"decorator flag elsewhere", "seed", create("--target", "apps/v1/Deployment"), 2, "--target is for toy-shell projects; this project's style is toy-go"},
+		{"decorator flag elsewhere", "seed", create("--target", "apps/v1/Deployment"), 2, "--target is for toy-python, toy-shell projects; this project's style is toy-go"},
+		// Watches of existing kinds.
+		{"watch with a field", "watching", []string{"create", "api", "--target", "v1/Secret", "--field", "a:string"}, 2, "--field does not apply with --target"},
+		{"watch namespace of a cluster-scoped kind", "watching", []string{"create", "api", "--target", "v1/Node", "--namespace", "payments"}, 2, `--namespace "payments": Node is cluster-scoped`},
+		{"watch bad namespace", "watching", []string{"create", "api", "--target", "v1/Secret", "--namespace", "Pay_ments"}, 2, `--namespace "Pay_ments": must be a DNS-1123 label`},
+		{"watch bad selector", "watching", []string{"create", "api", "--target", "v1/Secret", "--selector", "sync"}, 2, `--selector "sync"`},
+		{"watch twice", "watched", []string{"create", "api", "--target", "v1/Secret"}, 2, `--name "secrets": the project already has this watch`},
+		{"decorator in a namespace", "decorator", []string{"create", "api", "--target", "apps/v1/Deployment", "--namespace", "web", "--owns", "Service"}, 2, "--namespace is for watches (toy-python projects)"},
 		{"from missing file", "seed", []string{"create", "api", "--from", "nope.yaml"}, 2, "--from"},
 		{"from not YAML", "from", []string{"create", "api", "--from", "bad.yaml"}, 2, "--from"},
 		{"from unknown key", "from", []string{"create", "api", "--from", "unknown.yaml"}, 2, `unknown field "colour"`},
@@ -93,7 +100,7 @@ func TestBadInputs(t *testing.T) {
 		{"init into a file", "seed", []string{"init", "opctl.yaml", "--style", example, "--domain", "example.com", "--yes"}, 2, "opctl.yaml is a file: init needs a directory"},
 		{"name from the directory", "empty", []string{"init", "Capital_Dir", "--style", example, "--domain", "example.com", "--yes"}, 2,
 			`directory name (the project name without --name) "Capital_Dir": must be a DNS-1123 label`},
-		{"delete an unknown kind", "seed", []string{"delete", "api", "Nope"}, 2, `NAME "Nope": the project has no such kind or decorator (it has Database)`},
+		{"delete an unknown kind", "seed", []string{"delete", "api", "Nope"}, 2, `NAME "Nope": the project has no such kind, decorator or watch (it has Database)`},
 		{"delete outside a project", "empty", []string{"delete", "api", "Database"}, 2, "opctl.yaml not found"},
 		{"delete without a name", "seed", []string{"delete", "api"}, 2, "takes one argument"},
 		{"delete two names", "seed", []string{"delete", "api", "Database", "Cache"}, 2, "takes one argument"},
@@ -207,6 +214,11 @@ func TestBadInputs(t *testing.T) {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "playbooks/tasks.yml"), []byte("- name: a task\n  ansible.builtin.debug: {}\n"), 0o644))
 			case "empty-project":
 				dir = initSeed(t)
+			case "watching", "watched":
+				require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", "toy-python", "--domain", "example.com", "--name", "sync", "--yes").code)
+				if tt.setup == "watched" {
+					require.Equal(t, 0, run(t, dir, nil, false, "create", "api", "--target", "v1/Secret").code)
+				}
 			case "decorator":
 				require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", decorating, "--domain", "example.com", "--name", "web", "--yes").code)
 			case "from":

@@ -387,10 +387,10 @@ func TestDeleteAPI(t *testing.T) {
 
 	r = run(t, dir, nil, false, "delete", "api", "Cache")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "opctl: NAME \"Cache\": the project has no such kind or decorator (it has Database)\n", r.stderr)
+	assert.Equal(t, "opctl: NAME \"Cache\": the project has no such kind, decorator or watch (it has Database)\n", r.stderr)
 	r = run(t, dir, nil, false, "delete", "api")
 	assert.Equal(t, 2, r.code)
-	assert.Contains(t, r.stderr, "takes one argument, the kind or decorator to remove")
+	assert.Contains(t, r.stderr, "takes one argument, the kind, decorator or watch to remove")
 }
 
 func TestCreateAPIFromFile(t *testing.T) {
@@ -580,4 +580,29 @@ func styleWith(t *testing.T, has func(scaffold.Style) bool) string {
 	}
 	t.Fatal("no style in the registry has the capability")
 	return ""
+}
+
+// A watch of an existing kind: recorded in opctl.yaml, read-only RBAC on
+// the target, and removed again by delete api.
+func TestCreateWatch(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", "toy-python", "--domain", "example.com", "--name", "sync", "--yes").code)
+	before := snapshot(t, dir)
+	r := run(t, dir, nil, false, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault", "--name", "vault")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err := scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	assert.Equal(t, []scaffold.Watch{{Name: "vault", Target: scaffold.Target{APIVersion: "v1", Kind: "Secret", Resource: "secrets"},
+		Namespace: "payments", Selector: map[string]string{"sync": "vault"}}}, p.Watches)
+	role, err := os.ReadFile(filepath.Join(dir, "config/rbac/role.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(role), "- apiGroups:\n  - \"\"\n  resources:\n  - secrets\n  verbs:\n  - get\n  - list\n  - watch\n")
+	api, err := os.ReadFile(filepath.Join(dir, "API.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(api), "## Watch vault\n\nReacts to existing Secret (v1) in namespace payments labelled sync=vault: read-only, no CRD.")
+
+	r = run(t, dir, nil, false, "delete", "api", "vault")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, before, snapshot(t, dir), "deleting the watch gives the project back")
 }

@@ -106,6 +106,7 @@ func webhookStyles(styles scaffold.Styles, webhooks bool) string {
 type createAPIOptions struct {
 	group, version, kind, plural, from string
 	target, selector, name, playbook   string
+	namespace                          string
 	namespaced                         bool
 	fields, rules, owns                []string
 	write                              writeFlags
@@ -132,11 +133,17 @@ re-rendered; your files already there are left alone.
 
 --rule CEL[#MESSAGE] (repeatable): a rule on the whole spec, for rules across
   fields: --rule 'self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres'
-  Every rule is compiled with the API server's CEL support, cost included.`,
+  Every rule is compiled with the API server's CEL support, cost included.
+
+--target GROUP/VERSION/KIND (or v1/KIND for the core group) reacts to an
+  existing kind instead of adding one: no CRD, read-only access to it, and a
+  handler that hands each matching object to a function of yours,
+  narrowed with --namespace and --selector.`,
 		Example: `  opctl create api --group myapp --version v1 --kind Database \
     --field engine:string:enum=mysql,postgres:required --field version:string \
     --field storage:quantity --field replicas:int32:min=1:max=5:default=1 --owns ConfigMap
-  opctl create api --from database.yaml`,
+  opctl create api --from database.yaml
+  opctl create api --target v1/Secret --namespace payments --selector sync=vault`,
 		Args: maxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.from != "" {
@@ -161,9 +168,10 @@ re-rendered; your files already there are left alone.
 	f.StringVar(&o.playbook, "playbook", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Playbooks })+
 		": an existing playbook under playbooks/ to run for the kind instead of a generated role")
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
-	f.StringVar(&o.target, "target", "", existingKindStyles(env.Styles)+": the kind to decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
-	f.StringVar(&o.selector, "selector", "", existingKindStyles(env.Styles)+": label selector of the targets, KEY=VALUE[,...]")
-	f.StringVar(&o.name, "name", "", existingKindStyles(env.Styles)+": the decorator's name (default: the target's resource name)")
+	f.StringVar(&o.target, "target", "", targetStyles(env.Styles)+": the existing kind to watch or decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
+	f.StringVar(&o.namespace, "namespace", "", watchStyles(env.Styles)+": watch the target in this namespace only")
+	f.StringVar(&o.selector, "selector", "", targetStyles(env.Styles)+": label selector of the targets, KEY=VALUE[,...]")
+	f.StringVar(&o.name, "name", "", targetStyles(env.Styles)+": the watch's or decorator's name (default: the target's resource name)")
 	o.write.register(cmd)
 	return cmd
 }
@@ -174,11 +182,17 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 		return err
 	}
 	if style.ExistingKinds {
+		if cmd.Flags().Changed("namespace") {
+			return usageErrorf("--namespace is for watches (%s projects); a decorator watches every namespace: narrow it with --selector", watchStyles(env.Styles))
+		}
 		return createDecorator(env, cmd, p, o)
 	}
-	for _, name := range []string{"target", "selector", "name"} {
+	if style.Watches && cmd.Flags().Changed("target") {
+		return createWatch(env, cmd, p, o)
+	}
+	for _, name := range []string{"target", "selector", "name", "namespace"} {
 		if cmd.Flags().Changed(name) {
-			return usageErrorf("--%s is for %s projects; this project's style is %s", name, existingKindStyles(env.Styles), p.Style)
+			return usageErrorf("--%s is for %s projects; this project's style is %s", name, targetStyles(env.Styles), p.Style)
 		}
 	}
 	api, src, err := o.api(env.Dir)
@@ -209,6 +223,24 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
 }
 
+// createWatch adds a watch of an existing kind: no CRD, a handler that
+// hands each object to the user's code.
+func createWatch(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
+	for _, name := range append([]string{"from"}, modelFlags...) {
+		if cmd.Flags().Changed(name) {
+			return usageErrorf("--%s does not apply with --target, which watches an existing kind: use --namespace, --selector, --name", name)
+		}
+	}
+	target, selector, name, err := o.existingKind()
+	if err != nil {
+		return err
+	}
+	if p, err = p.AddWatch(scaffold.FlagSource, scaffold.Watch{Name: name, Target: target, Namespace: o.namespace, Selector: selector}); err != nil {
+		return err
+	}
+	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
+}
+
 // createDecorator adds a decorator: no CRD, children attached to existing
 // resources of the target kind.
 func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
@@ -220,22 +252,32 @@ func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAP
 	if o.target == "" {
 		return usageErrorf("--target is required: the kind to decorate, e.g. --target apps/v1/Deployment")
 	}
-	target, err := scaffold.ParseTarget(o.target, pluralize)
+	target, selector, name, err := o.existingKind()
 	if err != nil {
 		return err
 	}
-	selector, err := scaffold.ParseSelector(o.selector)
-	if err != nil {
-		return err
-	}
-	d := scaffold.Decorator{Name: o.name, Target: target, Selector: selector, Owns: o.owns}
-	if d.Name == "" {
-		d.Name = target.Resource
-	}
-	if p, err = p.AddDecorator(scaffold.FlagSource, d); err != nil {
+	if p, err = p.AddDecorator(scaffold.FlagSource, scaffold.Decorator{Name: name, Target: target, Selector: selector, Owns: o.owns}); err != nil {
 		return err
 	}
 	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
+}
+
+// existingKind parses --target and --selector, and names the watch or
+// decorator: --name, else the target's resource.
+func (o createAPIOptions) existingKind() (scaffold.Target, map[string]string, string, error) {
+	target, err := scaffold.ParseTarget(o.target, pluralize)
+	if err != nil {
+		return target, nil, "", err
+	}
+	selector, err := scaffold.ParseSelector(o.selector)
+	if err != nil {
+		return target, nil, "", err
+	}
+	name := o.name
+	if name == "" {
+		name = target.Resource
+	}
+	return target, selector, name, nil
 }
 
 // api builds the model from --from or from the flags, and says where its
@@ -286,9 +328,15 @@ func typeNames() []string {
 	return out
 }
 
-// existingKindStyles names the styles that decorate existing kinds.
-func existingKindStyles(styles scaffold.Styles) string {
-	return stylesWith(styles, func(s scaffold.Style) bool { return s.ExistingKinds })
+// watchStyles names the styles that watch existing kinds beside their own.
+func watchStyles(styles scaffold.Styles) string {
+	return stylesWith(styles, func(s scaffold.Style) bool { return s.Watches })
+}
+
+// targetStyles names the styles that take --target: they watch or
+// decorate existing kinds.
+func targetStyles(styles scaffold.Styles) string {
+	return stylesWith(styles, func(s scaffold.Style) bool { return s.Watches || s.ExistingKinds })
 }
 
 // loadProject loads the project in the current directory and its style.

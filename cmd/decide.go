@@ -189,6 +189,10 @@ that applies must be answered by a flag or by --answers FILE.`,
 				return printDecisionJSON(env.IO.Out, a, rec, next)
 			}
 			printDecision(env.IO.Out, rec, next)
+			// A style with kinds of its own serves "no new CRD" by watching.
+			if style, err := env.Styles.Lookup(rec.Style); err == nil && a["new-crd"] == "no" && style.Watches {
+				fmt.Fprintf(env.IO.Out, "  cd %s && opctl create api --target GROUP/VERSION/KIND [--namespace NS] [--selector KEY=VALUE]\n", o.name)
+			}
 			return nil
 		},
 	}

@@ -20,8 +20,9 @@ func newDeleteAPICmd(env Env) *cobra.Command {
 	var w writeFlags
 	cmd := &cobra.Command{
 		Use:   "api NAME",
-		Short: "Remove a kind (or a decorator) from the project in the current directory",
-		Long: `Remove a kind, or in a project of decorators a decorator, by its name.
+		Short: "Remove a kind (or a decorator, or a watch) from the project in the current directory",
+		Long: `Remove a kind, a watch of an existing kind, or in a project of decorators a
+decorator, by its name.
 
 The generated files it had are removed, as are files of yours opctl wrote for
 it that you never changed; a generated file edited by hand stops the command
@@ -29,7 +30,7 @@ it that you never changed; a generated file edited by hand stops the command
 and listed. opctl.yaml forgets the kind.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf("%s takes one argument, the kind or decorator to remove (e.g. opctl delete api Database)", cmd.CommandPath())
+				return usageErrorf("%s takes one argument, the kind, decorator or watch to remove (e.g. opctl delete api Database)", cmd.CommandPath())
 			}
 			return nil
 		},

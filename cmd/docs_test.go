@@ -76,6 +76,7 @@ func TestDocsExamplesRun(t *testing.T) {
 	}
 	bin := buildOpctl(t)
 	decorating := realStyleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
+	watching := realStyleWith(t, func(s scaffold.Style) bool { return s.Watches })
 	newKinds := realStyleWith(t, func(s scaffold.Style) bool { return s.ModulePath })
 	initArgs := func(style string) string {
 		return "opctl init --style " + style + " --domain example.com --name demo --yes ."
@@ -84,6 +85,7 @@ func TestDocsExamplesRun(t *testing.T) {
 	setups := []struct{ prefix, script string }{
 		{"opctl init", ""},
 		{"opctl decide", "printf 'existing: no\\nnew-crd: yes\\nstage: prototype\\nlanguage: python\\nlogic: imperative\\nmaintainers: yes\\n' > answers.yaml"},
+		{"opctl create api --target v1/Secret", initArgs(watching)},
 		{"opctl create api --target", initArgs(decorating)},
 		{"opctl create api --group ops", initArgs(realStyleWith(t, func(s scaffold.Style) bool { return s.Playbooks })) +
 			" && mkdir -p playbooks && printf -- '- name: backup\\n  hosts: localhost\\n  tasks: []\\n' > playbooks/backup.yml"},
@@ -93,6 +95,9 @@ func TestDocsExamplesRun(t *testing.T) {
 	}
 	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
 	require.NoError(t, err)
+	scenarios, err := filepath.Glob(filepath.Join("..", "docs", "scenarios", "*.md"))
+	require.NoError(t, err)
+	files = append(files, scenarios...)
 	var examples []docExample
 	for _, f := range append([]string{filepath.Join("..", "README.md")}, files...) {
 		examples = append(examples, docExamples(t, f)...)

@@ -109,11 +109,15 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 		return err
 	}
 	if !o.write.dryRun && addFirst == nil {
+		style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
 		next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
-		if style, err := env.Styles.Lookup(p.Style); err == nil && style.ExistingKinds {
+		if style.ExistingKinds {
 			next = "opctl create api --target apps/v1/Deployment --selector app-type=web --owns Service"
 		}
 		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && %s\n", dir, next)
+		if style.Watches {
+			fmt.Fprintf(env.IO.Out, "  or, to react to an existing kind: opctl create api --target v1/Secret --namespace NS --selector KEY=VALUE\n")
+		}
 	}
 	return nil
 }

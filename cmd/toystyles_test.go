@@ -16,7 +16,8 @@ import (
 // they expect from the real registry.
 //
 // toy-go and toy-python add kinds with CRDs (toy-go needs a Go module path,
-// re-syncs and serves webhooks, toy-python runs existing playbooks);
+// re-syncs and serves webhooks, toy-python runs existing playbooks and
+// watches existing kinds);
 // toy-shell decorates existing kinds.
 func toyStyles() scaffold.Styles {
 	return scaffold.Styles{
@@ -28,7 +29,7 @@ func toyStyles() scaffold.Styles {
 			Runtime: toyWebhookRuntime, Files: toyKindFiles, CI: toyCI,
 		},
 		{
-			Name: "toy-python", Summary: "a toy style for Python teams", Playbooks: true,
+			Name: "toy-python", Summary: "a toy style for Python teams", Playbooks: true, Watches: true,
 			Checklist: toyProfile("Python", map[string]int{"language=python": 4, "stage=prototype": 2, "logic=imperative": 1},
 				map[string]int{"python": 3}, nil),
 			Access:  toyAccess(),

@@ -17,7 +17,7 @@ const APIDocPath = "API.md"
 func apiDoc(p Project) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!-- %s -->\n# The API of %s\n\n", GeneratedHeader, p.Name)
-	if len(p.APIs) == 0 && len(p.Decorators) == 0 {
+	if len(p.APIs) == 0 && len(p.Decorators) == 0 && len(p.Watches) == 0 {
 		b.WriteString("No kind yet: add one with `opctl create api`.\n")
 	}
 	for _, a := range p.APIs {
@@ -54,15 +54,12 @@ func apiDoc(p Project) []byte {
 		}
 	}
 	for _, d := range p.Decorators {
-		fmt.Fprintf(&b, "## Decorator %s\n\nWatches %s (%s)", d.Name, d.Target.Kind, d.Target.APIVersion)
-		if len(d.Selector) > 0 {
-			var pairs []string
-			for _, k := range SortedKeys(d.Selector) {
-				pairs = append(pairs, k+"="+d.Selector[k])
-			}
-			fmt.Fprintf(&b, " labelled `%s`", strings.Join(pairs, ","))
-		}
+		fmt.Fprintf(&b, "## Decorator %s\n\nWatches %s (%s)%s", d.Name, d.Target.Kind, d.Target.APIVersion, labelled(d.Selector))
 		fmt.Fprintf(&b, " and attaches: %s.\n\n", strings.Join(d.Owns, ", "))
+	}
+	for _, w := range p.Watches {
+		fmt.Fprintf(&b, "## Watch %s\n\nReacts to existing %s (%s) %s: read-only, no CRD. Each one, when it appears and when it changes, is handed to your code; an Event with reason `%s` and your code's message is recorded on it. When your code fails, the failure is logged and no Event is recorded.\n\n",
+			w.Name, w.Target.Kind, w.Target.APIVersion, w.Where(), WatchHandledReason)
 	}
 	return []byte(strings.TrimRight(b.String(), "\n") + "\n")
 }
@@ -119,4 +116,12 @@ func admissionDoc(adm Admission) string {
 		out += "\n"
 	}
 	return out
+}
+
+// labelled is a label selector in words, "" when it selects everything.
+func labelled(selector map[string]string) string {
+	if len(selector) == 0 {
+		return ""
+	}
+	return " labelled `" + SelectorText(selector) + "`"
 }

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -67,10 +68,12 @@ func (p Project) AddDecorator(src Source, d Decorator) (Project, error) {
 			return p, invalid(src, "owns", o, "a decorator attaches %s", strings.Join(decoratorAttachments, ", "))
 		}
 	}
-	for k, v := range d.Selector {
-		if !labelKey().MatchString(k) || !labelValue().MatchString(v) {
-			return p, invalid(src, "selector", k+"="+v, "want valid label keys and values (e.g. app-type=web)")
-		}
+	if d.Target.ClusterScoped() {
+		// Attachments are namespaced and live beside their target.
+		return p, invalid(src, "target", d.Target.APIVersion+"/"+d.Target.Kind, "a cluster-scoped kind: the attachments (%s) are namespaced and would have no namespace to live in", strings.Join(decoratorAttachments, ", "))
+	}
+	if err := checkSelector(src, d.Selector); err != nil {
+		return p, err
 	}
 	for _, old := range p.Decorators {
 		if old.Name == d.Name {
@@ -97,15 +100,79 @@ func validateTarget(src Source, t Target) error {
 		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "group %q must be a DNS-1123 subdomain", group)
 	case checkPlural(t.Resource) != nil:
 		return invalid(src, "target", t.Resource, "resource %q %v", t.Resource, checkPlural(t.Resource))
-	case slices.Contains(clusterScopedBuiltins, t.APIVersion+"/"+t.Kind):
-		// Attachments are namespaced and live beside their target.
-		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "a cluster-scoped kind: the attachments (%s) are namespaced and would have no namespace to live in", strings.Join(decoratorAttachments, ", "))
 	}
 	return nil
 }
 
+// checkSelector checks label selector keys and values.
+func checkSelector(src Source, selector map[string]string) error {
+	for _, k := range SortedKeys(selector) {
+		if !labelKey().MatchString(k) || !labelValue().MatchString(selector[k]) {
+			return invalid(src, "selector", k+"="+selector[k], "want valid label keys and values (e.g. app-type=web)")
+		}
+	}
+	return nil
+}
+
+// WatchHandledReason is the reason of the Event a watch's handler records
+// on each object the user's code handled.
+const WatchHandledReason = "Handled"
+
+// WatchFixture is an object the watch sees, for the styles' tests: in the
+// watched namespace ("default" when it watches every one), with the
+// selector's labels.
+func WatchFixture(w Watch, name, uid, resourceVersion string) map[string]any {
+	meta := map[string]any{"name": name, "uid": uid, "resourceVersion": resourceVersion}
+	if len(w.Selector) > 0 {
+		labels := map[string]any{}
+		for k, v := range w.Selector {
+			labels[k] = v
+		}
+		meta["labels"] = labels
+	}
+	if !w.Target.ClusterScoped() {
+		meta["namespace"] = cmp.Or(w.Namespace, "default")
+	}
+	return map[string]any{"apiVersion": w.Target.APIVersion, "kind": w.Target.Kind, "metadata": meta}
+}
+
+// AddWatch returns the project with a new watch of an existing kind, whose
+// inputs src names in errors.
+func (p Project) AddWatch(src Source, w Watch) (Project, error) {
+	if len(w.Name) > 63 || !dnsLabel().MatchString(w.Name) {
+		return p, invalid(src, "name", w.Name, "must be a DNS-1123 label")
+	}
+	if err := validateTarget(src, w.Target); err != nil {
+		return p, err
+	}
+	if w.Namespace != "" {
+		if len(w.Namespace) > 63 || !dnsLabel().MatchString(w.Namespace) {
+			return p, invalid(src, "namespace", w.Namespace, "must be a DNS-1123 label")
+		}
+		if w.Target.ClusterScoped() {
+			return p, invalid(src, "namespace", w.Namespace, "%s is cluster-scoped: its objects are in no namespace", w.Target.Kind)
+		}
+	}
+	if err := checkSelector(src, w.Selector); err != nil {
+		return p, err
+	}
+	for _, a := range p.APIs {
+		if a.Plural == w.Name {
+			return p, invalid(src, "name", w.Name, "the project's kind %s has this resource name; choose another --name", a.Kind)
+		}
+	}
+	for _, old := range p.Watches {
+		if old.Name == w.Name {
+			return p, invalid(src, "name", w.Name, "the project already has this watch; choose another --name")
+		}
+	}
+	p.Watches = append(append([]Watch(nil), p.Watches...), w)
+	return p, nil
+}
+
 // clusterScopedBuiltins are the built-in cluster-scoped kinds, by
-// apiVersion/kind, that a decorator cannot attach namespaced objects to.
+// apiVersion/kind: a decorator cannot attach namespaced objects to them,
+// a watch of them has no namespace.
 var clusterScopedBuiltins = []string{
 	"v1/Namespace", "v1/Node", "v1/PersistentVolume", "v1/ComponentStatus",
 	"rbac.authorization.k8s.io/v1/ClusterRole", "rbac.authorization.k8s.io/v1/ClusterRoleBinding",

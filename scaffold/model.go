@@ -1,6 +1,8 @@
 package scaffold
 
 import (
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -134,6 +136,9 @@ type Project struct {
 	ResyncSeconds int32       `json:"resyncSeconds,omitempty"`
 	APIs          []API       `json:"apis,omitempty"`
 	Decorators    []Decorator `json:"decorators,omitempty"`
+	// Watches react to existing objects of other kinds (styles with
+	// Watches), beside the project's own kinds.
+	Watches []Watch `json:"watches,omitempty"`
 	// Generated maps each generated file to the SHA-256 of its content as
 	// written, so hand edits are detected before they would be overwritten.
 	Generated map[string]string `json:"generated,omitempty"`
@@ -228,9 +233,85 @@ type Decorator struct {
 	Owns     []string          `json:"owns"`
 }
 
-// Target is the kind a decorator watches.
+// Watch reacts to existing objects of a kind (no CRD): for each object
+// that matches, the style's generated handler calls a user-owned function
+// with it and records an Event on the object.
+type Watch struct {
+	// Name names the handler, its user-owned function and file.
+	Name   string `json:"name"`
+	Target Target `json:"target"`
+	// Namespace narrows the watch to one namespace; empty means all.
+	Namespace string `json:"namespace,omitempty"`
+	// Selector picks the objects by label; empty means every object.
+	Selector map[string]string `json:"selector,omitempty"`
+}
+
+// Where says in words which objects the watch sees: "in namespace
+// payments labelled sync=vault".
+func (w Watch) Where() string {
+	where := "in every namespace"
+	switch {
+	case w.Target.ClusterScoped():
+		where = "(cluster-scoped)"
+	case w.Namespace != "":
+		where = "in namespace " + w.Namespace
+	}
+	if len(w.Selector) > 0 {
+		where += " labelled " + SelectorText(w.Selector)
+	}
+	return where
+}
+
+// SelectorText is a label selector as --selector takes it: k=v,k2=v2.
+func SelectorText(selector map[string]string) string {
+	var pairs []string
+	for _, k := range SortedKeys(selector) {
+		pairs = append(pairs, k+"="+selector[k])
+	}
+	return strings.Join(pairs, ",")
+}
+
+// WatchMessage is the message the starter handler of every style gives
+// for an object: "handled Secret payments/db-password at resourceVersion
+// 42" (the version shows which state of the object was handled).
+func WatchMessage(obj map[string]any) string {
+	meta, _ := obj["metadata"].(map[string]any)
+	var ref []string
+	for _, k := range []string{"namespace", "name"} {
+		if v, ok := meta[k].(string); ok {
+			ref = append(ref, v)
+		}
+	}
+	return fmt.Sprintf("handled %v %s at resourceVersion %v", obj["kind"], strings.Join(ref, "/"), meta["resourceVersion"])
+}
+
+// Target is the kind a decorator or a watch watches.
 type Target struct {
 	APIVersion string `json:"apiVersion"` // apps/v1, or v1 for core
 	Kind       string `json:"kind"`
 	Resource   string `json:"resource"` // plural, lower case
+}
+
+// Group is the target's API group, "" for the core group.
+func (t Target) Group() string {
+	group, _, grouped := strings.Cut(t.APIVersion, "/")
+	if !grouped {
+		return ""
+	}
+	return group
+}
+
+// Version is the version of the target's apiVersion.
+func (t Target) Version() string {
+	_, version, grouped := strings.Cut(t.APIVersion, "/")
+	if !grouped {
+		return t.APIVersion
+	}
+	return version
+}
+
+// ClusterScoped reports whether the target is a built-in cluster-scoped
+// kind.
+func (t Target) ClusterScoped() bool {
+	return slices.Contains(clusterScopedBuiltins, t.APIVersion+"/"+t.Kind)
 }

@@ -113,10 +113,17 @@ func (p Project) RemoveAPI(src Source, name string) (Project, error) {
 		}
 		names = append(names, d.Name)
 	}
-	if names == nil {
-		return p, invalid(src, "name", name, "the project has no kinds or decorators yet")
+	for i, w := range p.Watches {
+		if w.Name == name {
+			p.Watches = append(append([]Watch(nil), p.Watches[:i]...), p.Watches[i+1:]...)
+			return p, nil
+		}
+		names = append(names, w.Name)
 	}
-	return p, invalid(src, "name", name, "the project has no such kind or decorator (it has %s)", strings.Join(names, ", "))
+	if names == nil {
+		return p, invalid(src, "name", name, "the project has no kinds, decorators or watches yet")
+	}
+	return p, invalid(src, "name", name, "the project has no such kind, decorator or watch (it has %s)", strings.Join(names, ", "))
 }
 
 // Validate checks a whole project, as loaded from its file.
@@ -145,10 +152,12 @@ func (p Project) Validate(src Source, styles Styles) error {
 		return inputErrorf("%s: a %s project decorates existing kinds; it has decorators, not apis", src("apis"), p.Style)
 	case !style.ExistingKinds && len(p.Decorators) > 0:
 		return inputErrorf("%s: a %s project adds its own kinds; it has apis, not decorators", src("decorators"), p.Style)
+	case !style.Watches && len(p.Watches) > 0:
+		return inputErrorf("%s: a %s project cannot watch existing kinds", src("watches"), p.Style)
 	}
 	// Each kind and decorator is added again, by the rules flags meet.
 	rebuilt := p
-	rebuilt.APIs, rebuilt.Decorators = nil, nil
+	rebuilt.APIs, rebuilt.Decorators, rebuilt.Watches = nil, nil, nil
 	for _, a := range p.APIs {
 		if rebuilt, err = rebuilt.AddAPI(src, a); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
@@ -163,6 +172,11 @@ func (p Project) Validate(src Source, styles Styles) error {
 	for _, d := range p.Decorators {
 		if rebuilt, err = rebuilt.AddDecorator(src, d); err != nil {
 			return fmt.Errorf("decorator %s: %w", d.Name, err)
+		}
+	}
+	for _, w := range p.Watches {
+		if rebuilt, err = rebuilt.AddWatch(src, w); err != nil {
+			return fmt.Errorf("watch %s: %w", w.Name, err)
 		}
 	}
 	return nil

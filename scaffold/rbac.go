@@ -20,7 +20,12 @@ type Access struct {
 	Child func(ChildKind) []string
 	// Extra rules the runtime itself needs (events, CRD discovery ...).
 	Extra []rbacv1.PolicyRule
+	// Events are the verbs on core Events a watch's handler records with.
+	Events []string
 }
+
+// watchVerbs are the verbs on a watch's target: it reads, never writes.
+var watchVerbs = []string{"get", "list", "watch"}
 
 // needsRole reports whether the runtime calls the API server at all.
 func (a Access) needsRole() bool {
@@ -59,6 +64,10 @@ func PolicyRules(p Project, acc Access) []rbacv1.PolicyRule {
 				add(c.Group, c.Resource, acc.Child(c))
 			}
 		}
+	}
+	for _, w := range p.Watches {
+		add(w.Target.Group(), w.Target.Resource, watchVerbs)
+		add("", "events", acc.Events)
 	}
 	for _, r := range acc.Extra {
 		for _, g := range r.APIGroups {

@@ -82,9 +82,14 @@ func decoratorSeed(t testing.TB, s scaffold.Style) scaffold.Project {
 	return p
 }
 
+// secretWatch is the article's shell-operator scenario: Secrets labelled
+// sync=vault in one namespace, handed to the user's code.
+var secretWatch = scaffold.Watch{Name: "secrets", Target: scaffold.Target{APIVersion: "v1", Kind: "Secret", Resource: "secrets"},
+	Namespace: "payments", Selector: map[string]string{"sync": "vault"}}
+
 // goldenCases are the project shapes rendered to testdata/golden, for
 // every style of the registry: the bare project init writes, and the seed
-// example; for styles with their own kinds also a cluster-scoped kind and
+// example; for styles that watch existing kinds a watch of Secrets; for styles with their own kinds also a cluster-scoped kind and
 // a second kind owning every child kind.
 func goldenCases(t testing.TB) map[string]goldenCase {
 	cases := map[string]goldenCase{}
@@ -96,6 +101,11 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			continue
 		}
 		add("seed", seedProject(t, s))
+		if s.Watches {
+			watch, err := newProject(s, "vault-sync").AddWatch(scaffold.FlagSource, secretWatch)
+			require.NoError(t, err)
+			add("watch", watch)
+		}
 		cluster, err := newProject(s, "demo").AddAPI(scaffold.FlagSource, scaffold.API{
 			Group: "platform", Version: "v1alpha1", Kind: "Tenant", Plural: "tenants", Namespaced: false,
 			Fields: mustFields(t, "owner:string:required:column:immutable", "quota:quantity:default=10Gi:immutable"),

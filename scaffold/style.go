@@ -20,6 +20,10 @@ type Style struct {
 	// ExistingKinds: the style decorates existing kinds (create api
 	// --target) instead of adding new ones with a CRD.
 	ExistingKinds bool
+	// Watches: besides its own kinds, the style reacts to existing kinds
+	// (create api --target, a Watch): a generated handler calls a
+	// user-owned function with each object.
+	Watches bool
 	// ModulePath: the project needs a Go module path (init --repo).
 	ModulePath bool
 	// Resync: the runtime re-syncs every object periodically (init
@@ -78,6 +82,7 @@ func (ss Styles) Profiles() []checklist.Profile {
 	for _, s := range ss {
 		p := s.Checklist
 		p.Style = s.Name
+		p.WithoutCRD = s.ExistingKinds || s.Watches
 		out = append(out, p)
 	}
 	return out

@@ -14,10 +14,12 @@ import (
 
 // TestE2E proves the seed project on a real API server (make test-e2e),
 // its handlers driven by kopfImitation, then its admission handlers served
-// by kopfImitation's webhook server.
+// by kopfImitation's webhook server, then a watch of Secrets in one
+// namespace, its handler driven by kopfImitation too.
 func TestE2E(t *testing.T) {
 	styletest.E2E(t, kopf.Style(), runKopfImitation, func(t *testing.T, cluster *styletest.Cluster, _ string) {
 		styletest.CheckWebhooks(t, cluster, kopf.Style(), runKopfWebhooks)
+		styletest.CheckWatch(t, cluster, kopf.Style(), runKopfImitation)
 	})
 }
 

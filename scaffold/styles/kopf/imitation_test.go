@@ -19,7 +19,8 @@ import (
 // for Kopf (Kopf itself cannot be installed here) and drives them the way
 // Kopf 1.44 does: create handlers for new objects, update handlers for a
 // changed spec, event handlers for every watch event of their resource,
-// timers firing as soon as an object appears (no initial delay) concurrently
+// with their labels and when filters, Events posted by kopf.info and
+// kopf.warn as Kopf posts them, timers firing as soon as an object appears (no initial delay) concurrently
 // with the create handler, the status patch the handlers leave applied
 // through the status subresource, and Kopf's finalizer added to every object
 // of a resource with a timer, a daemon or a non-optional delete handler
@@ -89,6 +90,27 @@ kopf.on.startup = _register_startup
 kopf.timer, kopf.daemon = _register("timer"), _register("daemon")
 kopf.TemporaryError, kopf.PermanentError, kopf.AdmissionError = TemporaryError, PermanentError, AdmissionError
 kopf.WebhookServer = WebhookServer
+
+
+def _post_event(body, type, reason, message=""):
+    """An Event as Kopf posts it (kopf/_cogs/clients/events.py)."""
+    meta = body.get("metadata", {})
+    ref = {k: v for k, v in (("apiVersion", body.get("apiVersion")), ("kind", body.get("kind")), ("name", meta.get("name")),
+                             ("uid", meta.get("uid")), ("namespace", meta.get("namespace"))) if v}
+    ref["namespace"] = ref.get("namespace") or "default"
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat()
+    event = {"metadata": {"namespace": ref["namespace"], "generateName": "kopf-event-"}, "action": "Action?", "type": type,
+             "reason": reason, "message": message, "reportingComponent": "kopf", "reportingInstance": "dev",
+             "source": {"component": "kopf"}, "involvedObject": ref, "firstTimestamp": now, "lastTimestamp": now, "eventTime": now}
+    try:
+        resources.get(api_version="v1", kind="Event").create(body=event, namespace=ref["namespace"])
+    except Exception as e:
+        # Kopf logs a failed post as a warning and goes on.
+        print("Failed to post an event. Ignoring and continuing. %s" % e, flush=True)
+
+
+kopf.info = lambda objs, *, reason, message="": _post_event(objs, "Normal", reason, message)
+kopf.warn = lambda objs, *, reason, message="": _post_event(objs, "Warning", reason, message)
 sys.modules["kopf"] = kopf
 
 logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(message)s")
@@ -291,7 +313,13 @@ while True:
             selector = ",".join("%s=%s" % kv for kv in sorted((opts.get("labels") or {}).items()))
             current = {}
             for body in api(gvp).get(label_selector=selector).to_dict()["items"]:
-                key = (handler, gvp, body["metadata"].get("namespace"), body["metadata"]["name"])
+                meta = body["metadata"]
+                # A when= filter sees the handler's keyword arguments.
+                when = opts.get("when")
+                if when and not when(body=body, meta=meta, name=meta["name"], namespace=meta.get("namespace"),
+                                     labels=meta.get("labels") or {}, spec=body.get("spec", {}), logger=log):
+                    continue
+                key = (handler, gvp, meta.get("namespace"), meta["name"])
                 current[key] = body
                 old = children.get(key)
                 if old is None or old["metadata"]["resourceVersion"] != body["metadata"]["resourceVersion"]:

@@ -33,6 +33,18 @@ func TestGeneratedProjectWithWebhooks(t *testing.T) {
 	assert.Regexp(t, `(?m)^14 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
 }
 
+// TestGeneratedProjectWithWatch: the article's Secret sync as a watch, added
+// to the seed example: its modules import, lint clean, and the handler's
+// test passes beside the kind's.
+func TestGeneratedProjectWithWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's Python tests")
+	}
+	dir := styletest.Seed(t, kopf.Style())
+	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
+	assert.Regexp(t, `(?m)^12 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+}
+
 // TestUserEditsSurviveAnySequence: after random sequences of commands and
 // hand edits, the project, edits and all, still passes its own tests.
 func TestUserEditsSurviveAnySequence(t *testing.T) {

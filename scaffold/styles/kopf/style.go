@@ -3,6 +3,9 @@ package kopf
 
 import (
 	"embed"
+	"encoding/json"
+	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -72,6 +75,7 @@ func Style() scaffold.Style {
 			},
 		},
 		Webhooks: true,
+		Watches:  true,
 		Runtime: func(p scaffold.Project) scaffold.Runtime {
 			rt := scaffold.Runtime{
 				Command:       command(p),
@@ -110,7 +114,7 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
 	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
 	r.File(".dockerignore", "dockerignore.tmpl", scaffold.UserOwned, d)
-	r.File(pkg+"operator.py", "pkg/operator.py.tmpl", scaffold.Generated, d)
+	r.File(pkg+"operator.py", "pkg/operator.py.tmpl", scaffold.Generated, operatorData{d, operatorModules(p, d)})
 	r.File(pkg+"apply.py", "pkg/apply.py.tmpl", scaffold.UserOwned, d)
 	r.File("tests/fake_api.py", "tests/fake_api.py.tmpl", scaffold.UserOwned, d)
 	for _, a := range d.APIs {
@@ -124,5 +128,67 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if p.Webhooks() {
 		r.File(pkg+"webhooks.py", "pkg/webhooks.py.tmpl", scaffold.Generated, webhookData{Data: d, CertDir: certDir, WebhookPort: webhookPort})
 	}
+	for _, w := range p.Watches {
+		kw, err := newKopfWatch(p, d.Package, w)
+		if err != nil {
+			return err
+		}
+		r.File(pkg+"watch_"+kw.Ident+".py", "pkg/watch.py.tmpl", scaffold.Generated, kw)
+		r.File(pkg+"handle_"+kw.Ident+".py", "pkg/handle.py.tmpl", scaffold.UserOwned, kw)
+		r.File("tests/test_watch_"+kw.Ident+".py", "tests/test_watch.py.tmpl", scaffold.UserOwned, kw)
+	}
 	return r.Err()
+}
+
+// operatorData is the template data of operator.py: the modules Kopf
+// loads.
+type operatorData struct {
+	python.Data
+	Modules []string
+}
+
+// operatorModules are the project's modules with Kopf handlers.
+func operatorModules(p scaffold.Project, d python.Data) []string {
+	var out []string
+	for _, a := range d.APIs {
+		out = append(out, "handlers_"+a.Singular())
+	}
+	if p.Webhooks() {
+		out = append(out, "webhooks")
+	}
+	for _, w := range p.Watches {
+		out = append(out, "watch_"+pythonIdent(w.Name))
+	}
+	return out
+}
+
+// pythonIdent is a watch's name as a Python identifier.
+func pythonIdent(name string) string { return strings.ReplaceAll(name, "-", "_") }
+
+// kopfWatch is the template data of a watch's handler, the user's function
+// and its test.
+type kopfWatch struct {
+	scaffold.Watch
+	Package, Ident, Where, Reason string
+	// SelectorPy is the label selector as a Python dict.
+	SelectorPy string
+	// Fixture is an object the watch sees, as JSON; Message is the
+	// starter's message for it.
+	Fixture, Message string
+}
+
+func newKopfWatch(p scaffold.Project, pkg string, w scaffold.Watch) (kopfWatch, error) {
+	kw := kopfWatch{Watch: w, Package: pkg, Ident: pythonIdent(w.Name), Where: w.Where(), Reason: scaffold.WatchHandledReason}
+	var pairs []string
+	for _, k := range scaffold.SortedKeys(w.Selector) {
+		pairs = append(pairs, strconv.Quote(k)+": "+strconv.Quote(w.Selector[k]))
+	}
+	kw.SelectorPy = "{" + strings.Join(pairs, ", ") + "}"
+	obj := scaffold.WatchFixture(w, "first", "00000000-0000-4000-8000-000000000001", "41")
+	fixture, err := json.MarshalIndent(obj, "", "    ")
+	if err != nil {
+		return kw, err
+	}
+	kw.Fixture, kw.Message = string(fixture), scaffold.WatchMessage(obj)
+	return kw, nil
 }

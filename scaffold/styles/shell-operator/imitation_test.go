@@ -48,9 +48,14 @@ func runHooks(t *testing.T, dir, kubeconfig, _ string) func() {
 
 // hookBinding is one kubernetes binding of a hook's --config.
 type hookBinding struct {
-	Name                 string                `json:"name"`
-	APIVersion           string                `json:"apiVersion"`
-	Kind                 string                `json:"kind"`
+	Name       string `json:"name"`
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  *struct {
+		NameSelector struct {
+			MatchNames []string `json:"matchNames"`
+		} `json:"nameSelector"`
+	} `json:"namespace"`
 	LabelSelector        *metav1.LabelSelector `json:"labelSelector"`
 	IncludeSnapshotsFrom []string              `json:"includeSnapshotsFrom"`
 	AllowFailure         bool                  `json:"allowFailure"`
@@ -61,7 +66,7 @@ type hookBinding struct {
 // (label selectors applied), runs the hook with a Synchronization context
 // of its first binding carrying the snapshots it includes, and carries out
 // every operation the hook writes as shell-operator's object patcher does
-// (pkg/kube/object_patch/patch.go): CreateOrUpdate is Create, then on
+// (pkg/kube/object_patch/patch.go): Create creates; CreateOrUpdate is Create, then on
 // AlreadyExists Get and Update; MergePatch with subresource status patches
 // status; all operations are applied and their errors collected. A run
 // whose operations failed fails, unless its binding has allowFailure: then
@@ -93,12 +98,19 @@ func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(st
 			}
 			opts = append(opts, client.MatchingLabelsSelector{Selector: sel})
 		}
-		if err := c.List(ctx, list, opts...); err != nil {
-			return fmt.Errorf("binding %s: %w", b.Name, err)
+		// A namespace nameSelector: one watch per named namespace.
+		namespaces := []string{""}
+		if b.Namespace != nil {
+			namespaces = b.Namespace.NameSelector.MatchNames
 		}
 		items := []any{}
-		for _, o := range list.Items {
-			items = append(items, map[string]any{"object": o.Object})
+		for _, ns := range namespaces {
+			if err := c.List(ctx, list, append(opts, client.InNamespace(ns))...); err != nil {
+				return fmt.Errorf("binding %s: %w", b.Name, err)
+			}
+			for _, o := range list.Items {
+				items = append(items, map[string]any{"object": o.Object})
+			}
 		}
 		snapshots[b.Name] = items
 	}
@@ -154,6 +166,8 @@ func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(st
 
 func shellOperatorOperation(ctx context.Context, c client.Client, operation, apiVersion, kind, ns, name, subresource string, object map[string]any, mergePatch json.RawMessage) error {
 	switch operation {
+	case "Create":
+		return c.Create(ctx, &unstructured.Unstructured{Object: object})
 	case "CreateOrUpdate":
 		obj := &unstructured.Unstructured{Object: object}
 		err := c.Create(ctx, obj.DeepCopy())

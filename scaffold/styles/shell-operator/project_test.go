@@ -4,6 +4,7 @@ package shelloperator_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -39,4 +40,33 @@ func TestGeneratedProject(t *testing.T) {
 	out := styletest.ExecIn(t, dir, "make", "test", "lint")
 	assert.Contains(t, out, "4 passed, 0 failed")
 	assert.Contains(t, out, "20 passed, 0 failed")
+}
+
+// TestGeneratedWatchProject scaffolds the article's shell-operator case (a
+// Secret in one namespace, synced elsewhere) and runs the project's own
+// make test and lint; then a handler that fails for one object: the other
+// is still handled, and the hook fails so shell-operator runs it again.
+func TestGeneratedWatchProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's hook tests")
+	}
+	styletest.RequireTools(t, "bash, jq and shellcheck (Debian packages)", "bash", "jq", "shellcheck")
+	dir := t.TempDir()
+	styletest.MustRun(t, dir, "init", "--style", "shell-operator", "--name", "vault-sync", "--domain", "example.com", "--yes")
+	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "4 passed, 0 failed")
+
+	handler := filepath.Join(dir, "hooks/lib/handle-secrets.sh")
+	require.NoError(t, os.WriteFile(handler, []byte("#!/usr/bin/env bash\nset -euo pipefail\nname=$(jq -r .metadata.name)\n[ \"$name\" != first ] || { echo \"vault unreachable\" >&2; exit 1; }\necho \"synced $name\"\n"), 0o755))
+	patch := filepath.Join(t.TempDir(), "patch.json")
+	cmd := exec.Command(filepath.Join(dir, "hooks/watch-secrets.sh"))
+	cmd.Env = append(os.Environ(), "BINDING_CONTEXT_PATH="+filepath.Join(dir, "tests/fixtures/watch-secrets--synchronization.json"), "KUBERNETES_PATCH_PATH="+patch)
+	out, err := cmd.CombinedOutput()
+	require.Error(t, err, "a failed handler fails the hook: %s", out)
+	assert.Contains(t, string(out), "vault unreachable")
+	assert.Contains(t, string(out), "handle-secrets.sh failed for Secret payments/first")
+	written, err := os.ReadFile(patch)
+	require.NoError(t, err)
+	assert.Contains(t, string(written), `"message":"synced second"`)
+	assert.NotContains(t, string(written), `"name":"first"`)
 }

@@ -43,8 +43,11 @@ func Style() scaffold.Style {
 			// CreateOrUpdate creates, and on AlreadyExists gets and updates
 			// (pkg/kube/object_patch/patch.go).
 			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
+			// A watch hook's Events are Create operations.
+			Events: []string{"create"},
 		},
 		Webhooks: true,
+		Watches:  true,
 		Runtime: func(p scaffold.Project) scaffold.Runtime {
 			rt := scaffold.Runtime{
 				Env:           []corev1.EnvVar{{Name: "LOG_TYPE", Value: "json"}},
@@ -94,19 +97,27 @@ type shellAPI struct {
 type hookConfig struct {
 	ConfigVersion string              `json:"configVersion"`
 	Kubernetes    []kubernetesBinding `json:"kubernetes"`
-	Schedule      []scheduleBinding   `json:"schedule"`
+	Schedule      []scheduleBinding   `json:"schedule,omitempty"`
 }
 
 type kubernetesBinding struct {
 	Name                         string                `json:"name"`
 	APIVersion                   string                `json:"apiVersion"`
 	Kind                         string                `json:"kind"`
+	Namespace                    *namespaceSelector    `json:"namespace,omitempty"`
 	LabelSelector                *metav1.LabelSelector `json:"labelSelector,omitempty"`
 	ExecuteHookOnEvent           []string              `json:"executeHookOnEvent"`
 	ExecuteHookOnSynchronization bool                  `json:"executeHookOnSynchronization"`
 	JQFilter                     string                `json:"jqFilter,omitempty"`
-	IncludeSnapshotsFrom         []string              `json:"includeSnapshotsFrom"`
+	IncludeSnapshotsFrom         []string              `json:"includeSnapshotsFrom,omitempty"`
 	failureIsolation
+}
+
+// namespaceSelector narrows a binding to namespaces by name.
+type namespaceSelector struct {
+	NameSelector struct {
+		MatchNames []string `json:"matchNames"`
+	} `json:"nameSelector"`
 }
 
 type scheduleBinding struct {
@@ -160,6 +171,127 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 	// under load (docs/real-runtimes.md); this repairs it within a minute.
 	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "* * * * *", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated}}
 	return cfg
+}
+
+// watchConfig watches the target's objects where the watch looks, each
+// appearing or changing object running the hook. The watch has a queue of
+// its own, and a failed run is retried (no allowFailure): the handler's
+// work is not done until it succeeds.
+func watchConfig(w scaffold.Watch) hookConfig {
+	b := kubernetesBinding{Name: w.Name, APIVersion: w.Target.APIVersion, Kind: w.Target.Kind,
+		ExecuteHookOnEvent: []string{"Added", "Modified"}, ExecuteHookOnSynchronization: true,
+		failureIsolation: failureIsolation{Queue: "watch-" + w.Name}}
+	if w.Namespace != "" {
+		b.Namespace = &namespaceSelector{}
+		b.Namespace.NameSelector.MatchNames = []string{w.Namespace}
+	}
+	if len(w.Selector) > 0 {
+		b.LabelSelector = &metav1.LabelSelector{MatchLabels: w.Selector}
+	}
+	return hookConfig{ConfigVersion: "v1", Kubernetes: []kubernetesBinding{b}}
+}
+
+// shellWatch is the template data of a watch's hook and handler.
+type shellWatch struct {
+	scaffold.Watch
+	Project                scaffold.Project
+	Where, Handler, Config string
+	Reason                 string
+}
+
+// addWatchHooks adds each watch's hook, the library it shares, the user's
+// handler and the hook's fixtures.
+func addWatchHooks(p scaffold.Project, r *scaffold.Renderer, t *scaffold.Tree) error {
+	if len(p.Watches) == 0 {
+		return nil
+	}
+	r.File("hooks/lib/watch.sh", "hooks/lib/watch.sh.tmpl", scaffold.Generated, shellWatch{Project: p, Reason: scaffold.WatchHandledReason})
+	for _, w := range p.Watches {
+		config, err := json.MarshalIndent(watchConfig(w), "", "  ")
+		if err != nil {
+			return err
+		}
+		d := shellWatch{Watch: w, Project: p, Where: w.Where(), Handler: "handle-" + w.Name + ".sh", Config: string(config)}
+		hook := "hooks/watch-" + w.Name + ".sh"
+		r.File(hook, "hooks/watch.sh.tmpl", scaffold.Generated, d)
+		r.Chmod(hook, 0o755)
+		r.File("hooks/lib/"+d.Handler, "hooks/lib/handler.sh.tmpl", scaffold.UserOwned, d)
+		r.Chmod("hooks/lib/"+d.Handler, 0o755)
+		if err := addWatchFixtures(p, w, t); err != nil {
+			return err
+		}
+	}
+	return r.Err()
+}
+
+// addWatchFixtures writes binding contexts for a watch hook and the
+// operations it writes for them with the starter handler: an Event per
+// object handled.
+func addWatchFixtures(p scaffold.Project, w scaffold.Watch, t *scaffold.Tree) error {
+	object := func(name, uid, rv string) map[string]any { return scaffold.WatchFixture(w, name, uid, rv) }
+	first := object("first", "00000000-0000-4000-8000-000000000001", "41")
+	second := object("second", "00000000-0000-4000-8000-000000000002", "42")
+	changed := object("first", "00000000-0000-4000-8000-000000000001", "43")
+	event := func(watch string, o map[string]any) map[string]any {
+		return map[string]any{"binding": w.Name, "type": "Event", "watchEvent": watch, "object": o}
+	}
+	cases := []struct {
+		name     string
+		contexts []map[string]any
+		handled  []map[string]any
+	}{
+		{"synchronization", []map[string]any{{"binding": w.Name, "type": "Synchronization",
+			"objects": []any{map[string]any{"object": first}, map[string]any{"object": second}}}}, []map[string]any{first, second}},
+		{"added", []map[string]any{event("Added", first)}, []map[string]any{first}},
+		// Queued events in one run: the newest copy of an object is handled
+		// once, a deletion needs nothing.
+		{"combined", []map[string]any{event("Added", first), event("Deleted", second), event("Modified", changed)}, []map[string]any{changed}},
+	}
+	for _, c := range cases {
+		ops := []any{}
+		for _, o := range c.handled {
+			ops = append(ops, watchEventOperation(p, o))
+		}
+		if err := addFixture(t, "watch-"+w.Name, c.name, c.contexts, ops); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addFixture writes a hook's test case: the binding contexts it runs with
+// and the operations it must write.
+func addFixture(t *scaffold.Tree, hook, name string, contexts, ops any) error {
+	for path, v := range map[string]any{
+		"tests/fixtures/" + hook + "--" + name + ".json": contexts,
+		"tests/expected/" + hook + "--" + name + ".json": ops,
+	} {
+		b, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := t.Add(scaffold.File{Path: path, Content: append(b, '\n')}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// watchEventOperation is the Create of the Normal Event the watch hook
+// records on an object the starter handler handled.
+func watchEventOperation(p scaffold.Project, o map[string]any) map[string]any {
+	meta := o["metadata"].(map[string]any)
+	involved := map[string]any{"apiVersion": o["apiVersion"], "kind": o["kind"], "name": meta["name"], "uid": meta["uid"], "resourceVersion": meta["resourceVersion"]}
+	ns := "default"
+	if v, ok := meta["namespace"].(string); ok {
+		ns, involved["namespace"] = v, v
+	}
+	return map[string]any{"operation": "Create", "object": map[string]any{
+		"apiVersion": "v1", "kind": "Event",
+		"metadata":       map[string]any{"generateName": fmt.Sprint(meta["name"], "."), "namespace": ns},
+		"involvedObject": involved, "reason": scaffold.WatchHandledReason, "message": scaffold.WatchMessage(o), "type": "Normal",
+		"source": map[string]any{"component": p.Name}, "firstTimestamp": fixtureNow, "lastTimestamp": fixtureNow, "count": 1,
+	}}
 }
 
 // admissionConfig is the configuration of an admission hook: one
@@ -282,6 +414,9 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 		if err := addHookFixtures(p, a, sa.Hook, t); err != nil {
 			return err
 		}
+	}
+	if err := addWatchHooks(p, r, t); err != nil {
+		return err
 	}
 	return r.Err()
 }
@@ -421,18 +556,8 @@ func addHookFixtures(p scaffold.Project, a scaffold.API, hook string, t *scaffol
 		)
 	}
 	for _, c := range cases {
-		ops := hookOperations(p, a, c.contexts, childBindings)
-		for path, v := range map[string]any{
-			"tests/fixtures/" + hook + "--" + c.name + ".json": c.contexts,
-			"tests/expected/" + hook + "--" + c.name + ".json": ops,
-		} {
-			b, err := json.MarshalIndent(v, "", "  ")
-			if err != nil {
-				return err
-			}
-			if err := t.Add(scaffold.File{Path: path, Content: append(b, '\n')}); err != nil {
-				return err
-			}
+		if err := addFixture(t, hook, c.name, c.contexts, hookOperations(p, a, c.contexts, childBindings)); err != nil {
+			return err
 		}
 	}
 	return nil
