@@ -181,18 +181,14 @@ that applies must be answered by a flag or by --answers FILE.`,
 			if err != nil {
 				return usageError{err}
 			}
-			next := ""
+			var next []string
 			if rec.Style != "" {
-				next = initCommand(env.Styles, rec.Style, o.domain, o.name)
+				next = nextCommands(env.Styles, a, rec.Style, o.domain, o.name)
 			}
 			if o.output == "json" {
-				return printDecisionJSON(env.IO.Out, a, rec, next)
+				return printDecisionJSON(env.IO.Out, a, rec, strings.Join(next, " && "))
 			}
 			printDecision(env.IO.Out, rec, next)
-			// A style with kinds of its own serves "no new CRD" by watching.
-			if style, err := env.Styles.Lookup(rec.Style); err == nil && a["new-crd"] == "no" && style.Watches {
-				fmt.Fprintf(env.IO.Out, "  cd %s && opctl create api --target GROUP/VERSION/KIND [--namespace NS] [--selector KEY=VALUE]\n", o.name)
-			}
 			return nil
 		},
 	}
@@ -203,13 +199,37 @@ that applies must be answered by a flag or by --answers FILE.`,
 	return cmd
 }
 
-// initCommand is the exact command that scaffolds the recommendation.
+// nextCommands are the exact command lines that scaffold the recommendation:
+// init and, when no new CRD is wanted, a first use of an existing kind, so
+// that what decide prints runs as it is (a test runs every one of them).
+func nextCommands(styles scaffold.Styles, a checklist.Answers, style, domain, name string) []string {
+	cmds := []string{initCommand(styles, style, domain, name)}
+	s, err := styles.Lookup(style)
+	if existing := existingKindExample(s); err == nil && a["new-crd"] == "no" && existing != "" {
+		cmds = append(cmds, "cd "+name+" && "+existing)
+	}
+	return cmds
+}
+
+// initCommand is the exact command that creates a project of the style.
 func initCommand(styles scaffold.Styles, style, domain, name string) string {
 	cmd := fmt.Sprintf("opctl init --style %s --domain %s --name %s", style, domain, name)
 	if s, err := styles.Lookup(style); err == nil && s.ModulePath {
 		cmd += fmt.Sprintf(" --repo %s/%s", domain, name)
 	}
 	return cmd + " " + name
+}
+
+// existingKindExample is a runnable create api for an existing kind in a
+// style that serves them (empty for the others).
+func existingKindExample(s scaffold.Style) string {
+	switch {
+	case s.ExistingKinds:
+		return "opctl create api --target apps/v1/Deployment --selector app-type=web --owns Service"
+	case s.Watches:
+		return "opctl create api --target v1/Secret --selector app-type=web"
+	}
+	return ""
 }
 
 // decisionJSON is the -o json schema of opctl decide.
@@ -220,15 +240,14 @@ type decisionJSON struct {
 }
 
 func printDecisionJSON(w io.Writer, a checklist.Answers, rec checklist.Recommendation, next string) error {
-	b, err := json.MarshalIndent(decisionJSON{Answers: a, Recommendation: rec, Next: next}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	// next is a shell line: its && stays readable.
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(decisionJSON{Answers: a, Recommendation: rec, Next: next})
 }
 
-func printDecision(w io.Writer, rec checklist.Recommendation, next string) {
+func printDecision(w io.Writer, rec checklist.Recommendation, next []string) {
 	if rec.UseExisting {
 		fmt.Fprintln(w, "An operator already exists for this: run it instead of building one.")
 	}
@@ -269,5 +288,5 @@ func printDecision(w io.Writer, rec checklist.Recommendation, next string) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r[0], r[1], r[2])
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nNext:\n  %s\n", next)
+	fmt.Fprintf(w, "\nNext:\n  %s\n", strings.Join(next, "\n  "))
 }

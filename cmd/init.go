@@ -112,7 +112,7 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 		style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
 		next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
 		if style.ExistingKinds {
-			next = "opctl create api --target apps/v1/Deployment --selector app-type=web --owns Service"
+			next = existingKindExample(style)
 		}
 		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && %s\n", dir, next)
 		if style.Watches {

@@ -2,7 +2,9 @@ package scaffold
 
 import (
 	"cmp"
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -134,6 +136,25 @@ func WatchFixture(w Watch, name, uid, resourceVersion string) map[string]any {
 		meta["namespace"] = cmp.Or(w.Namespace, "default")
 	}
 	return map[string]any{"apiVersion": w.Target.APIVersion, "kind": w.Target.Kind, "metadata": meta}
+}
+
+// WatchStarterCase is the test case of a watch's starter handler, for the
+// styles whose tests call it on one object: the object as JSON (indented
+// with indent) and the message the starter gives for it.
+func WatchStarterCase(w Watch, indent string) (fixture, message string, err error) {
+	obj := WatchFixture(w, "first", "00000000-0000-4000-8000-000000000001", "41")
+	b, err := json.MarshalIndent(obj, "", indent)
+	return string(b), WatchMessage(obj), err
+}
+
+// QuotedPairs is a label selector as the entries of a Go map or Python
+// dict literal: "k": "v", "k2": "v2".
+func QuotedPairs(selector map[string]string) string {
+	var pairs []string
+	for _, k := range SortedKeys(selector) {
+		pairs = append(pairs, strconv.Quote(k)+": "+strconv.Quote(selector[k]))
+	}
+	return strings.Join(pairs, ", ")
 }
 
 // AddWatch returns the project with a new watch of an existing kind, whose

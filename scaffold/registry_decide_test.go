@@ -43,11 +43,24 @@ func TestEveryDecideNextRuns(t *testing.T) {
 	for _, next := range nexts {
 		t.Run(next, func(t *testing.T) {
 			t.Parallel()
-			fields := strings.Fields(next)
-			require.Equal(t, "opctl", fields[0])
+			// next is a shell line of opctl commands and cds, joined by &&.
 			dir := t.TempDir()
-			styletest.MustRun(t, dir, fields[1:]...)
-			styletest.ExecIn(t, filepath.Join(dir, fields[len(fields)-1]), "make", "test")
+			cwd, project := dir, ""
+			for _, command := range strings.Split(next, " && ") {
+				fields := strings.Fields(command)
+				switch fields[0] {
+				case "opctl":
+					styletest.MustRun(t, cwd, fields[1:]...)
+					if fields[1] == "init" {
+						project = filepath.Join(cwd, fields[len(fields)-1])
+					}
+				case "cd":
+					cwd = filepath.Join(cwd, fields[1])
+				default:
+					t.Fatalf("next runs %q: only opctl and cd are expected", command)
+				}
+			}
+			styletest.ExecIn(t, project, "make", "test")
 		})
 	}
 }

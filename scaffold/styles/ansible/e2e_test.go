@@ -22,9 +22,12 @@ import (
 
 // TestE2E proves the seed project on a real API server (make test-e2e),
 // its role run with ansible-playbook as the Ansible operator runs it
-// (runRole), then a kind that runs an existing playbook.
+// (runRole), then a kind that runs an existing playbook and a watch of
+// Secrets.
 func TestE2E(t *testing.T) {
-	styletest.E2E(t, ansible.Style(), runRole, checkPlaybookKind)
+	styletest.E2E(t, ansible.Style(), runRole, checkPlaybookKind, func(t *testing.T, cluster *styletest.Cluster, _ string) {
+		styletest.CheckWatch(t, cluster, ansible.Style(), runRole)
+	})
 }
 
 // checkPlaybookKind adds a kind that runs an existing playbook (create api

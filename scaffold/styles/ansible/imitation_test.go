@@ -8,29 +8,31 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
-	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
-// runRole runs the generated role with ansible-playbook, as the
-// Ansible operator would, for every object of the kind, again and again,
-// through ownerInjectingProxy, with status written by k8sStatusStandIn; at
-// the end the last pass's run of each object must have changed nothing.
+// runRole runs what watches.yaml maps each kind to, with ansible-playbook
+// through the local playbook beside it, as the Ansible operator would: for
+// every object of the kind its selector picks, again and again, through
+// ownerInjectingProxy, with status written by k8sStatusStandIn; at the end
+// the last pass's run of each object must have changed nothing.
 func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 	styletest.RequireTools(t, "ansible (Debian package; it ships kubernetes.core)", "ansible-playbook")
-	p, err := scaffold.LoadProject(dir, styles.All())
-	require.NoError(t, err)
+	watches := readWatches(t, dir)
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	require.NoError(t, err)
 	c, err := client.New(cfg, client.Options{})
@@ -52,11 +54,15 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 		defer close(done)
 		for ctx.Err() == nil {
 			pass := map[string]string{}
-			for _, a := range p.APIs {
+			for _, w := range watches {
 				list := &unstructured.UnstructuredList{}
-				list.SetAPIVersion(a.FullGroup(p.Domain) + "/" + a.Version)
-				list.SetKind(a.Kind + "List")
-				if err := c.List(ctx, list); err != nil {
+				list.SetAPIVersion(schema.GroupVersion{Group: w.Group, Version: w.Version}.String())
+				list.SetKind(w.Kind + "List")
+				var selected []client.ListOption
+				if w.Selector != nil {
+					selected = append(selected, client.MatchingLabels(w.Selector.MatchLabels))
+				}
+				if err := c.List(ctx, list, selected...); err != nil {
 					if ctx.Err() == nil { // not the stop cancelling the call
 						failure = err
 					}
@@ -64,7 +70,7 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 				}
 				for _, o := range list.Items {
 					injector.setOwner(&o)
-					cmd := exec.CommandContext(ctx, "ansible-playbook", "playbooks/local-"+a.Singular()+".yml",
+					cmd := exec.CommandContext(ctx, "ansible-playbook", w.localPlaybook(),
 						"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "opctl_write_status=true")
 					cmd.Dir = dir
 					cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+proxied, "ANSIBLE_NOCOLOR=1",
@@ -88,7 +94,7 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 						failure = fmt.Errorf("ansible-playbook: %v\n%s", err, out)
 						return
 					}
-					pass[o.GetName()] = string(out)
+					pass[w.Kind+" "+o.GetNamespace()+"/"+o.GetName()] = string(out)
 				}
 			}
 			mu.Lock()
@@ -116,4 +122,28 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 			assert.Regexp(t, `changed=0\s`, out, "the last run for %s must change nothing", name)
 		}
 	}
+}
+
+// watchEntry is what the imitation reads of a watches.yaml entry.
+type watchEntry struct {
+	Group, Version, Kind, Role, Playbook string
+	Selector                             *metav1.LabelSelector
+}
+
+// localPlaybook is the playbook that runs the entry's role or playbook
+// outside the operator, with the variables the operator passes.
+func (w watchEntry) localPlaybook() string {
+	if w.Playbook != "" {
+		return strings.Replace(w.Playbook, "/run-", "/local-", 1)
+	}
+	return "playbooks/local-" + w.Role + ".yml"
+}
+
+func readWatches(t *testing.T, dir string) []watchEntry {
+	b, err := os.ReadFile(filepath.Join(dir, "watches.yaml"))
+	require.NoError(t, err)
+	var watches []watchEntry
+	require.NoError(t, yaml.Unmarshal(b, &watches))
+	require.NotEmpty(t, watches, "watches.yaml maps no kind")
+	return watches
 }

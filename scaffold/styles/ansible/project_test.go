@@ -49,3 +49,29 @@ func TestGeneratedProject(t *testing.T) {
 	cmd.Dir = dir
 	assert.Error(t, cmd.Run(), "make test must fail on a broken playbook")
 }
+
+// TestGeneratedWatchProject: a watch of an existing kind passes the
+// project's make test (its role skipping other namespaces, handle.yml's
+// message checked, ansible-lint clean), and the test catches a handler
+// that says something else.
+func TestGeneratedWatchProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ansible-playbook and ansible-lint")
+	}
+	styletest.RequireTools(t, "ansible and ansible-lint (Debian packages)", "ansible-playbook", "ansible-lint")
+	dir := t.TempDir()
+	styletest.MustRun(t, dir, "init", "--style", "ansible", "--name", "vault-sync", "--domain", "example.com", "--yes")
+	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
+	out := styletest.ExecIn(t, dir, "make", "test")
+	assert.Contains(t, out, "playbook: playbooks/local-watch_secrets.yml")
+	assert.Equal(t, 3, strings.Count(out, "All assertions passed"), "the spec values; the other namespace skipped, the watch's message")
+	assert.Contains(t, out, "skipping: [localhost]", "the role skips a Secret in another namespace")
+
+	handle := filepath.Join(dir, "roles/watch_secrets/tasks/handle.yml")
+	require.NoError(t, os.WriteFile(handle, []byte("---\n- name: Sync\n  ansible.builtin.set_fact:\n    opctl_message: synced\n"), 0o644))
+	cmd := exec.Command("make", "test")
+	cmd.Dir = dir
+	b, err := cmd.CombinedOutput()
+	assert.Error(t, err, "the test must catch a changed message: %s", b)
+	assert.Contains(t, string(b), "synced")
+}

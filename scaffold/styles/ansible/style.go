@@ -13,6 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/checklist"
@@ -41,6 +42,7 @@ func Style() scaffold.Style {
 		},
 		Resync:    true,
 		Playbooks: true,
+		Watches:   true,
 		Summary:   "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
 		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
@@ -51,6 +53,9 @@ func Style() scaffold.Style {
 			// watches what the role reads.
 			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
+			// A watch's role reads its Event (past the operator's cache),
+			// then creates it.
+			Events: []string{"create", "get"},
 		},
 		Runtime: func(scaffold.Project) scaffold.Runtime {
 			return scaffold.Runtime{
@@ -120,7 +125,13 @@ vars_prompt while with yield`)
 // CRVar is the variable holding the whole object in the Ansible Operator:
 // _<group with . and - as _>_<kind in lower case>.
 func CRVar(domain string, a scaffold.API) string {
-	return "_" + strings.NewReplacer(".", "_", "-", "_").Replace(a.FullGroup(domain)) + "_" + strings.ToLower(a.Kind)
+	return objectVar(a.FullGroup(domain), a.Kind)
+}
+
+// objectVar is the variable holding a whole object of group and kind (the
+// core group's is __<kind>).
+func objectVar(group, kind string) string {
+	return "_" + strings.NewReplacer(".", "_", "-", "_").Replace(group) + "_" + strings.ToLower(kind)
 }
 
 type ansibleAPI struct {
@@ -135,6 +146,47 @@ type ansibleAPI struct {
 	PlaybookFile string
 }
 
+// Description is the role's, for its meta/main.yml.
+func (a ansibleAPI) Description() string {
+	return fmt.Sprintf("Reconciles %s (%s/%s)", a.Kind, a.FullGroup, a.Version)
+}
+
+// ansibleWatch is the template data of a watch of an existing kind: its role,
+// whose handle.yml is the user's, its local playbook and its test.
+type ansibleWatch struct {
+	scaffold.Watch
+	Project scaffold.Project
+	// Role is the role's name, a valid Ansible role name.
+	Role string
+	// ObjVar is the variable holding the whole object, as the operator
+	// passes it (_<group>_<kind>).
+	ObjVar        string
+	Where, Reason string
+	// FixtureYAML is an object the watch sees, indented as the test's
+	// variable; Message is what the starter handle.yml says of it.
+	FixtureYAML, Message string
+}
+
+// Description is the role's, for its meta/main.yml.
+func (w ansibleWatch) Description() string {
+	return fmt.Sprintf("Handles %s (%s) %s", w.Target.Kind, w.Target.APIVersion, w.Where)
+}
+
+func newAnsibleWatch(p scaffold.Project, w scaffold.Watch) (ansibleWatch, error) {
+	aw := ansibleWatch{Watch: w, Project: p, Role: "watch_" + strings.ReplaceAll(w.Name, "-", "_"),
+		ObjVar: objectVar(w.Target.Group(), w.Target.Kind), Where: w.Where(), Reason: scaffold.WatchHandledReason}
+	obj := scaffold.WatchFixture(w, "first", "00000000-0000-4000-8000-000000000001", "41")
+	b, err := yaml.Marshal(obj)
+	if err != nil {
+		return aw, err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "      " + l
+	}
+	aw.FixtureYAML, aw.Message = strings.Join(lines, "\n"), scaffold.WatchMessage(obj)
+	return aw, nil
+}
 func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 	d := struct {
 		Project scaffold.Project
@@ -171,7 +223,21 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if r.Err() != nil {
 		return r.Err()
 	}
-	if err := addAnsibleData(p, d.APIs, t); err != nil {
+	var watches []ansibleWatch
+	for _, w := range p.Watches {
+		aw, err := newAnsibleWatch(p, w)
+		if err != nil {
+			return err
+		}
+		role := "roles/" + aw.Role + "/"
+		r.File(role+"tasks/main.yml", "watch/main.yml.tmpl", scaffold.Generated, aw)
+		r.File(role+"tasks/handle.yml", "watch/handle.yml.tmpl", scaffold.UserOwned, aw)
+		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", scaffold.UserOwned, aw)
+		r.File("playbooks/local-"+aw.Role+".yml", "watch/local.yml.tmpl", scaffold.UserOwned, aw)
+		r.File("tests/test-"+aw.Role+".yml", "watch/test.yml.tmpl", scaffold.UserOwned, aw)
+		watches = append(watches, aw)
+	}
+	if err := addAnsibleData(p, d.APIs, watches, t); err != nil {
 		return err
 	}
 	for _, a := range d.APIs {
@@ -204,6 +270,19 @@ type watch struct {
 	ManageStatus        bool   `json:"manageStatus"`
 	SnakeCaseParameters bool   `json:"snakeCaseParameters"`
 	ReconcilePeriod     string `json:"reconcilePeriod"`
+	// WatchDependentResources is off for a watch of an existing kind: its
+	// role creates nothing but Events, which the operator must not watch.
+	WatchDependentResources *bool                 `json:"watchDependentResources,omitempty"`
+	Selector                *metav1.LabelSelector `json:"selector,omitempty"`
+	// Blacklist sends the role's reads of these kinds to the API server
+	// instead of the operator's cache, which would list and watch them all.
+	Blacklist []blacklisted `json:"blacklist,omitempty"`
+}
+
+type blacklisted struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
 }
 
 type galaxyRequirement struct {
@@ -213,7 +292,7 @@ type galaxyRequirement struct {
 
 // addAnsibleData adds the structured files: watches.yaml,
 // requirements.yml, each role's defaults and the children the tests expect.
-func addAnsibleData(p scaffold.Project, apis []ansibleAPI, t *scaffold.Tree) error {
+func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWatch, t *scaffold.Tree) error {
 	var watches []watch
 	for _, a := range apis {
 		w := watch{Version: a.Version, Group: a.FullGroup, Kind: a.Kind, Role: a.Singular(),
@@ -222,6 +301,16 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, t *scaffold.Tree) err
 			// Relative to the operator's working directory, where the image
 			// copies playbooks/.
 			w.Role, w.Playbook = "", scaffold.PlaybookFor(a.API, "run")
+		}
+		watches = append(watches, w)
+	}
+	for _, aw := range existing {
+		off := false
+		w := watch{Version: aw.Target.Version(), Group: aw.Target.Group(), Kind: aw.Target.Kind, Role: aw.Role,
+			ManageStatus: false, SnakeCaseParameters: false, ReconcilePeriod: fmt.Sprintf("%ds", p.ResyncSeconds),
+			WatchDependentResources: &off, Blacklist: []blacklisted{{Group: "", Version: "v1", Kind: "Event"}}}
+		if len(aw.Selector) > 0 {
+			w.Selector = &metav1.LabelSelector{MatchLabels: aw.Selector}
 		}
 		watches = append(watches, w)
 	}

@@ -16,7 +16,7 @@ import (
 // TestE2E proves the seed project on a real API server (make test-e2e),
 // with the manager it builds, then runs the project's own envtest suite,
 // then the manager's admission webhooks and the project's own webhook
-// suite.
+// suite, then a watch of Secrets in one namespace run by the manager.
 func TestE2E(t *testing.T) {
 	styletest.E2E(t, golang.Style(), runManager, func(t *testing.T, _ *styletest.Cluster, dir string) {
 		t.Run("generated project's own envtest suite", func(t *testing.T) {
@@ -25,6 +25,7 @@ func TestE2E(t *testing.T) {
 		})
 	}, func(t *testing.T, cluster *styletest.Cluster, _ string) {
 		styletest.CheckWebhooks(t, cluster, golang.Style(), runWebhooks)
+		styletest.CheckWatch(t, cluster, golang.Style(), runManager)
 		t.Run("generated project's own webhook suite", func(t *testing.T) {
 			dir := styletest.Seed(t, golang.Style())
 			styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate", "--default")

@@ -38,10 +38,12 @@ func TestGeneratedProject(t *testing.T) {
 		"--namespaced=false", "--field", "owner:string:required:immutable", "--field", "quota:int32:immutable",
 		"--field", "tier:string:maxLength=8:rule=self != 'root'#tier root is reserved",
 		"--rule", "!has(self.quota) || self.quota <= 100#quota at most 100")
-	// Admission webhooks, a namespaced and a cluster-scoped kind.
+	// Admission webhooks, a namespaced and a cluster-scoped kind; a watch.
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate")
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Tenant", "--validate")
+	// A watch of an existing kind beside them.
+	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
 	checkProject(t, dir, controllerGen)
 	// The project's own lint, with the golangci-lint it pins, is clean.
 	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", scaffold.DefaultVersions().GolangciLint)

@@ -55,6 +55,7 @@ func Style() scaffold.Style {
 		},
 		LeaderElection: true,
 		Webhooks:       true,
+		Watches:        true,
 		Runtime: func(p scaffold.Project) scaffold.Runtime {
 			rt := scaffold.Runtime{
 				Command:       []string{"/manager"},
@@ -147,6 +148,7 @@ type goData struct {
 	APIs     []goAPI
 	GVs      []goGV
 	Children []scaffold.ChildKind
+	Watches  []goWatch
 }
 
 // goAPIDir is where the types of an API live: api/<version> for the first
@@ -214,11 +216,46 @@ func newGoData(p scaffold.Project) goData {
 	return d
 }
 
+// goWatch is the template data of a watch's controller, the user's
+// handler and its test.
+type goWatch struct {
+	scaffold.Watch
+	// Type is the controller's Go type (SecretsWatch); Ident is the name as
+	// a Go identifier part (secrets), for file names and the fixture.
+	Type, Ident, Where, Reason string
+	RBACMarkers                []string
+	// SelectorGo is the label selector's map entries as Go.
+	SelectorGo string
+	// Fixture is an object the watch sees, as JSON; Message is the
+	// starter's message for it.
+	Fixture, Message string
+}
+
+func newGoWatch(p scaffold.Project, w scaffold.Watch) (goWatch, error) {
+	var camel []string
+	for _, part := range strings.Split(w.Name, "-") {
+		camel = append(camel, strings.ToUpper(part[:1])+part[1:])
+	}
+	single := p
+	single.APIs, single.Watches = nil, []scaffold.Watch{w}
+	gw := goWatch{Watch: w, Type: strings.Join(camel, "") + "Watch", Ident: strings.ReplaceAll(w.Name, "-", "_"), Where: w.Where(),
+		Reason: scaffold.WatchHandledReason, RBACMarkers: markersOf(single)}
+	gw.SelectorGo = scaffold.QuotedPairs(w.Selector)
+	var err error
+	gw.Fixture, gw.Message, err = scaffold.WatchStarterCase(w, "\t")
+	return gw, err
+}
+
 // rbacMarkers are the kubebuilder RBAC markers of a controller; they say
 // the same as config/rbac/role.yaml.
 func rbacMarkers(p scaffold.Project, a scaffold.API) []string {
 	single := p
-	single.APIs = []scaffold.API{a}
+	single.APIs, single.Watches = []scaffold.API{a}, nil
+	return markersOf(single)
+}
+
+// markersOf are the kubebuilder RBAC markers of the project's rules.
+func markersOf(single scaffold.Project) []string {
 	var out []string
 	for _, r := range scaffold.PolicyRules(single, Style().Access) {
 		group := r.APIGroups[0]
@@ -233,6 +270,13 @@ func rbacMarkers(p scaffold.Project, a scaffold.API) []string {
 
 func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	d := newGoData(p)
+	for _, w := range p.Watches {
+		gw, err := newGoWatch(p, w)
+		if err != nil {
+			return err
+		}
+		d.Watches = append(d.Watches, gw)
+	}
 	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
 	r.File("go.mod", "go.mod.tmpl", scaffold.UserOwned, d)
 	r.Copy("go.sum", "go.sum", scaffold.UserOwned)
@@ -252,10 +296,15 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 			r.File(gv.Dir+"/"+a.Singular()+"_types.go", "api/types.go.tmpl", scaffold.Generated, a)
 		}
 	}
+	ctl := "internal/controller/"
+	for _, gw := range d.Watches {
+		r.File(ctl+"watch_"+gw.Ident+".go", "controller/watch.go.tmpl", scaffold.Generated, gw)
+		r.File(ctl+"watch_"+gw.Ident+"_handler.go", "controller/watch_handler.go.tmpl", scaffold.UserOwned, gw)
+		r.File(ctl+"watch_"+gw.Ident+"_test.go", "controller/watch_test.go.tmpl", scaffold.UserOwned, gw)
+	}
 	if len(d.APIs) == 0 {
 		return r.Err()
 	}
-	ctl := "internal/controller/"
 	r.File(ctl+"children.go", "controller/children.go.tmpl", scaffold.UserOwned, d)
 	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", scaffold.Generated, d)
 	r.File(ctl+"spec_values_test.go", "controller/spec_values_test.go.tmpl", scaffold.Generated, d)

@@ -3,8 +3,6 @@ package kopf
 
 import (
 	"embed"
-	"encoding/json"
-	"strconv"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -179,16 +177,8 @@ type kopfWatch struct {
 
 func newKopfWatch(p scaffold.Project, pkg string, w scaffold.Watch) (kopfWatch, error) {
 	kw := kopfWatch{Watch: w, Package: pkg, Ident: pythonIdent(w.Name), Where: w.Where(), Reason: scaffold.WatchHandledReason}
-	var pairs []string
-	for _, k := range scaffold.SortedKeys(w.Selector) {
-		pairs = append(pairs, strconv.Quote(k)+": "+strconv.Quote(w.Selector[k]))
-	}
-	kw.SelectorPy = "{" + strings.Join(pairs, ", ") + "}"
-	obj := scaffold.WatchFixture(w, "first", "00000000-0000-4000-8000-000000000001", "41")
-	fixture, err := json.MarshalIndent(obj, "", "    ")
-	if err != nil {
-		return kw, err
-	}
-	kw.Fixture, kw.Message = string(fixture), scaffold.WatchMessage(obj)
-	return kw, nil
+	kw.SelectorPy = "{" + scaffold.QuotedPairs(w.Selector) + "}"
+	var err error
+	kw.Fixture, kw.Message, err = scaffold.WatchStarterCase(w, "    ")
+	return kw, err
 }
