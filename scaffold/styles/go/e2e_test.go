@@ -4,6 +4,7 @@ package golang_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -26,6 +27,10 @@ func TestE2E(t *testing.T) {
 	}, func(t *testing.T, cluster *styletest.Cluster, _ string) {
 		styletest.CheckWebhooks(t, cluster, golang.Style(), runWebhooks)
 		styletest.CheckWatch(t, cluster, golang.Style(), runManager)
+		styletest.CheckPrepare(t, cluster, golang.Style(), func(t *testing.T, dir, kubeconfig, _ string) func() {
+			// The failing step is the point: its Reconciler errors are expected.
+			return styletest.StartProcess(t, managerCommand(t, dir, kubeconfig, "0"), "forbidden")
+		}, fakeFeatureStoreCall)
 		t.Run("generated project's own webhook suite", func(t *testing.T) {
 			dir := styletest.Seed(t, golang.Style())
 			styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate", "--default")
@@ -48,4 +53,31 @@ func runWebhooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookIn
 // writes would show as "Reconciler error".
 func runManager(t *testing.T, dir, kubeconfig, _ string) func() {
 	return styletest.StartProcess(t, managerCommand(t, dir, kubeconfig, "0"), "forbidden", "Reconciler error")
+}
+
+// fakeFeatureStoreCall writes the TrainingJob's prepare step as a team
+// would: a call to the feature store with net/http, a failed call wrapped
+// in prepareError.
+func fakeFeatureStoreCall(t *testing.T, dir, url string) {
+	path := filepath.Join(dir, "internal/controller/trainingjob_controller.go")
+	styletest.EditFile(t, path, "import (\n", "import (\n\t\"fmt\"\n\t\"net/http\"\n\t\"net/url\"\n")
+	styletest.EditFile(t, path, `		return r.Prepare(ctx, obj)
+	}
+	return nil
+}`, `		return r.Prepare(ctx, obj)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "`+url+`?dataset="+url.QueryEscape(obj.Spec.Dataset), nil)
+	if err != nil {
+		return prepareError{err}
+	}
+	answer, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return prepareError{err}
+	}
+	defer answer.Body.Close()
+	if answer.StatusCode != http.StatusOK {
+		return prepareError{fmt.Errorf("feature store: %s", answer.Status)}
+	}
+	return nil
+}`)
 }

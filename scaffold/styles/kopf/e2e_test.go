@@ -4,8 +4,10 @@ package kopf_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/opctl/opctl/scaffold/styles/kopf"
@@ -15,12 +17,34 @@ import (
 // TestE2E proves the seed project on a real API server (make test-e2e),
 // its handlers driven by kopfImitation, then its admission handlers served
 // by kopfImitation's webhook server, then a watch of Secrets in one
-// namespace, its handler driven by kopfImitation too.
+// namespace, its handler driven by kopfImitation too, and a TrainingJob
+// whose prepare step calls a fake feature store.
 func TestE2E(t *testing.T) {
 	styletest.E2E(t, kopf.Style(), runKopfImitation, func(t *testing.T, cluster *styletest.Cluster, _ string) {
 		styletest.CheckWebhooks(t, cluster, kopf.Style(), runKopfWebhooks)
 		styletest.CheckWatch(t, cluster, kopf.Style(), runKopfImitation)
+		styletest.CheckPrepare(t, cluster, kopf.Style(), runKopfImitation, fakeFeatureStoreCall)
 	})
+}
+
+// fakeFeatureStoreCall writes the TrainingJob's prepare step as a team
+// would: a call to the feature store with urllib, a failed call raised as
+// PrepareError.
+func fakeFeatureStoreCall(t *testing.T, dir, url string) {
+	handlers, err := filepath.Glob(filepath.Join(dir, "*", "handlers_trainingjob.py"))
+	require.NoError(t, err)
+	require.Len(t, handlers, 1, "the TrainingJob's handlers")
+	styletest.EditFile(t, handlers[0],
+		`    logger.debug("prepare %s: no steps yet", body["metadata"]["name"])`,
+		`    import urllib.error
+    import urllib.request
+
+    from .children import PrepareError
+    try:
+        with urllib.request.urlopen("`+url+`?dataset=" + body["spec"]["dataset"], timeout=5) as answer:
+            logger.info("features: %s", answer.read())
+    except urllib.error.URLError as e:
+        raise PrepareError("feature store: %s" % e) from e`)
 }
 
 // runKopfWebhooks runs kopfImitation with the project's webhooks.py

@@ -25,7 +25,8 @@ import (
 // through the status subresource, and Kopf's finalizer added to every object
 // of a resource with a timer, a daemon or a non-optional delete handler
 // (kopf/on.py: requires_finalizer). A handler that raises TemporaryError is
-// logged in one line and retried, as Kopf does; any other exception is what
+// logged in one line and, unless it is an event handler, run again after
+// its delay with retry counting the attempts, as Kopf does; any other exception is what
 // Kopf logs as an error with its traceback: the driver prints HANDLER ERROR,
 // which fails the suite.
 //
@@ -226,17 +227,28 @@ def needs_finalizer(gvp):
                 or [1 for _, opts in handlers("delete", gvp) if not opts.get("optional")])
 
 
+# (handler, uid) -> the retries so far, and (when, fn, gvp) of the next one.
+retries, due = {}, {}
+
+
 def call(fn, gvp, body, **extra):
     """Call one handler as Kopf does and apply the patch it leaves."""
     status = {}
     patch = types.SimpleNamespace(status=status)
     meta = body["metadata"]
+    key = (fn.__module__ + "." + fn.__name__, meta.get("uid"))
     try:
         fn(body=body, patch=patch, logger=log, name=meta["name"], namespace=meta.get("namespace"),
-           meta=meta, spec=body.get("spec", {}), status=body.get("status", {}), uid=meta.get("uid"), **extra)
+           meta=meta, spec=body.get("spec", {}), status=body.get("status", {}), uid=meta.get("uid"),
+           retry=retries.get(key, 0), **extra)
     except TemporaryError as e:
-        # Kopf logs it in one line, no traceback, and retries after the delay.
+        # Kopf logs it in one line, no traceback, and runs a resource
+        # handler again after the delay, with retry counting the attempts
+        # (an event handler is not retried).
         print("Handler %r failed temporarily: %s" % (fn.__name__, e), flush=True)
+        if "event" not in extra:
+            retries[key] = retries.get(key, 0) + 1
+            due[key] = (time.monotonic() + e.delay, fn, gvp)
         return False
     except Exception as e:
         print("HANDLER ERROR in %s for %s: %s" % (fn.__name__, meta["name"], e), flush=True)
@@ -247,6 +259,8 @@ def call(fn, gvp, body, **extra):
         if status:
             api(gvp).subresources["status"].patch(body={"status": status}, name=meta["name"], namespace=meta.get("namespace"),
                                                   content_type="application/merge-patch+json")
+    retries.pop(key, None)
+    due.pop(key, None)
     return True
 
 
@@ -299,9 +313,17 @@ while True:
                     mark_handled(gvp, body)
             elif generation != seen[uid]:
                 seen[uid] = generation
+                # A new spec replaces any retry still pending.
+                for key in [k for k in due if k[1] == uid]:
+                    del due[key], retries[key]
                 if all([call(fn, gvp, body) for fn, _ in handlers("update", gvp)]):
                     mark_handled(gvp, body)
             else:
+                for key, (at, fn, retried_gvp) in list(due.items()):
+                    if key[1] == uid and retried_gvp == gvp and time.monotonic() >= at:
+                        del due[key]
+                        if call(fn, gvp, body):
+                            mark_handled(gvp, body)
                 for fn, opts in handlers("timer", gvp):
                     if time.monotonic() - timers_fired[uid] >= opts.get("interval", 60):
                         timers_fired[uid] = time.monotonic()

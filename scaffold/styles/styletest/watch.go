@@ -28,18 +28,7 @@ func CheckWatch(t *testing.T, cluster *Cluster, style scaffold.Style, run Runner
 	t.Run("a watch hands each matching existing object to the user's code", func(t *testing.T) {
 		ctx := context.Background()
 		c := cluster.Client
-		dir := t.TempDir()
-		name := style.Name + "-watch"
-		args := seed.Init(style.Name)
-		for i := range args[:len(args)-1] {
-			switch args[i] {
-			case "--name":
-				args[i+1] = name
-			case "--repo":
-				args[i+1] = "example.com/" + name
-			}
-		}
-		MustRun(t, dir, args...)
+		dir := initNamed(t, style, style.Name+"-watch")
 		watched, unwatched := "e2e-"+style.Name+"-watched", "e2e-"+style.Name+"-unwatched"
 		MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", watched, "--selector", "sync=vault")
 		cluster.CreateNamespace(t, watched, false)
@@ -91,4 +80,21 @@ func CheckWatch(t *testing.T, cluster *Cluster, style scaffold.Style, run Runner
 			assert.Empty(t, events, "%s/%s is not watched", s.Namespace, s.Name)
 		}
 	})
+}
+
+// initNamed is a new project of style named name, as the seed's init makes
+// it otherwise.
+func initNamed(t *testing.T, style scaffold.Style, name string) string {
+	dir := t.TempDir()
+	args := seed.Init(style.Name)
+	for i := range args[:len(args)-1] {
+		switch args[i] {
+		case "--name":
+			args[i+1] = name
+		case "--repo":
+			args[i+1] = "example.com/" + name
+		}
+	}
+	MustRun(t, dir, args...)
+	return dir
 }
