@@ -83,6 +83,10 @@ func TestDocsExamplesRun(t *testing.T) {
 	}
 	// setups prepare the directory of an example by its first command.
 	setups := []struct{ prefix, script string }{
+		// docs/scenarios/playbooks.md: the organisation's playbook, as the
+		// page shows it, beside the project.
+		{"opctl init --style ansible --domain example.com --name backup-operator", "mkdir ops-playbooks && cat > ops-playbooks/backup.yml <<'EOF'\n" +
+			fencedBlock(t, filepath.Join("..", "docs", "scenarios", "playbooks.md"), "yaml") + "EOF"},
 		{"opctl init", ""},
 		{"opctl decide", "printf 'existing: no\\nnew-crd: yes\\nstage: prototype\\nlanguage: python\\nlogic: imperative\\nmaintainers: yes\\n' > answers.yaml"},
 		{"opctl create api --target v1/Secret", initArgs(watching)},
@@ -127,4 +131,16 @@ func TestDocsExamplesRun(t *testing.T) {
 			require.NoError(t, err, "%s\n%s", strings.Join(script, "\n"), out)
 		})
 	}
+}
+
+// fencedBlock is the first fenced code block of lang in the Markdown file.
+func fencedBlock(t *testing.T, path, lang string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	_, rest, found := strings.Cut(string(b), "\n```"+lang+"\n")
+	require.True(t, found, "%s has no ```%s block", path, lang)
+	block, _, found := strings.Cut(rest, "\n```\n")
+	require.True(t, found, "%s: the ```%s block is not closed", path, lang)
+	return block + "\n"
 }
