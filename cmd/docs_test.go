@@ -7,9 +7,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
@@ -19,6 +21,9 @@ import (
 type docExample struct {
 	where    string   // file:line
 	commands []string // continuation lines joined
+	// after is the prose that follows the block, up to the next one: what
+	// the page says the commands do.
+	after string
 }
 
 // docExamples reads the indented code blocks of a Markdown file that run
@@ -38,6 +43,9 @@ func docExamples(t *testing.T, path string) []docExample {
 		code, ok := strings.CutPrefix(line, "    ")
 		if fenced || !ok {
 			inBlock = inBlock && strings.TrimSpace(line) == ""
+			if !inBlock && len(all) > 0 {
+				all[len(all)-1].after += line + "\n"
+			}
 			continue
 		}
 		if !inBlock {
@@ -129,9 +137,16 @@ func TestDocsExamplesRun(t *testing.T) {
 			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "%s\n%s", strings.Join(script, "\n"), out)
+			// A page's "decide recommends **STYLE**" is what decide says.
+			if claim := recommendsClaim.FindStringSubmatch(e.after); claim != nil && strings.HasPrefix(script[0], "opctl decide") {
+				assert.Contains(t, string(out), "Recommended style: "+claim[1]+"\n", "%s says decide recommends %s", e.where, claim[1])
+			}
 		})
 	}
 }
+
+// recommendsClaim is how the docs say what decide recommends.
+var recommendsClaim = regexp.MustCompile("`decide` recommends \\*\\*([a-z-]+)\\*\\*")
 
 // fencedBlock is the first fenced code block of lang in the Markdown file.
 func fencedBlock(t *testing.T, path, lang string) string {
