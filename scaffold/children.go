@@ -17,7 +17,12 @@ import (
 //     resource's namespace, controlled by the resource;
 //   - labels app.kubernetes.io/{name: <singular>, instance: <name>,
 //     managed-by: <project>};
-//   - content from the spec flattened to dotted keys with string values.
+//   - content from the spec flattened to dotted keys with string values;
+//   - well-known spec fields by convention: image (a string) is the
+//     workloads' container image, run with its own entrypoint (else the
+//     pinned child image runs the starter's command); port (an integer
+//     from 1 to 65535) is the container port named http and the Service's
+//     port (else 8080, and 80 for the Service); replicas is the replicas.
 
 // flattenSpec flattens a spec to dotted keys with string values, the one
 // encoding of spec values every style matches byte for byte: objects are
@@ -138,9 +143,13 @@ func childContent(p Project, kind, name string, labels map[string]any, values ma
 		}
 		return map[string]any{"type": "Opaque", "data": data}
 	case "Service":
+		port, given := specPort(values)
+		if !given {
+			port = 80
+		}
 		return map[string]any{"spec": map[string]any{
 			"selector": labels,
-			"ports":    []any{map[string]any{"name": "http", "protocol": "TCP", "port": 80, "targetPort": 8080}},
+			"ports":    []any{map[string]any{"name": "http", "protocol": "TCP", "port": port, "targetPort": containerPort(values)}},
 		}}
 	case "Deployment", "StatefulSet":
 		spec := map[string]any{
@@ -168,6 +177,26 @@ func replicas(values map[string]string) int64 {
 	return n
 }
 
+// specPort is the spec's port by convention: a top-level integer from 1 to
+// 65535, written in decimal digits only.
+func specPort(values map[string]string) (int64, bool) {
+	s := values["port"]
+	if s == "" || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 32)
+	return n, err == nil && n >= 1 && n <= 65535
+}
+
+// containerPort is the port the workloads' container listens on: the
+// spec's port, else 8080.
+func containerPort(values map[string]string) int64 {
+	if port, given := specPort(values); given {
+		return port
+	}
+	return 8080
+}
+
 func podTemplate(p Project, labels map[string]any, command []any, values map[string]string) map[string]any {
 	var env []any
 	for _, k := range SortedKeys(values) {
@@ -176,6 +205,19 @@ func podTemplate(p Project, labels map[string]any, command []any, values map[str
 	if env == nil {
 		env = []any{}
 	}
+	container := map[string]any{
+		"name": "main", "image": p.Versions.ChildImage, "command": command, "env": env,
+		"ports": []any{map[string]any{"name": "http", "containerPort": containerPort(values), "protocol": "TCP"}},
+		"securityContext": map[string]any{
+			"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
+			"capabilities": map[string]any{"drop": []any{"ALL"}},
+		},
+	}
+	if image := values["image"]; image != "" {
+		// The application's image runs its own entrypoint.
+		container["image"] = image
+		delete(container, "command")
+	}
 	return map[string]any{
 		"metadata": map[string]any{"labels": labels},
 		"spec": map[string]any{
@@ -183,13 +225,7 @@ func podTemplate(p Project, labels map[string]any, command []any, values map[str
 				"runAsNonRoot": true, "runAsUser": nonRootUID,
 				"seccompProfile": map[string]any{"type": "RuntimeDefault"},
 			},
-			"containers": []any{map[string]any{
-				"name": "main", "image": p.Versions.ChildImage, "command": command, "env": env,
-				"securityContext": map[string]any{
-					"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
-					"capabilities": map[string]any{"drop": []any{"ALL"}},
-				},
-			}},
+			"containers": []any{container},
 		},
 	}
 }

@@ -54,3 +54,46 @@ func TestFlattenSpecTrickyValues(t *testing.T) {
 		"nested.deeper.list": `["x"]`,
 	}, flattenSpec(TrickySpec()))
 }
+
+// The well-known spec fields, by convention: image runs the workloads with
+// its own entrypoint, port is the container's and the Service's port;
+// anything else about them keeps the starter's.
+func TestChildrenConventions(t *testing.T) {
+	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: []string{"Deployment", "Service"}}
+	child := DefaultVersions().ChildImage
+	for _, tc := range []struct {
+		name                   string
+		spec                   map[string]any
+		image                  string
+		command                bool
+		containerPort, svcPort int64
+	}{
+		{"neither", map[string]any{}, child, true, 8080, 80},
+		{"both", map[string]any{"image": "shop/cart:1.2", "port": float64(9090)}, "shop/cart:1.2", false, 9090, 9090},
+		{"empty image", map[string]any{"image": ""}, child, true, 8080, 80},
+		{"port as written digits", map[string]any{"port": "0443"}, child, true, 443, 443},
+		{"port 0", map[string]any{"port": float64(0)}, child, true, 8080, 80},
+		{"port over 65535", map[string]any{"port": float64(70000)}, child, true, 8080, 80},
+		{"negative port", map[string]any{"port": float64(-1)}, child, true, 8080, 80},
+		{"port with a sign", map[string]any{"port": "+80"}, child, true, 8080, 80},
+		{"port not a number", map[string]any{"port": "http"}, child, true, 8080, 80},
+		{"nested port is no convention", map[string]any{"db": map[string]any{"port": float64(5432)}}, child, true, 8080, 80},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cr := map[string]any{"apiVersion": "apps.example.com/v1", "kind": "Microservice",
+				"metadata": map[string]any{"name": "cart", "namespace": "shop", "uid": "u"}, "spec": tc.spec}
+			children := map[any]map[string]any{}
+			for _, c := range DesiredChildren(p, a, cr) {
+				children[c["kind"]] = c
+			}
+			container := children["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+			assert.Equal(t, tc.image, container["image"])
+			_, hasCommand := container["command"]
+			assert.Equal(t, tc.command, hasCommand, "command")
+			assert.Equal(t, []any{map[string]any{"name": "http", "containerPort": tc.containerPort, "protocol": "TCP"}}, container["ports"])
+			svcPorts := children["Service"]["spec"].(map[string]any)["ports"].([]any)
+			assert.Equal(t, map[string]any{"name": "http", "protocol": "TCP", "port": tc.svcPort, "targetPort": tc.containerPort}, svcPorts[0])
+		})
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -109,7 +110,9 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 		mu.Lock()
 		target := passes + 2
 		mu.Unlock()
-		styletest.WaitFor(t, "a complete ansible-playbook pass", func() (bool, error) {
+		// A pass runs ansible-playbook once per object, seconds each on
+		// two busy cores: two passes can take minutes.
+		styletest.WaitWithin(t, 5*time.Minute, "a complete ansible-playbook pass", func() (bool, error) {
 			mu.Lock()
 			defer mu.Unlock()
 			return passes >= target || failure != nil, nil

@@ -33,7 +33,8 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.AddCache(t, dir, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
 		"since:datetime", "tags:[]string", "labels:map[string]string",
 		"backup.schedule:string:default=@daily", "backup.target.bucket:string:required",
-		"memory:quantity:required", "tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$")
+		"memory:quantity:required", "tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$",
+		"image:string:default=registry.example.com/cache", "port:int32:default=6379")
 	styletest.MustRun(t, dir, "create", "api", "--group", "platform", "--version", "v1", "--kind", "Tenant",
 		"--namespaced=false", "--field", "owner:string:required:immutable", "--field", "quota:int32:immutable",
 		"--field", "tier:string:maxLength=8:rule=self != 'root'#tier root is reserved",

@@ -69,9 +69,18 @@ func WaitFor(t *testing.T, what string, cond func() (bool, error)) {
 	require.NoError(t, waitUntil(cond), "waiting for %s", what)
 }
 
+// WaitWithin is WaitFor for up to d: for what takes long by design, such
+// as whole passes of a runtime that runs a process per object.
+func WaitWithin(t *testing.T, d time.Duration, what string, cond func() (bool, error)) {
+	t.Helper()
+	require.NoError(t, pollFor(d, cond), "waiting %s for %s", d, what)
+}
+
 // waitUntil polls cond for up to 60 s.
-func waitUntil(cond func() (bool, error)) error {
-	return wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, 60*time.Second, true, func(context.Context) (bool, error) {
+func waitUntil(cond func() (bool, error)) error { return pollFor(60*time.Second, cond) }
+
+func pollFor(d time.Duration, cond func() (bool, error)) error {
+	return wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, d, true, func(context.Context) (bool, error) {
 		return cond()
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,6 +75,8 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 	converged("a key added to a map in the children, and Ready again")
 	updateSpec(t, c, cr, func(spec map[string]any) { delete(spec["labels"].(map[string]any), "a") })
 	converged("a key removed from a map gone from the children")
+	updateSpec(t, c, cr, func(spec map[string]any) { spec["image"] = "registry.example.com/other" })
+	converged("spec.image running the Deployment with its own entrypoint (the starter's command gone)")
 
 	deployment := &unstructured.Unstructured{}
 	deployment.SetAPIVersion("apps/v1")
@@ -88,8 +91,10 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 }
 
 // managedContent is what opctl decides in a child: its labels, ConfigMap
-// data, and the first container's image and environment (as a map: the
-// order of a list of named items is not content).
+// data, the first container's image, command, environment and ports, and a
+// Service's ports (lists of named items as maps: their order is not
+// content; numbers as text: the reference's are float64 after a round
+// trip, the API server's int64).
 func managedContent(obj map[string]any) map[string]any {
 	u := &unstructured.Unstructured{Object: obj}
 	out := map[string]any{"labels": withoutRuntimeLabels(u.GetLabels())}
@@ -105,7 +110,26 @@ func managedContent(obj map[string]any) map[string]any {
 			e := item.(map[string]any)
 			env[fmt.Sprint(e["name"])] = e["value"]
 		}
-		out["image"], out["env"] = c["image"], env
+		out["image"], out["env"], out["command"] = c["image"], env, fmt.Sprint(c["command"])
+		out["ports"] = portsByName(c["ports"], "containerPort")
+	}
+	if ports, found, _ := unstructured.NestedSlice(obj, "spec", "ports"); found {
+		out["servicePorts"] = portsByName(ports, "port", "targetPort")
+	}
+	return out
+}
+
+// portsByName is a list of ports as name → the fields, as text.
+func portsByName(list any, fields ...string) map[string]string {
+	out := map[string]string{}
+	items, _ := list.([]any)
+	for _, item := range items {
+		port := item.(map[string]any)
+		var values []string
+		for _, f := range fields {
+			values = append(values, fmt.Sprint(port[f]))
+		}
+		out[fmt.Sprint(port["name"])] = strings.Join(values, "/") + " " + fmt.Sprint(port["protocol"])
 	}
 	return out
 }

@@ -22,10 +22,11 @@ func Seed(t *testing.T, style scaffold.Style) string {
 }
 
 // SeedWithOther is the seed example with a second kind, Other (group
-// other), owning a ConfigMap and a Deployment, with a field for each value
-// of scaffold.TrickySpec a schema can hold and a map (OtherSpec): the
-// checks show that one kind's failure holds up no other kind, and that the
-// children hold the tricky values byte for byte and converge exactly.
+// other), owning a ConfigMap, a Deployment and a Service, with a field for
+// each value of scaffold.TrickySpec a schema can hold, a map, and the
+// conventional image and port (OtherSpec): the checks show that one kind's
+// failure holds up no other kind, and that the children hold the tricky
+// values byte for byte, follow the conventions and converge exactly.
 func SeedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
 	dir := Seed(t, style)
@@ -34,18 +35,21 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "html:[]string", "--field", "utf8:[]string", "--field", "quotes:[]string",
 		"--field", "lines:[]string", "--field", "empty:[]string",
 		"--field", "nested.k:string", "--field", "nested.deeper.list:[]string",
-		"--field", "labels:map[string]string", "--owns", "ConfigMap,Deployment")
+		"--field", "labels:map[string]string", "--field", "image:string", "--field", "port:int32",
+		"--owns", "ConfigMap,Deployment,Service")
 	return dir
 }
 
 // OtherSpec is a spec of SeedWithOther's Other kind: the tricky values but
-// null and an empty object (which a schema of typed fields cannot hold),
-// and a map with HTML characters in a value.
+// null and an empty object (which a schema of typed fields cannot hold), a
+// map with HTML characters in a value, and a port (no image: the checks
+// add it, and the starter's command must then go).
 func OtherSpec() map[string]any {
 	spec := scaffold.TrickySpec()
 	delete(spec, "none")
 	delete(spec["nested"].(map[string]any), "empty")
 	spec["labels"] = map[string]any{"a": "1", "b": "x&y <z>"}
+	spec["port"] = float64(9090)
 	return scaffold.RoundTrip(spec)
 }
 
@@ -62,10 +66,11 @@ func AddCache(t *testing.T, dir string, fields ...string) {
 }
 
 // CacheFields are Cache's fields in the styles that flatten the spec into
-// the children: a number, a list and a nested field with a default, then
-// extra.
+// the children: a number, a list and a nested field with a default, the
+// image and port of the children's conventions, then extra.
 func CacheFields(extra ...string) []string {
-	return append([]string{"size:int64", "tags:[]string", "backup.schedule:string:default=@daily"}, extra...)
+	return append([]string{"size:int64", "tags:[]string", "backup.schedule:string:default=@daily",
+		"image:string:default=registry.example.com/cache", "port:int32:default=6379"}, extra...)
 }
 
 // CheckPythonProject runs a Python style's generated project's own make
