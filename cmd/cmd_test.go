@@ -174,7 +174,7 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{"reserved status", []string{"--field", "status:string"}, `opctl: --field "status": name "status" is reserved`},
 		{"go keyword", []string{"--field", "func:string"}, `opctl: --field "func": name "func" is a Go keyword`},
 		{"not lowerCamelCase", []string{"--field", "Size:int32"}, `opctl: --field "Size": name "Size" must be lowerCamelCase (e.g. storageClass)`},
-		{"unknown owned kind", []string{"--owns", "Pod"}, `opctl: --owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job)`},
+		{"unknown owned kind", []string{"--owns", "Pod"}, `opctl: --owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job, PodDisruptionBudget, NetworkPolicy)`},
 		{"missing kind", []string{"--kind", ""}, `opctl: --kind is required`},
 		{"unknown flag", []string{"--colour"}, `opctl: unknown flag: --colour`},
 	}

@@ -165,6 +165,16 @@ func childContent(p Project, kind, name string, labels map[string]any, values ma
 		template := podTemplate(p, labels, []any{"env"}, values)
 		template["spec"].(map[string]any)["restartPolicy"] = "Never"
 		return map[string]any{"spec": map[string]any{"template": template}}
+	case "PodDisruptionBudget":
+		// At most one of the resource's pods down at a time in a drain.
+		return map[string]any{"spec": map[string]any{"selector": map[string]any{"matchLabels": labels}, "maxUnavailable": 1}}
+	case "NetworkPolicy":
+		// Ingress to the resource's pods on their http port only, from anywhere.
+		return map[string]any{"spec": map[string]any{
+			"podSelector": map[string]any{"matchLabels": labels},
+			"policyTypes": []any{"Ingress"},
+			"ingress":     []any{map[string]any{"ports": []any{map[string]any{"protocol": "TCP", "port": containerPort(values)}}}},
+		}}
 	}
 	panic("unknown child kind " + kind)
 }

@@ -168,6 +168,8 @@ type ChildKind struct {
 	// Mutable is false for kinds whose spec cannot change after creation,
 	// so reconcilers only create them.
 	Mutable bool
+	// Workload marks kinds that run pods from a pod template.
+	Workload bool
 }
 
 // Suffix is appended to the custom resource name to name the child.
@@ -185,9 +187,11 @@ var childKinds = []ChildKind{
 	{Kind: "ConfigMap", Version: "v1", Resource: "configmaps", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
 	{Kind: "Secret", Version: "v1", Resource: "secrets", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
 	{Kind: "Service", Version: "v1", Resource: "services", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
-	{Kind: "Deployment", Group: "apps", Version: "v1", Resource: "deployments", GoPkg: "appsv1", GoImport: "k8s.io/api/apps/v1", Mutable: true},
-	{Kind: "StatefulSet", Group: "apps", Version: "v1", Resource: "statefulsets", GoPkg: "appsv1", GoImport: "k8s.io/api/apps/v1", Mutable: true},
-	{Kind: "Job", Group: "batch", Version: "v1", Resource: "jobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: false},
+	{Kind: "Deployment", Group: "apps", Version: "v1", Resource: "deployments", GoPkg: "appsv1", GoImport: "k8s.io/api/apps/v1", Mutable: true, Workload: true},
+	{Kind: "StatefulSet", Group: "apps", Version: "v1", Resource: "statefulsets", GoPkg: "appsv1", GoImport: "k8s.io/api/apps/v1", Mutable: true, Workload: true},
+	{Kind: "Job", Group: "batch", Version: "v1", Resource: "jobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: false, Workload: true},
+	{Kind: "PodDisruptionBudget", Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", GoPkg: "policyv1", GoImport: "k8s.io/api/policy/v1", Mutable: true},
+	{Kind: "NetworkPolicy", Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", GoPkg: "networkingv1", GoImport: "k8s.io/api/networking/v1", Mutable: true},
 }
 
 // ChildKinds lists the kinds a custom resource may own, in a fixed order.

@@ -311,7 +311,7 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	workload := false
 	for _, c := range d.Children {
 		r.File(ctl+"child_"+c.Suffix()+".go", "controller/child_"+c.Suffix()+".go.tmpl", scaffold.UserOwned, d)
-		workload = workload || c.Group != ""
+		workload = workload || c.Workload
 	}
 	if workload {
 		r.File(ctl+"workload.go", "controller/workload.go.tmpl", scaffold.UserOwned, d)

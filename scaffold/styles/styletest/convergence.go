@@ -91,8 +91,9 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 }
 
 // managedContent is what opctl decides in a child: its labels, ConfigMap
-// data, the first container's image, command, environment and ports, and a
-// Service's ports (lists of named items as maps: their order is not
+// data, the first container's image, command, environment and ports, a
+// Service's ports, a PodDisruptionBudget's maxUnavailable and a
+// NetworkPolicy's rules (lists of named items as maps: their order is not
 // content; numbers as text: the reference's are float64 after a round
 // trip, the API server's int64).
 func managedContent(obj map[string]any) map[string]any {
@@ -115,6 +116,11 @@ func managedContent(obj map[string]any) map[string]any {
 	}
 	if ports, found, _ := unstructured.NestedSlice(obj, "spec", "ports"); found {
 		out["servicePorts"] = portsByName(ports, "port", "targetPort")
+	}
+	for _, path := range [][]string{{"spec", "maxUnavailable"}, {"spec", "policyTypes"}, {"spec", "ingress"}} {
+		if v, found, _ := unstructured.NestedFieldNoCopy(obj, path...); found {
+			out[strings.Join(path, ".")] = fmt.Sprint(v)
+		}
 	}
 	return out
 }

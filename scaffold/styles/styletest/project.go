@@ -22,7 +22,8 @@ func Seed(t *testing.T, style scaffold.Style) string {
 }
 
 // SeedWithOther is the seed example with a second kind, Other (group
-// other), owning a ConfigMap, a Deployment and a Service, with a field for
+// other), owning a ConfigMap, a Deployment, a Service, a
+// PodDisruptionBudget and a NetworkPolicy, with a field for
 // each value of scaffold.TrickySpec a schema can hold, a map, and the
 // conventional image and port (OtherSpec): the checks show that one kind's
 // failure holds up no other kind, and that the children hold the tricky
@@ -36,7 +37,7 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "lines:[]string", "--field", "empty:[]string",
 		"--field", "nested.k:string", "--field", "nested.deeper.list:[]string",
 		"--field", "labels:map[string]string", "--field", "image:string", "--field", "port:int32",
-		"--owns", "ConfigMap,Deployment,Service")
+		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy")
 	return dir
 }
 
