@@ -138,11 +138,16 @@ func WatchFixture(w Watch, name, uid, resourceVersion string) map[string]any {
 	return map[string]any{"apiVersion": w.Target.APIVersion, "kind": w.Target.Kind, "metadata": meta}
 }
 
-// WatchStarterCase is the test case of a watch's starter handler, for the
-// styles whose tests call it on one object: the object as JSON (indented
-// with indent) and the message the starter gives for it.
+// WatchStarterObject is the object the tests of a watch's starter handler
+// hand it, for the styles whose tests call it on one object.
+func WatchStarterObject(w Watch) map[string]any {
+	return WatchFixture(w, "first", "00000000-0000-4000-8000-000000000001", "41")
+}
+
+// WatchStarterCase is WatchStarterObject as JSON (indented with indent)
+// and the message the starter gives for it.
 func WatchStarterCase(w Watch, indent string) (fixture, message string, err error) {
-	obj := WatchFixture(w, "first", "00000000-0000-4000-8000-000000000001", "41")
+	obj := WatchStarterObject(w)
 	b, err := json.MarshalIndent(obj, "", indent)
 	return string(b), WatchMessage(obj), err
 }

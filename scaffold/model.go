@@ -250,6 +250,10 @@ type Watch struct {
 	Selector map[string]string `json:"selector,omitempty"`
 }
 
+// Ident is the watch's name as an identifier part in Go, Python and
+// Ansible (secrets, db_creds), for file and role names.
+func (w Watch) Ident() string { return strings.ReplaceAll(w.Name, "-", "_") }
+
 // Where says in words which objects the watch sees: "in namespace
 // payments labelled sync=vault".
 func (w Watch) Where() string {

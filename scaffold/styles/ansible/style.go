@@ -160,8 +160,8 @@ type ansibleWatch struct {
 	Role string
 	// ObjVar is the variable holding the whole object, as the operator
 	// passes it (_<group>_<kind>).
-	ObjVar        string
-	Where, Reason string
+	ObjVar string
+	Reason string
 	// FixtureYAML is an object the watch sees, indented as the test's
 	// variable; Message is what the starter handle.yml says of it.
 	FixtureYAML, Message string
@@ -169,13 +169,13 @@ type ansibleWatch struct {
 
 // Description is the role's, for its meta/main.yml.
 func (w ansibleWatch) Description() string {
-	return fmt.Sprintf("Handles %s (%s) %s", w.Target.Kind, w.Target.APIVersion, w.Where)
+	return fmt.Sprintf("Handles %s (%s) %s", w.Target.Kind, w.Target.APIVersion, w.Where())
 }
 
 func newAnsibleWatch(p scaffold.Project, w scaffold.Watch) (ansibleWatch, error) {
-	aw := ansibleWatch{Watch: w, Project: p, Role: "watch_" + strings.ReplaceAll(w.Name, "-", "_"),
-		ObjVar: objectVar(w.Target.Group(), w.Target.Kind), Where: w.Where(), Reason: scaffold.WatchHandledReason}
-	obj := scaffold.WatchFixture(w, "first", "00000000-0000-4000-8000-000000000001", "41")
+	aw := ansibleWatch{Watch: w, Project: p, Role: "watch_" + w.Ident(),
+		ObjVar: objectVar(w.Target.Group(), w.Target.Kind), Reason: scaffold.WatchHandledReason}
+	obj := scaffold.WatchStarterObject(w)
 	b, err := yaml.Marshal(obj)
 	if err != nil {
 		return aw, err
@@ -187,6 +187,7 @@ func newAnsibleWatch(p scaffold.Project, w scaffold.Watch) (ansibleWatch, error)
 	aw.FixtureYAML, aw.Message = strings.Join(lines, "\n"), scaffold.WatchMessage(obj)
 	return aw, nil
 }
+
 func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 	d := struct {
 		Project scaffold.Project

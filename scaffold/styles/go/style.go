@@ -220,10 +220,9 @@ func newGoData(p scaffold.Project) goData {
 // handler and its test.
 type goWatch struct {
 	scaffold.Watch
-	// Type is the controller's Go type (SecretsWatch); Ident is the name as
-	// a Go identifier part (secrets), for file names and the fixture.
-	Type, Ident, Where, Reason string
-	RBACMarkers                []string
+	// Type is the controller's Go type (SecretsWatch).
+	Type, Reason string
+	RBACMarkers  []string
 	// SelectorGo is the label selector's map entries as Go.
 	SelectorGo string
 	// Fixture is an object the watch sees, as JSON; Message is the
@@ -238,7 +237,7 @@ func newGoWatch(p scaffold.Project, w scaffold.Watch) (goWatch, error) {
 	}
 	single := p
 	single.APIs, single.Watches = nil, []scaffold.Watch{w}
-	gw := goWatch{Watch: w, Type: strings.Join(camel, "") + "Watch", Ident: strings.ReplaceAll(w.Name, "-", "_"), Where: w.Where(),
+	gw := goWatch{Watch: w, Type: strings.Join(camel, "") + "Watch",
 		Reason: scaffold.WatchHandledReason, RBACMarkers: markersOf(single)}
 	gw.SelectorGo = scaffold.QuotedPairs(w.Selector)
 	var err error
@@ -298,9 +297,9 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	}
 	ctl := "internal/controller/"
 	for _, gw := range d.Watches {
-		r.File(ctl+"watch_"+gw.Ident+".go", "controller/watch.go.tmpl", scaffold.Generated, gw)
-		r.File(ctl+"watch_"+gw.Ident+"_handler.go", "controller/watch_handler.go.tmpl", scaffold.UserOwned, gw)
-		r.File(ctl+"watch_"+gw.Ident+"_test.go", "controller/watch_test.go.tmpl", scaffold.UserOwned, gw)
+		r.File(ctl+"watch_"+gw.Ident()+".go", "controller/watch.go.tmpl", scaffold.Generated, gw)
+		r.File(ctl+"watch_"+gw.Ident()+"_handler.go", "controller/watch_handler.go.tmpl", scaffold.UserOwned, gw)
+		r.File(ctl+"watch_"+gw.Ident()+"_test.go", "controller/watch_test.go.tmpl", scaffold.UserOwned, gw)
 	}
 	if len(d.APIs) == 0 {
 		return r.Err()

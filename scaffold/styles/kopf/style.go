@@ -3,7 +3,6 @@ package kopf
 
 import (
 	"embed"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -131,9 +130,9 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 		if err != nil {
 			return err
 		}
-		r.File(pkg+"watch_"+kw.Ident+".py", "pkg/watch.py.tmpl", scaffold.Generated, kw)
-		r.File(pkg+"handle_"+kw.Ident+".py", "pkg/handle.py.tmpl", scaffold.UserOwned, kw)
-		r.File("tests/test_watch_"+kw.Ident+".py", "tests/test_watch.py.tmpl", scaffold.UserOwned, kw)
+		r.File(pkg+"watch_"+kw.Ident()+".py", "pkg/watch.py.tmpl", scaffold.Generated, kw)
+		r.File(pkg+"handle_"+kw.Ident()+".py", "pkg/handle.py.tmpl", scaffold.UserOwned, kw)
+		r.File("tests/test_watch_"+kw.Ident()+".py", "tests/test_watch.py.tmpl", scaffold.UserOwned, kw)
 	}
 	return r.Err()
 }
@@ -155,19 +154,16 @@ func operatorModules(p scaffold.Project, d python.Data) []string {
 		out = append(out, "webhooks")
 	}
 	for _, w := range p.Watches {
-		out = append(out, "watch_"+pythonIdent(w.Name))
+		out = append(out, "watch_"+w.Ident())
 	}
 	return out
 }
-
-// pythonIdent is a watch's name as a Python identifier.
-func pythonIdent(name string) string { return strings.ReplaceAll(name, "-", "_") }
 
 // kopfWatch is the template data of a watch's handler, the user's function
 // and its test.
 type kopfWatch struct {
 	scaffold.Watch
-	Package, Ident, Where, Reason string
+	Package, Reason string
 	// SelectorPy is the label selector as a Python dict.
 	SelectorPy string
 	// Fixture is an object the watch sees, as JSON; Message is the
@@ -176,7 +172,7 @@ type kopfWatch struct {
 }
 
 func newKopfWatch(p scaffold.Project, pkg string, w scaffold.Watch) (kopfWatch, error) {
-	kw := kopfWatch{Watch: w, Package: pkg, Ident: pythonIdent(w.Name), Where: w.Where(), Reason: scaffold.WatchHandledReason}
+	kw := kopfWatch{Watch: w, Package: pkg, Reason: scaffold.WatchHandledReason}
 	kw.SelectorPy = "{" + scaffold.QuotedPairs(w.Selector) + "}"
 	var err error
 	kw.Fixture, kw.Message, err = scaffold.WatchStarterCase(w, "    ")
