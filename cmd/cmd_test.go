@@ -174,7 +174,7 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{"reserved status", []string{"--field", "status:string"}, `opctl: --field "status": name "status" is reserved`},
 		{"go keyword", []string{"--field", "func:string"}, `opctl: --field "func": name "func" is a Go keyword`},
 		{"not lowerCamelCase", []string{"--field", "Size:int32"}, `opctl: --field "Size": name "Size" must be lowerCamelCase (e.g. storageClass)`},
-		{"unknown owned kind", []string{"--owns", "Pod"}, `opctl: --owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job, PodDisruptionBudget, NetworkPolicy)`},
+		{"unknown owned kind", []string{"--owns", "Pod"}, `opctl: --owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job, PodDisruptionBudget, NetworkPolicy, HorizontalPodAutoscaler, Ingress, CronJob, ServiceMonitor)`},
 		{"missing kind", []string{"--kind", ""}, `opctl: --kind is required`},
 		{"unknown flag", []string{"--colour"}, `opctl: unknown flag: --colour`},
 	}
@@ -605,4 +605,17 @@ func TestCreateWatch(t *testing.T) {
 	r = run(t, dir, nil, false, "delete", "api", "vault")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Equal(t, before, snapshot(t, dir), "deleting the watch gives the project back")
+}
+
+// A kind that needs a CRD the cluster may lack says so when it is added:
+// the README, written at init, may not.
+func TestCreateAPINamesPrerequisites(t *testing.T) {
+	t.Parallel()
+	dir := initSeed(t)
+	r := run(t, dir, nil, false, "create", "api", "--group", "shop", "--version", "v1", "--kind", "Cart", "--owns", "Service,ServiceMonitor")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "\nprerequisite: the cluster needs the CRD servicemonitors.monitoring.coreos.com: install the Prometheus Operator first")
+	r = run(t, dir, nil, false, "create", "api", "--group", "shop", "--version", "v1", "--kind", "Order", "--owns", "Service")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "prerequisite: the cluster needs the CRD servicemonitors", "still owned by Cart")
 }

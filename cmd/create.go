@@ -220,7 +220,16 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	if p, err = p.AddAPI(src, api); err != nil {
 		return err
 	}
-	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
+	if err := renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.dryRun {
+		return err
+	}
+	// The README, written once, may predate the kind that needs them.
+	for _, pre := range p.ChildPrerequisites() {
+		if _, err := fmt.Fprintf(env.IO.Out, "prerequisite: the cluster needs the CRD %s: %s\n", pre.CRD, pre.Install); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // createWatch adds a watch of an existing kind: no CRD, a handler that

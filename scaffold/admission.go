@@ -115,6 +115,24 @@ func Prerequisites(p Project, style Style) []Prerequisite {
 	if rt := style.Runtime(p); rt.Webhook != nil {
 		out = append(out, certManager())
 	}
+	return append(out, p.ChildPrerequisites()...)
+}
+
+// ChildPrerequisites is what the cluster needs before the project's
+// children can be created: the CRDs of owned kinds that are not built in.
+func (p Project) ChildPrerequisites() []Prerequisite {
+	var out []Prerequisite
+	for _, c := range childKinds {
+		if c.Prerequisite == nil {
+			continue
+		}
+		for _, a := range p.APIs {
+			if slices.Contains(a.Owns, c.Kind) {
+				out = append(out, *c.Prerequisite)
+				break
+			}
+		}
+	}
 	return out
 }
 

@@ -22,7 +22,14 @@ import (
 //     workloads' container image, run with its own entrypoint (else the
 //     pinned child image runs the starter's command); port (an integer
 //     from 1 to 65535) is the container port named http and the Service's
-//     port (else 8080, and 80 for the Service); replicas is the replicas.
+//     port (else 8080, and 80 for the Service); replicas is the replicas,
+//     or, when a HorizontalPodAutoscaler is owned, its minReplicas (unless
+//     minReplicas is given) and the workloads leave replicas to it;
+//     maxReplicas is the autoscaler's maximum (else its minimum); host is
+//     the Ingress's host; schedule is the CronJob's schedule (else @hourly);
+//     each key of env (an object of strings) that is a C identifier and
+//     not SPEC_... is also the workloads' environment variable of that
+//     name, after the SPEC_ variables.
 
 // flattenSpec flattens a spec to dotted keys with string values, the one
 // encoding of spec values every style matches byte for byte: objects are
@@ -118,7 +125,7 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 	var children []map[string]any
 	for _, c := range a.OwnedKinds() {
 		childName := name + "-" + c.Suffix()
-		child := childContent(p, c.Kind, childName, labels, values)
+		child := childContent(p, a, c.Kind, name, labels, values)
 		child["apiVersion"], child["kind"] = c.APIVersion(), c.Kind
 		child["metadata"] = map[string]any{
 			"name": childName, "namespace": meta["namespace"], "labels": labels,
@@ -129,7 +136,10 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 	return children
 }
 
-func childContent(p Project, kind, name string, labels map[string]any, values map[string]string) map[string]any {
+// childContent is the content of the owner's child of kind; the API's
+// owned kinds refer to each other by name.
+func childContent(p Project, a API, kind, owner string, labels map[string]any, values map[string]string) map[string]any {
+	name := owner + "-" + strings.ToLower(kind)
 	data := map[string]any{}
 	for k, v := range values {
 		data[k] = v
@@ -157,14 +167,52 @@ func childContent(p Project, kind, name string, labels map[string]any, values ma
 			"selector": map[string]any{"matchLabels": labels},
 			"template": podTemplate(p, labels, []any{"sleep", "2147483647"}, values),
 		}
+		if kind == a.ScaledKind() {
+			// The autoscaler sets the replicas.
+			delete(spec, "replicas")
+		}
 		if kind == "StatefulSet" {
 			spec["serviceName"] = name
 		}
 		return map[string]any{"spec": spec}
 	case "Job":
-		template := podTemplate(p, labels, []any{"env"}, values)
-		template["spec"].(map[string]any)["restartPolicy"] = "Never"
-		return map[string]any{"spec": map[string]any{"template": template}}
+		return map[string]any{"spec": jobSpec(p, labels, values)}
+	case "CronJob":
+		schedule := values["schedule"]
+		if schedule == "" {
+			schedule = "@hourly"
+		}
+		// A run still going when the next is due skips that one.
+		return map[string]any{"spec": map[string]any{
+			"schedule": schedule, "concurrencyPolicy": "Forbid",
+			"jobTemplate": map[string]any{"spec": jobSpec(p, labels, values)},
+		}}
+	case "HorizontalPodAutoscaler":
+		target := a.ScaledKind()
+		minimum, maximum := replicaRange(values)
+		// Scales the workload to keep its pods at 80% of their CPU request.
+		return map[string]any{"spec": map[string]any{
+			"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": target, "name": owner + "-" + strings.ToLower(target)},
+			"minReplicas":    minimum, "maxReplicas": maximum,
+			"metrics": []any{map[string]any{"type": "Resource", "resource": map[string]any{
+				"name": "cpu", "target": map[string]any{"type": "Utilization", "averageUtilization": 80}}}},
+		}}
+	case "Ingress":
+		// Every path to the owner's Service, on spec.host when it has one.
+		rule := map[string]any{"http": map[string]any{"paths": []any{map[string]any{
+			"path": "/", "pathType": "Prefix",
+			"backend": map[string]any{"service": map[string]any{"name": owner + "-service", "port": map[string]any{"name": "http"}}},
+		}}}}
+		if host := values["host"]; host != "" {
+			rule["host"] = host
+		}
+		return map[string]any{"spec": map[string]any{"rules": []any{rule}}}
+	case "ServiceMonitor":
+		// Prometheus scrapes the owner's Service on its http port.
+		return map[string]any{"spec": map[string]any{
+			"selector":  map[string]any{"matchLabels": labels},
+			"endpoints": []any{map[string]any{"port": "http"}},
+		}}
 	case "PodDisruptionBudget":
 		// At most one of the resource's pods down at a time in a drain.
 		return map[string]any{"spec": map[string]any{"selector": map[string]any{"matchLabels": labels}, "maxUnavailable": 1}}
@@ -187,15 +235,46 @@ func replicas(values map[string]string) int64 {
 	return n
 }
 
-// specPort is the spec's port by convention: a top-level integer from 1 to
-// 65535, written in decimal digits only.
-func specPort(values map[string]string) (int64, bool) {
-	s := values["port"]
+// jobSpec runs the child image once with the spec as environment.
+func jobSpec(p Project, labels map[string]any, values map[string]string) map[string]any {
+	template := podTemplate(p, labels, []any{"env"}, values)
+	template["spec"].(map[string]any)["restartPolicy"] = "Never"
+	return map[string]any{"template": template}
+}
+
+// positive is a top-level count by convention: an integer from 1 to
+// 2147483647 written in decimal digits only.
+func positive(values map[string]string, key string) (int64, bool) {
+	s := values[key]
 	if s == "" || strings.Trim(s, "0123456789") != "" {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(s, 10, 32)
-	return n, err == nil && n >= 1 && n <= 65535
+	return n, err == nil && n >= 1
+}
+
+// replicaRange is the autoscaler's minimum (spec.minReplicas, else
+// spec.replicas, else 1) and maximum (spec.maxReplicas, else the minimum;
+// never below the minimum).
+func replicaRange(values map[string]string) (int64, int64) {
+	minimum, ok := positive(values, "minReplicas")
+	if !ok {
+		if minimum, ok = positive(values, "replicas"); !ok {
+			minimum = 1
+		}
+	}
+	maximum, ok := positive(values, "maxReplicas")
+	if !ok || maximum < minimum {
+		maximum = minimum
+	}
+	return minimum, maximum
+}
+
+// specPort is the spec's port by convention: a top-level integer from 1 to
+// 65535, written in decimal digits only.
+func specPort(values map[string]string) (int64, bool) {
+	n, ok := positive(values, "port")
+	return n, ok && n <= 65535
 }
 
 // containerPort is the port the workloads' container listens on: the
@@ -208,12 +287,14 @@ func containerPort(values map[string]string) int64 {
 }
 
 func podTemplate(p Project, labels map[string]any, command []any, values map[string]string) map[string]any {
-	var env []any
+	env := []any{}
 	for _, k := range SortedKeys(values) {
 		env = append(env, map[string]any{"name": "SPEC_" + strings.ToUpper(strings.ReplaceAll(k, ".", "_")), "value": values[k]})
 	}
-	if env == nil {
-		env = []any{}
+	for _, k := range SortedKeys(values) {
+		if name, ok := strings.CutPrefix(k, "env."); ok && appEnvName(name) {
+			env = append(env, map[string]any{"name": name, "value": values[k]})
+		}
 	}
 	container := map[string]any{
 		"name": "main", "image": p.Versions.ChildImage, "command": command, "env": env,
@@ -238,6 +319,16 @@ func podTemplate(p Project, labels map[string]any, command []any, values map[str
 			"containers": []any{container},
 		},
 	}
+}
+
+// appEnvName reports whether a key of spec.env is the application's
+// environment variable by convention: a C identifier, not one of the
+// SPEC_ variables.
+func appEnvName(name string) bool {
+	if name == "" || strings.HasPrefix(name, "SPEC_") || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	return strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == ""
 }
 
 // StatusPatch returns the status a reconciled resource should record, or nil

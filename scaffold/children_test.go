@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -81,12 +82,7 @@ func TestChildrenConventions(t *testing.T) {
 		{"nested port is no convention", map[string]any{"db": map[string]any{"port": float64(5432)}}, child, true, 8080, 80},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cr := map[string]any{"apiVersion": "apps.example.com/v1", "kind": "Microservice",
-				"metadata": map[string]any{"name": "cart", "namespace": "shop", "uid": "u"}, "spec": tc.spec}
-			children := map[any]map[string]any{}
-			for _, c := range DesiredChildren(p, a, cr) {
-				children[c["kind"]] = c
-			}
+			children := cartChildren(p, a, tc.spec)
 			container := children["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
 			assert.Equal(t, tc.image, container["image"])
 			_, hasCommand := container["command"]
@@ -96,4 +92,92 @@ func TestChildrenConventions(t *testing.T) {
 			assert.Equal(t, map[string]any{"name": "http", "protocol": "TCP", "port": tc.svcPort, "targetPort": tc.containerPort}, svcPorts[0])
 		})
 	}
+}
+
+// The kinds that refer to others: the autoscaler scales the workload (which
+// then leaves its replicas to it) between spec.minReplicas or replicas and
+// spec.maxReplicas; the Ingress and the ServiceMonitor find the Service.
+func TestChildrenReferringToOthers(t *testing.T) {
+	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	for _, tc := range []struct {
+		name     string
+		owns     []string
+		spec     map[string]any
+		target   string
+		min, max int64
+	}{
+		{"no counts", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{}, "Deployment", 1, 1},
+		{"replicas is the minimum", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{"replicas": float64(2), "maxReplicas": float64(5)}, "Deployment", 2, 5},
+		{"minReplicas wins", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{"replicas": float64(2), "minReplicas": float64(3), "maxReplicas": float64(6)}, "Deployment", 3, 6},
+		{"maximum below minimum", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{"minReplicas": float64(4), "maxReplicas": float64(2)}, "Deployment", 4, 4},
+		{"zero and negatives are no count", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{"minReplicas": float64(0), "maxReplicas": float64(-3)}, "Deployment", 1, 1},
+		{"a StatefulSet alone", []string{"StatefulSet", "HorizontalPodAutoscaler"}, map[string]any{"maxReplicas": float64(3)}, "StatefulSet", 1, 3},
+		{"the Deployment before the StatefulSet", []string{"Deployment", "StatefulSet", "HorizontalPodAutoscaler"}, map[string]any{}, "Deployment", 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: tc.owns}
+			children := cartChildren(p, a, tc.spec)
+			hpa := children["HorizontalPodAutoscaler"]["spec"].(map[string]any)
+			assert.Equal(t, map[string]any{"apiVersion": "apps/v1", "kind": tc.target, "name": "cart-" + strings.ToLower(tc.target)}, hpa["scaleTargetRef"])
+			assert.Equal(t, tc.min, hpa["minReplicas"])
+			assert.Equal(t, tc.max, hpa["maxReplicas"])
+			for _, kind := range []string{"Deployment", "StatefulSet"} {
+				if w, ok := children[kind]; ok {
+					_, has := w["spec"].(map[string]any)["replicas"]
+					assert.Equal(t, kind != tc.target, has, "%s keeps its replicas", kind)
+				}
+			}
+		})
+	}
+
+	a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: []string{"Service", "Ingress", "CronJob", "ServiceMonitor"}}
+	for _, tc := range []struct {
+		name           string
+		spec           map[string]any
+		host, schedule any
+	}{
+		{"defaults", map[string]any{}, nil, "@hourly"},
+		{"given", map[string]any{"host": "shop.example.com", "schedule": "*/5 * * * *"}, "shop.example.com", "*/5 * * * *"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			children := cartChildren(p, a, tc.spec)
+			rule := children["Ingress"]["spec"].(map[string]any)["rules"].([]any)[0].(map[string]any)
+			assert.Equal(t, tc.host, rule["host"])
+			backend := rule["http"].(map[string]any)["paths"].([]any)[0].(map[string]any)["backend"]
+			assert.Equal(t, map[string]any{"service": map[string]any{"name": "cart-service", "port": map[string]any{"name": "http"}}}, backend)
+			assert.Equal(t, tc.schedule, children["CronJob"]["spec"].(map[string]any)["schedule"])
+			monitor := children["ServiceMonitor"]["spec"].(map[string]any)
+			assert.Equal(t, children["Service"]["metadata"].(map[string]any)["labels"], monitor["selector"].(map[string]any)["matchLabels"])
+			assert.Equal(t, []any{map[string]any{"port": "http"}}, monitor["endpoints"])
+		})
+	}
+}
+
+// cartChildren are the children of a Microservice named cart with spec,
+// by kind.
+func cartChildren(p Project, a API, spec map[string]any) map[any]map[string]any {
+	cr := map[string]any{"apiVersion": "apps.example.com/v1", "kind": "Microservice",
+		"metadata": map[string]any{"name": "cart", "namespace": "shop", "uid": "u"}, "spec": spec}
+	children := map[any]map[string]any{}
+	for _, c := range DesiredChildren(p, a, cr) {
+		children[c["kind"]] = c
+	}
+	return children
+}
+
+// spec.env's keys that are C identifiers, and not SPEC_ variables, are the
+// application's environment variables too, after the SPEC_ ones.
+func TestChildrenAppEnv(t *testing.T) {
+	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: []string{"Deployment"}}
+	spec := map[string]any{"env": map[string]any{
+		"LOG_LEVEL": "debug", "_x1": "y", "WORKERS": float64(4),
+		"1BAD": "no", "SPEC_ENV_X": "no", "with-dash": "no", "nested": map[string]any{"K": "no"}, "": "no"}}
+	container := cartChildren(p, a, spec)["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+	var names []string
+	for _, e := range container["env"].([]any) {
+		names = append(names, e.(map[string]any)["name"].(string))
+	}
+	assert.Equal(t, []string{"SPEC_ENV_", "SPEC_ENV_1BAD", "SPEC_ENV_LOG_LEVEL", "SPEC_ENV_SPEC_ENV_X", "SPEC_ENV_WORKERS",
+		"SPEC_ENV__X1", "SPEC_ENV_NESTED_K", "SPEC_ENV_WITH-DASH", "LOG_LEVEL", "WORKERS", "_x1"}, names)
 }

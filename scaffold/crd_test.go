@@ -94,7 +94,10 @@ func TestSampleFromPattern(t *testing.T) {
 		spec string
 		want any // nil: left out of the sample
 	}{
-		{"schedule:string:pattern=^@(daily|hourly)$", "@daily"},
+		{"schedule:string:pattern=^@(daily|hourly)$", "@hourly"},
+		{"schedule:string:pattern=^@(daily|weekly)$", "@daily"},
+		{"schedule:string", "@hourly"},
+		{"host:string", "example.com"},
 		{"code:string:pattern=^zz[0-9]{3}$", "zz000"},
 		{"code:string:maxLength=4:pattern=^[A-Z]{2}-[0-9]+$", "AA-0"},
 		{"tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$", "example"},

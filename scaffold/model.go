@@ -118,6 +118,18 @@ func (a API) OwnedKinds() []ChildKind {
 	return out
 }
 
+// ScaledKind is the workload the API's owned HorizontalPodAutoscaler
+// scales: the Deployment, else the StatefulSet; "" without an autoscaler.
+func (a API) ScaledKind() string {
+	switch {
+	case !slices.Contains(a.Owns, "HorizontalPodAutoscaler"):
+		return ""
+	case slices.Contains(a.Owns, "Deployment"):
+		return "Deployment"
+	}
+	return "StatefulSet"
+}
+
 // Project is everything opctl knows about a project; it is what the
 // project file stores.
 type Project struct {
@@ -170,6 +182,12 @@ type ChildKind struct {
 	Mutable bool
 	// Workload marks kinds that run pods from a pod template.
 	Workload bool
+	// Needs lists the owned kinds one of which this kind refers to (an
+	// HPA scales a workload, an Ingress routes to the Service).
+	Needs []string
+	// Prerequisite is what the cluster needs before the kind can be
+	// created (its CRD), if anything.
+	Prerequisite *Prerequisite
 }
 
 // Suffix is appended to the custom resource name to name the child.
@@ -192,6 +210,16 @@ var childKinds = []ChildKind{
 	{Kind: "Job", Group: "batch", Version: "v1", Resource: "jobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: false, Workload: true},
 	{Kind: "PodDisruptionBudget", Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", GoPkg: "policyv1", GoImport: "k8s.io/api/policy/v1", Mutable: true},
 	{Kind: "NetworkPolicy", Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", GoPkg: "networkingv1", GoImport: "k8s.io/api/networking/v1", Mutable: true},
+	{Kind: "HorizontalPodAutoscaler", Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers", GoPkg: "autoscalingv2", GoImport: "k8s.io/api/autoscaling/v2", Mutable: true,
+		Needs: []string{"Deployment", "StatefulSet"}},
+	{Kind: "Ingress", Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", GoPkg: "networkingv1", GoImport: "k8s.io/api/networking/v1", Mutable: true,
+		Needs: []string{"Service"}},
+	{Kind: "CronJob", Group: "batch", Version: "v1", Resource: "cronjobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: true, Workload: true},
+	// The Prometheus Operator's kind: no Go package in client-go, so Go
+	// projects handle it as an unstructured object (GoPkg is empty).
+	{Kind: "ServiceMonitor", Group: "monitoring.coreos.com", Version: "v1", Resource: "servicemonitors", Mutable: true,
+		Needs: []string{"Service"}, Prerequisite: &Prerequisite{CRD: "servicemonitors.monitoring.coreos.com",
+			Install: "install the Prometheus Operator first (https://prometheus-operator.dev/docs/getting-started/installation/): ServiceMonitor children need its CRD"}},
 }
 
 // ChildKinds lists the kinds a custom resource may own, in a fixed order.

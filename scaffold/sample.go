@@ -134,6 +134,18 @@ func TypedDefault(f Field) any {
 	return v
 }
 
+// conventionalSample is a sample value of a top-level field the children
+// take by convention where "example" would not do, or "".
+func conventionalSample(name string) string {
+	switch name {
+	case "schedule":
+		return "@hourly"
+	case "host":
+		return "example.com"
+	}
+	return ""
+}
+
 // sampleString is the first enum value, else a common word or, failing
 // those, a string built from the pattern, fitted to the length bounds.
 func sampleString(f Field) (any, bool) {
@@ -141,6 +153,10 @@ func sampleString(f Field) (any, bool) {
 		return f.Enum[0], true
 	}
 	candidates := []string{"example", "a", "1", "example-1", "example.com", "A"}
+	if c := conventionalSample(f.Name); c != "" {
+		// The children take the field by convention: a value they accept.
+		candidates = append([]string{c}, candidates...)
+	}
 	if example, ok := patternExample(f.Pattern); ok && f.Pattern != "" {
 		candidates = append(candidates, example)
 	}

@@ -264,6 +264,11 @@ func validateOwns(src Source, a API) error {
 		}
 		seen[o] = true
 	}
+	for _, c := range a.OwnedKinds() {
+		if len(c.Needs) > 0 && !slices.ContainsFunc(c.Needs, func(k string) bool { return seen[k] }) {
+			return invalid(src, "owns", c.Kind, "needs %s owned too: it refers to it", strings.Join(c.Needs, " or "))
+		}
+	}
 	if !a.Namespaced && len(a.Owns) > 0 {
 		return invalid(src, "owns", strings.Join(a.Owns, ","), "a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns")
 	}

@@ -92,7 +92,9 @@ func TestValidateAPIErrors(t *testing.T) {
 		{"bad pattern", func(a *API) { a.Fields = []Field{field("host:string:pattern=([a-z")} }, "--field \"host\": pattern \"([a-z\" does not compile: error parsing regexp: missing closing ]: `[a-z`"},
 		{"bad bool default", func(a *API) { a.Fields = []Field{field("enabled:bool:default=yes")} }, `--field "enabled": default "yes" is not true or false`},
 		{"bad quantity default", func(a *API) { a.Fields = []Field{field("storage:quantity:default=ten")} }, `--field "storage": default "ten" is not a quantity (e.g. 10Gi, 500m)`},
-		{"unknown owned kind", func(a *API) { a.Owns = []string{"Pod"} }, `--owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job, PodDisruptionBudget, NetworkPolicy)`},
+		{"unknown owned kind", func(a *API) { a.Owns = []string{"Pod"} }, `--owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job, PodDisruptionBudget, NetworkPolicy, HorizontalPodAutoscaler, Ingress, CronJob, ServiceMonitor)`},
+		{"autoscaler without a workload", func(a *API) { a.Owns = []string{"Service", "HorizontalPodAutoscaler"} }, `--owns "HorizontalPodAutoscaler": needs Deployment or StatefulSet owned too: it refers to it`},
+		{"service monitor without a Service", func(a *API) { a.Owns = []string{"Deployment", "ServiceMonitor"} }, `--owns "ServiceMonitor": needs Service owned too: it refers to it`},
 		{"cluster-scoped owner", func(a *API) { a.Namespaced = false; a.Owns = []string{"ConfigMap"} }, `--owns "ConfigMap": a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns`},
 	}
 	for _, tt := range tests {

@@ -391,22 +391,28 @@ func ownedNames(a scaffold.API) []string {
 }
 
 // flowYAML writes one key per line with its value in JSON, which YAML reads
-// as flow style: role defaults stay short and lint-clean.
+// as flow style, but for lists of strings, one item per line: role defaults
+// stay short and lint-clean (no line over ansible-lint's 160 columns).
 func flowYAML(m map[string]any) []byte {
 	out := []byte("---\n")
 	for _, k := range scaffold.SortedKeys(m) {
 		var v []byte
 		if list, ok := m[k].([]string); ok {
-			quoted := make([]string, len(list))
-			for i, s := range list {
-				b, _ := json.Marshal(s)
-				quoted[i] = string(b)
+			v = []byte("[]")
+			if len(list) > 0 {
+				v = nil
 			}
-			v = []byte("[" + strings.Join(quoted, ", ") + "]")
+			for _, s := range list {
+				b, _ := json.Marshal(s)
+				v = append(v, "\n  - "+string(b)...)
+			}
 		} else {
 			v, _ = json.Marshal(m[k])
 		}
-		out = append(out, fmt.Sprintf("%s: %s\n", k, v)...)
+		if v[0] != '\n' {
+			v = append([]byte(" "), v...)
+		}
+		out = append(out, fmt.Sprintf("%s:%s\n", k, v)...)
 	}
 	return out
 }

@@ -121,6 +121,31 @@ type goAPI struct {
 type goChild struct {
 	scaffold.ChildKind
 	Var string // local variable name
+	// New is a Go expression of an empty object of the kind: its own type,
+	// or an unstructured object for kinds without a Go package.
+	New string
+	// Refers is the Go expression of the object the child refers to, the
+	// set function's argument before the labels, if it refers to one.
+	Refers string
+	// Scaled: the owner's HorizontalPodAutoscaler sets its replicas.
+	Scaled bool
+}
+
+func newGoChild(a scaffold.API, c scaffold.ChildKind) goChild {
+	g := goChild{ChildKind: c, Var: strings.ToLower(c.Kind[:1]) + c.Kind[1:], New: "&" + c.GoPkg + "." + c.Kind + "{}",
+		Scaled: c.Kind == a.ScaledKind()}
+	if c.GoPkg == "" {
+		g.New = "new" + c.Kind + "()"
+	}
+	switch c.Kind {
+	case "HorizontalPodAutoscaler":
+		scaled, _ := scaffold.LookupChildKind(a.ScaledKind())
+		g.Refers = fmt.Sprintf("autoscalingv2.CrossVersionObjectReference{APIVersion: %q, Kind: %q, Name: obj.Name + %q}",
+			scaled.APIVersion(), scaled.Kind, "-"+scaled.Suffix())
+	case "Ingress":
+		g.Refers = `obj.Name + "-service"`
+	}
+	return g
 }
 
 // goGV is one API package (a group and version) of the project.
@@ -148,7 +173,9 @@ type goData struct {
 	APIs     []goAPI
 	GVs      []goGV
 	Children []scaffold.ChildKind
-	Watches  []goWatch
+	// PrerequisiteKinds are the owned kinds that are not built in.
+	PrerequisiteKinds []scaffold.ChildKind
+	Watches           []goWatch
 }
 
 // goAPIDir is where the types of an API live: api/<version> for the first
@@ -189,8 +216,10 @@ func newGoData(p scaffold.Project) goData {
 		}
 		imports := map[string]bool{}
 		for _, c := range a.OwnedKinds() {
-			ga.Owned = append(ga.Owned, goChild{ChildKind: c, Var: strings.ToLower(c.Kind[:1]) + c.Kind[1:]})
-			imports[fmt.Sprintf("%s %q", c.GoPkg, c.GoImport)] = true
+			ga.Owned = append(ga.Owned, newGoChild(a, c))
+			if c.GoPkg != "" {
+				imports[fmt.Sprintf("%s %q", c.GoPkg, c.GoImport)] = true
+			}
 			owned[c.Kind] = true
 		}
 		ga.ChildImports = scaffold.SortedKeys(imports)
@@ -211,6 +240,9 @@ func newGoData(p scaffold.Project) goData {
 	for _, c := range scaffold.ChildKinds() {
 		if owned[c.Kind] {
 			d.Children = append(d.Children, c)
+			if c.Prerequisite != nil {
+				d.PrerequisiteKinds = append(d.PrerequisiteKinds, c)
+			}
 		}
 	}
 	return d

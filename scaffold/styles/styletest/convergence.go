@@ -38,38 +38,7 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 	require.NoError(t, c.Create(ctx, cr))
 	t.Cleanup(func() { _ = c.Delete(ctx, cr) })
 
-	converged := func(what string) {
-		t.Helper()
-		var diff string
-		err := waitUntil(func() (bool, error) {
-			if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
-				return false, err
-			}
-			diff = ""
-			for _, want := range scaffold.DesiredChildren(p, api, cr.Object) {
-				got := &unstructured.Unstructured{}
-				got.SetAPIVersion(fmt.Sprint(want["apiVersion"]))
-				got.SetKind(fmt.Sprint(want["kind"]))
-				key := client.ObjectKey{Namespace: ns, Name: fmt.Sprint(want["metadata"].(map[string]any)["name"])}
-				if err := c.Get(ctx, key, got); err != nil {
-					diff += fmt.Sprintf("%s %s: %v\n", got.GetKind(), key.Name, client.IgnoreNotFound(err))
-					continue
-				}
-				if d := cmp.Diff(managedContent(scaffold.RoundTrip(want)), managedContent(got.Object)); d != "" {
-					diff += fmt.Sprintf("%s %s (-want +got):\n%s", got.GetKind(), key.Name, d)
-				}
-			}
-			if diff != "" {
-				return false, nil
-			}
-			ok, err := ready(ctx, c, cr)
-			if !ok {
-				diff = fmt.Sprintf("children as desired, but not Ready for generation %d: %v", cr.GetGeneration(), cr.Object["status"])
-			}
-			return ok, err
-		})
-		require.NoError(t, err, "waiting for %s:\n%s", what, diff)
-	}
+	converged := func(what string) { t.Helper(); waitConverged(t, c, p, api, cr, what) }
 	converged("the tricky values in the children, byte for byte as the Go reference encodes them, and Ready")
 	updateSpec(t, c, cr, func(spec map[string]any) { spec["labels"].(map[string]any)["added"] = "new" })
 	converged("a key added to a map in the children, and Ready again")
@@ -90,12 +59,71 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 	converged("the same children and Ready with the env list in another order")
 }
 
+// waitConverged waits until the children of cr are what opctl's Go
+// reference (scaffold.DesiredChildren) makes of it, and Ready.
+func waitConverged(t *testing.T, c client.Client, p scaffold.Project, api scaffold.API, cr *unstructured.Unstructured, what string) {
+	t.Helper()
+	ctx := context.Background()
+	var diff string
+	err := waitUntil(func() (bool, error) {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
+			return false, err
+		}
+		diff = ""
+		for _, want := range scaffold.DesiredChildren(p, api, cr.Object) {
+			got := &unstructured.Unstructured{}
+			got.SetAPIVersion(fmt.Sprint(want["apiVersion"]))
+			got.SetKind(fmt.Sprint(want["kind"]))
+			key := client.ObjectKey{Namespace: cr.GetNamespace(), Name: fmt.Sprint(want["metadata"].(map[string]any)["name"])}
+			if err := c.Get(ctx, key, got); err != nil {
+				diff += fmt.Sprintf("%s %s: %v\n", got.GetKind(), key.Name, client.IgnoreNotFound(err))
+				continue
+			}
+			if d := cmp.Diff(managedContent(scaffold.RoundTrip(want)), managedContent(got.Object)); d != "" {
+				diff += fmt.Sprintf("%s %s (-want +got):\n%s", got.GetKind(), key.Name, d)
+			}
+		}
+		if diff != "" {
+			return false, nil
+		}
+		ok, err := ready(ctx, c, cr)
+		if !ok {
+			diff = fmt.Sprintf("children as desired, but not Ready for generation %d: %v", cr.GetGeneration(), cr.Object["status"])
+		}
+		return ok, err
+	})
+	require.NoError(t, err, "waiting for %s:\n%s", what, diff)
+}
+
+// checkMicroservice: the scenario's Microservice (MicroserviceAPI) gets a
+// Deployment running its image, a Service on its port, an autoscaler
+// between its replicas and maxReplicas, and a ServiceMonitor.
+func checkMicroservice(t *testing.T, c client.Client, dir, ns string) {
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	i := slices.IndexFunc(p.APIs, func(a scaffold.API) bool { return a.Kind == "Microservice" })
+	require.NotEqual(t, -1, i, "the project has no Microservice kind: use SeedWithOther")
+	cr := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "platform.example.com/v1", "kind": "Microservice",
+		"metadata": map[string]any{"name": "cart", "namespace": ns},
+		"spec":     map[string]any{"image": "registry.example.com/shop/cart:1.4", "port": int64(9000), "replicas": int64(2), "maxReplicas": int64(6)}}}
+	require.NoError(t, c.Create(context.Background(), cr))
+	t.Cleanup(func() { _ = c.Delete(context.Background(), cr) })
+	waitConverged(t, c, p, p.APIs[i], cr, "the Microservice's Deployment, Service, HorizontalPodAutoscaler and ServiceMonitor")
+	kinds := map[any]bool{}
+	for _, child := range scaffold.DesiredChildren(p, p.APIs[i], cr.Object) {
+		kinds[child["kind"]] = true
+	}
+	require.Equal(t, map[any]bool{"Deployment": true, "Service": true, "HorizontalPodAutoscaler": true, "ServiceMonitor": true}, kinds)
+}
+
 // managedContent is what opctl decides in a child: its labels, ConfigMap
-// data, the first container's image, command, environment and ports, a
-// Service's ports, a PodDisruptionBudget's maxUnavailable and a
-// NetworkPolicy's rules (lists of named items as maps: their order is not
-// content; numbers as text: the reference's are float64 after a round
-// trip, the API server's int64).
+// data, the first container's image, command, environment and ports (a
+// CronJob's in its job template), a Service's ports, a
+// PodDisruptionBudget's maxUnavailable, a NetworkPolicy's rules, an
+// autoscaler's target, range and metrics, an Ingress's rules, a CronJob's
+// schedule and a ServiceMonitor's selector and endpoints (lists of named
+// items as maps: their order is not content; numbers as text: the
+// reference's are float64 after a round trip, the API server's int64).
 func managedContent(obj map[string]any) map[string]any {
 	u := &unstructured.Unstructured{Object: obj}
 	out := map[string]any{"labels": withoutRuntimeLabels(u.GetLabels())}
@@ -103,6 +131,9 @@ func managedContent(obj map[string]any) map[string]any {
 		out["data"] = data
 	}
 	containers, _, _ := unstructured.NestedSlice(obj, "spec", "template", "spec", "containers")
+	if jobs, found, _ := unstructured.NestedSlice(obj, "spec", "jobTemplate", "spec", "template", "spec", "containers"); found {
+		containers = jobs
+	}
 	if len(containers) > 0 {
 		c := containers[0].(map[string]any)
 		env := map[string]any{}
@@ -117,7 +148,9 @@ func managedContent(obj map[string]any) map[string]any {
 	if ports, found, _ := unstructured.NestedSlice(obj, "spec", "ports"); found {
 		out["servicePorts"] = portsByName(ports, "port", "targetPort")
 	}
-	for _, path := range [][]string{{"spec", "maxUnavailable"}, {"spec", "policyTypes"}, {"spec", "ingress"}} {
+	for _, path := range [][]string{{"spec", "maxUnavailable"}, {"spec", "policyTypes"}, {"spec", "ingress"},
+		{"spec", "scaleTargetRef"}, {"spec", "minReplicas"}, {"spec", "maxReplicas"}, {"spec", "metrics"},
+		{"spec", "rules"}, {"spec", "schedule"}, {"spec", "concurrencyPolicy"}, {"spec", "endpoints"}, {"spec", "selector"}} {
 		if v, found, _ := unstructured.NestedFieldNoCopy(obj, path...); found {
 			out[strings.Join(path, ".")] = fmt.Sprint(v)
 		}

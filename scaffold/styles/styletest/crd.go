@@ -30,6 +30,11 @@ func (c *Cluster) installCRD(t *testing.T, dir string) (scaffold.Project, string
 	}
 	_, err = envtest.InstallCRDs(c.Config, envtest.CRDInstallOptions{Paths: paths})
 	require.NoError(t, err, "the CRDs must be accepted")
+	for _, pre := range p.ChildPrerequisites() {
+		// The only owned kind that is not built in.
+		require.Equal(t, "servicemonitors.monitoring.coreos.com", pre.CRD, "no CRD for the prerequisite")
+		c.InstallServiceMonitorCRD(t)
+	}
 	t.Cleanup(func() {
 		ctx := context.Background()
 		for _, path := range paths {

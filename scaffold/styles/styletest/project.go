@@ -22,12 +22,12 @@ func Seed(t *testing.T, style scaffold.Style) string {
 }
 
 // SeedWithOther is the seed example with a second kind, Other (group
-// other), owning a ConfigMap, a Deployment, a Service, a
-// PodDisruptionBudget and a NetworkPolicy, with a field for
-// each value of scaffold.TrickySpec a schema can hold, a map, and the
-// conventional image and port (OtherSpec): the checks show that one kind's
-// failure holds up no other kind, and that the children hold the tricky
-// values byte for byte, follow the conventions and converge exactly.
+// other), owning a child of every kind but Secret, StatefulSet and Job,
+// with a field for each value of scaffold.TrickySpec a schema can hold, a
+// map, and the conventional fields (OtherSpec): the checks show that one
+// kind's failure holds up no other kind, and that the children hold the
+// tricky values byte for byte, follow the conventions and converge
+// exactly. A third kind is the scenario's Microservice (MicroserviceAPI).
 func SeedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
 	dir := Seed(t, style)
@@ -37,9 +37,19 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "lines:[]string", "--field", "empty:[]string",
 		"--field", "nested.k:string", "--field", "nested.deeper.list:[]string",
 		"--field", "labels:map[string]string", "--field", "image:string", "--field", "port:int32",
-		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy")
+		"--field", "replicas:int32", "--field", "maxReplicas:int32", "--field", "host:string", "--field", "schedule:string",
+		"--field", "env:map[string]string",
+		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy,HorizontalPodAutoscaler,Ingress,CronJob,ServiceMonitor")
+	MustRun(t, dir, MicroserviceAPI...)
 	return dir
 }
+
+// MicroserviceAPI is the Microservice of docs/scenarios/microservice.md:
+// the platform team's standard service, spec to children only.
+var MicroserviceAPI = []string{"create", "api", "--group", "platform", "--version", "v1", "--kind", "Microservice",
+	"--field", "image:string:required", "--field", "port:int32:min=1:max=65535:default=8080",
+	"--field", "replicas:int32:min=1:default=2", "--field", "minReplicas:int32:min=1", "--field", "maxReplicas:int32:min=1:default=5",
+	"--owns", "Deployment,Service,HorizontalPodAutoscaler,ServiceMonitor"}
 
 // OtherSpec is a spec of SeedWithOther's Other kind: the tricky values but
 // null and an empty object (which a schema of typed fields cannot hold), a
@@ -51,6 +61,11 @@ func OtherSpec() map[string]any {
 	delete(spec["nested"].(map[string]any), "empty")
 	spec["labels"] = map[string]any{"a": "1", "b": "x&y <z>"}
 	spec["port"] = float64(9090)
+	spec["replicas"], spec["maxReplicas"] = float64(2), float64(3)
+	spec["host"], spec["schedule"] = "other.example.com", "*/5 * * * *"
+	// One application variable; a SPEC_ name and a name that is no C
+	// identifier are not.
+	spec["env"] = map[string]any{"LOG_LEVEL": "debug", "SPEC_TEXT": "no", "log-level": "no"}
 	return scaffold.RoundTrip(spec)
 }
 

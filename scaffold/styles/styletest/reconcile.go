@@ -112,6 +112,7 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
 	assert.Equal(t, crBefore, cr.GetResourceVersion(), "an unchanged resource must cause no status write")
 
 	t.Run("children converge exactly", func(t *testing.T) { checkConvergence(t, c, dir, ns) })
+	t.Run("the Microservice scenario gets its four children", func(t *testing.T) { checkMicroservice(t, c, dir, ns) })
 	t.Run("a refused child", func(t *testing.T) { checkRefusedChild(t, c, dir, ns) })
 }
 
