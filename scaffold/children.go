@@ -3,8 +3,11 @@ package scaffold
 import (
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // This file is the reference of the starter behaviour every style
@@ -29,7 +32,9 @@ import (
 //     the Ingress's host; schedule is the CronJob's schedule (else @hourly);
 //     each key of env (an object of strings) that is a C identifier and
 //     not SPEC_... is also the workloads' environment variable of that
-//     name, after the SPEC_ variables.
+//     name, after the SPEC_ variables; resources.requests and
+//     resources.limits (objects of quantities) are the workloads'
+//     container resources.
 
 // flattenSpec flattens a spec to dotted keys with string values, the one
 // encoding of spec values every style matches byte for byte: objects are
@@ -309,6 +314,9 @@ func podTemplate(p Project, labels map[string]any, command []any, values map[str
 		container["image"] = image
 		delete(container, "command")
 	}
+	if resources := specResources(values); len(resources) > 0 {
+		container["resources"] = resources
+	}
 	return map[string]any{
 		"metadata": map[string]any{"labels": labels},
 		"spec": map[string]any{
@@ -319,6 +327,48 @@ func podTemplate(p Project, labels map[string]any, command []any, values map[str
 			"containers": []any{container},
 		},
 	}
+}
+
+// specResources is the workloads' container resources by convention: each
+// key of spec.resources.requests and spec.resources.limits whose value is
+// a quantity (quantityPattern, the API server's), as written.
+func specResources(values map[string]string) map[string]any {
+	out := map[string]any{}
+	for _, k := range SortedKeys(values) {
+		rest, ok := strings.CutPrefix(k, "resources.")
+		section, name, ok2 := strings.Cut(rest, ".")
+		if !ok || !ok2 || section != "requests" && section != "limits" || name == "" || strings.Contains(name, ".") || !quantityRE().MatchString(values[k]) {
+			continue
+		}
+		if out[section] == nil {
+			out[section] = map[string]any{}
+		}
+		out[section].(map[string]any)[name] = values[k]
+	}
+	return out
+}
+
+// sameQuantities reports whether every desired quantity of a container's
+// resources has the same value in actual: the API server writes them in
+// its canonical form (1000m reads back as 1, 0.5Gi as 512Mi).
+func sameQuantities(desired, actual any) bool {
+	d, _ := desired.(map[string]any)
+	a, _ := actual.(map[string]any)
+	for section, names := range d {
+		have, _ := a[section].(map[string]any)
+		for name, v := range names.(map[string]any) {
+			w, g := fmt.Sprint(v), fmt.Sprint(have[name])
+			if w == g {
+				continue
+			}
+			want, errW := resource.ParseQuantity(w)
+			got, errG := resource.ParseQuantity(g)
+			if errW != nil || errG != nil || want.Cmp(got) != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // appEnvName reports whether a key of spec.env is the application's
@@ -394,7 +444,10 @@ func isSubset(desired, actual any) bool {
 		}
 		for k, v := range d {
 			av, ok := a[k]
-			if !ok || !isSubset(v, av) {
+			if !ok {
+				return false
+			}
+			if k == "resources" && !sameQuantities(v, av) || k != "resources" && !isSubset(v, av) {
 				return false
 			}
 		}

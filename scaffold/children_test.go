@@ -181,3 +181,37 @@ func TestChildrenAppEnv(t *testing.T) {
 	assert.Equal(t, []string{"SPEC_ENV_", "SPEC_ENV_1BAD", "SPEC_ENV_LOG_LEVEL", "SPEC_ENV_SPEC_ENV_X", "SPEC_ENV_WORKERS",
 		"SPEC_ENV__X1", "SPEC_ENV_NESTED_K", "SPEC_ENV_WITH-DASH", "LOG_LEVEL", "WORKERS", "_x1"}, names)
 }
+
+// spec.resources' requests and limits that are quantities are the
+// workloads' container resources as written; the API server's canonical
+// form of them (1 for 1000m) is no drift.
+func TestChildrenResources(t *testing.T) {
+	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: []string{"Deployment"}}
+	spec := map[string]any{"resources": map[string]any{
+		"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi", "bad": "lots"},
+		"limits":   map[string]any{"memory": "1Gi", "nested": map[string]any{"x": "1"}},
+		"claims":   map[string]any{"gpu": "1"},
+	}}
+	container := cartChildren(p, a, spec)["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+	assert.Equal(t, map[string]any{"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi"}, "limits": map[string]any{"memory": "1Gi"}}, container["resources"])
+	_, has := cartChildren(p, a, map[string]any{})["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)["resources"]
+	assert.False(t, has, "no resources without spec.resources")
+
+	for _, tc := range []struct {
+		name    string
+		actual  any
+		matches bool
+	}{
+		{"as written", map[string]any{"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi"}}, true},
+		{"canonical", map[string]any{"requests": map[string]any{"cpu": "1", "memory": "512Mi"}, "limits": map[string]any{"cpu": "1"}}, true},
+		{"another value", map[string]any{"requests": map[string]any{"cpu": "2", "memory": "512Mi"}}, false},
+		{"missing", map[string]any{"requests": map[string]any{"cpu": "1"}}, false},
+		{"none", nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			desired := map[string]any{"resources": map[string]any{"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi"}}}
+			assert.Equal(t, tc.matches, isSubset(desired, map[string]any{"resources": tc.actual}))
+		})
+	}
+}

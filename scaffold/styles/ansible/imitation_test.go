@@ -29,8 +29,9 @@ import (
 // runRole runs what watches.yaml maps each kind to, with ansible-playbook
 // through the local playbook beside it, as the Ansible operator would: for
 // every object of the kind its selector picks, again and again, through
-// ownerInjectingProxy, with status written by k8sStatusStandIn; at the end
-// the last pass's run of each object must have changed nothing.
+// ownerInjectingProxy, with status written by k8sStatusStandIn, one kind
+// beside the other; at the end the last pass's run of each object must
+// have changed nothing.
 func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 	styletest.RequireTools(t, "ansible (Debian package; it ships kubernetes.core)", "ansible-playbook")
 	watches := readWatches(t, dir)
@@ -39,92 +40,131 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 	c, err := client.New(cfg, client.Options{})
 	require.NoError(t, err)
 	injector := &ownerInjectingProxy{}
-	proxied := injector.start(t, cfg)
+	injector.start(t, cfg)
 	collections := t.TempDir()
 	module := filepath.Join(collections, "ansible_collections/operator_sdk/util/plugins/modules/k8s_status.py")
 	require.NoError(t, os.MkdirAll(filepath.Dir(module), 0o755))
 	require.NoError(t, os.WriteFile(module, []byte(k8sStatusStandIn), 0o755))
 
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	var failure error
+	var wg sync.WaitGroup
 	var mu sync.Mutex
-	last := map[string]string{}
-	passes := 0
-	go func() {
-		defer close(done)
-		for ctx.Err() == nil {
-			pass := map[string]string{}
-			for _, w := range watches {
-				list := &unstructured.UnstructuredList{}
-				list.SetAPIVersion(schema.GroupVersion{Group: w.Group, Version: w.Version}.String())
-				list.SetKind(w.Kind + "List")
-				var selected []client.ListOption
-				if w.Selector != nil {
-					selected = append(selected, client.MatchingLabels(w.Selector.MatchLabels))
-				}
-				if err := c.List(ctx, list, selected...); err != nil {
-					if ctx.Err() == nil { // not the stop cancelling the call
-						failure = err
-					}
+	var failure error
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if failure == nil {
+			failure = err
+		}
+	}
+	// One loop per watch, as the operator runs one controller per kind:
+	// a slow kind holds up no other.
+	passes := make([]int, len(watches))
+	last := make([]map[string]string, len(watches))
+	for i, w := range watches {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				pass, err := runPass(ctx, c, injector, w, dir, collections, t.Logf)
+				if err != nil {
+					fail(err)
 					return
 				}
-				for _, o := range list.Items {
-					injector.setOwner(&o)
-					cmd := exec.CommandContext(ctx, "ansible-playbook", w.localPlaybook(),
-						"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "opctl_write_status=true")
-					cmd.Dir = dir
-					cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+proxied, "ANSIBLE_NOCOLOR=1",
-						"ANSIBLE_COLLECTIONS_PATH="+collections+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages")
-					out, err := cmd.CombinedOutput()
-					if ctx.Err() != nil {
-						return
-					}
-					if err != nil && styletest.Refused(string(out)) {
-						// The check's own refused child: the operator logs the
-						// failed run and requeues the object.
-						t.Logf("ansible-playbook for %s failed on the refused child", o.GetName())
-						continue
-					}
-					if err != nil && apierrors.IsNotFound(c.Get(ctx, client.ObjectKeyFromObject(&o), o.DeepCopy())) {
-						// Deleted while listed: the operator runs no role for
-						// an object that is gone.
-						continue
-					}
-					if err != nil {
-						failure = fmt.Errorf("ansible-playbook: %v\n%s", err, out)
-						return
-					}
-					pass[w.Kind+" "+o.GetNamespace()+"/"+o.GetName()] = string(out)
+				if ctx.Err() != nil {
+					return
 				}
+				mu.Lock()
+				last[i] = pass
+				passes[i]++
+				mu.Unlock()
 			}
-			mu.Lock()
-			last = pass
-			passes++
-			mu.Unlock()
-		}
-	}()
+		}()
+	}
 	return func() {
-		// Let one whole pass start and finish after the checks: that is the
-		// run that must change nothing.
+		// Let one whole pass of every kind start and finish after the
+		// checks: that is the run that must change nothing.
 		mu.Lock()
-		target := passes + 2
+		targets := make([]int, len(passes))
+		for i, n := range passes {
+			targets[i] = n + 2
+		}
 		mu.Unlock()
 		// A pass runs ansible-playbook once per object, seconds each on
 		// two busy cores: two passes can take minutes.
-		styletest.WaitWithin(t, 5*time.Minute, "a complete ansible-playbook pass", func() (bool, error) {
+		styletest.WaitWithin(t, 5*time.Minute, "a complete ansible-playbook pass of every kind", func() (bool, error) {
 			mu.Lock()
 			defer mu.Unlock()
-			return passes >= target || failure != nil, nil
+			for i, n := range passes {
+				if n < targets[i] && failure == nil {
+					return false, nil
+				}
+			}
+			return true, nil
 		})
 		cancel()
-		<-done
+		wg.Wait()
 		require.NoError(t, failure)
-		require.NotEmpty(t, last)
-		for name, out := range last {
-			assert.Regexp(t, `changed=0\s`, out, "the last run for %s must change nothing", name)
+		runs := 0
+		for _, pass := range last {
+			for name, out := range pass {
+				runs++
+				assert.Regexp(t, `changed=0\s`, out, "the last run for %s must change nothing", name)
+			}
 		}
+		require.NotZero(t, runs, "no ansible-playbook run")
 	}
+}
+
+// runPass runs the playbook of watch w once for every object it selects,
+// and returns each run's output by object; an error is a run that failed
+// for another reason than the checks' refused child or a deleted object.
+func runPass(ctx context.Context, c client.Client, injector *ownerInjectingProxy, w watchEntry, dir, collections string, logf func(string, ...any)) (map[string]string, error) {
+	pass := map[string]string{}
+	list := &unstructured.UnstructuredList{}
+	list.SetAPIVersion(schema.GroupVersion{Group: w.Group, Version: w.Version}.String())
+	list.SetKind(w.Kind + "List")
+	var selected []client.ListOption
+	if w.Selector != nil {
+		selected = append(selected, client.MatchingLabels(w.Selector.MatchLabels))
+	}
+	if err := c.List(ctx, list, selected...); err != nil {
+		if ctx.Err() != nil { // the stop cancelling the call
+			return pass, nil
+		}
+		return nil, err
+	}
+	for _, o := range list.Items {
+		kubeconfig, err := injector.kubeconfigFor(&o)
+		if err != nil {
+			return nil, err
+		}
+		cmd := exec.CommandContext(ctx, "ansible-playbook", w.localPlaybook(),
+			"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "opctl_write_status=true")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+kubeconfig, "ANSIBLE_NOCOLOR=1",
+			"ANSIBLE_COLLECTIONS_PATH="+collections+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages")
+		out, err := cmd.CombinedOutput()
+		if ctx.Err() != nil {
+			return pass, nil
+		}
+		if err != nil && styletest.Refused(string(out)) {
+			// The check's own refused child: the operator logs the
+			// failed run and requeues the object.
+			logf("ansible-playbook for %s failed on the refused child", o.GetName())
+			continue
+		}
+		if err != nil && apierrors.IsNotFound(c.Get(ctx, client.ObjectKeyFromObject(&o), o.DeepCopy())) {
+			// Deleted while listed: the operator runs no role for
+			// an object that is gone.
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("ansible-playbook: %v\n%s", err, out)
+		}
+		pass[w.Kind+" "+o.GetNamespace()+"/"+o.GetName()] = string(out)
+	}
+	return pass, nil
 }
 
 // watchEntry is what the imitation reads of a watches.yaml entry.

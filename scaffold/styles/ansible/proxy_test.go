@@ -4,6 +4,7 @@ package ansible_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,7 +13,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -27,19 +27,15 @@ import (
 // Ansible Operator's proxy does (internal/ansible/proxy/inject_owner.go):
 // it authenticates as the ServiceAccount and appends an ownerReference to
 // the object being reconciled (apiVersion, kind, name, uid; not a
-// controller reference) to every object the role creates with a POST.
+// controller reference) to every object the role creates with a POST. As
+// in the operator, each run's kubeconfig names its owner: the basic-auth
+// user is the owner reference, JSON in base64 (internal/ansible/runner),
+// so runs of several objects at once never mix them up.
 type ownerInjectingProxy struct {
-	mu    sync.Mutex
-	owner *metav1.OwnerReference
+	url, dir string
 }
 
-func (p *ownerInjectingProxy) setOwner(o *unstructured.Unstructured) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.owner = &metav1.OwnerReference{APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Name: o.GetName(), UID: o.GetUID()}
-}
-
-func (p *ownerInjectingProxy) start(t *testing.T, cfg *rest.Config) (kubeconfig string) {
+func (p *ownerInjectingProxy) start(t *testing.T, cfg *rest.Config) {
 	transport, err := rest.TransportFor(cfg)
 	require.NoError(t, err)
 	target, err := url.Parse(cfg.Host)
@@ -47,7 +43,19 @@ func (p *ownerInjectingProxy) start(t *testing.T, cfg *rest.Config) (kubeconfig 
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.Transport = transport
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && isCreate(r.URL.Path) {
+		user, _, hasOwner := r.BasicAuth()
+		// The proxy's own credentials replace the run's.
+		r.Header.Del("Authorization")
+		if r.Method == http.MethodPost && isCreate(r.URL.Path) && hasOwner {
+			var owner metav1.OwnerReference
+			raw, err := base64.StdEncoding.DecodeString(user)
+			if err == nil {
+				err = json.Unmarshal(raw, &owner)
+			}
+			if err != nil {
+				http.Error(w, "owner reference: "+err.Error(), http.StatusBadRequest)
+				return
+			}
 			body, err := io.ReadAll(r.Body)
 			if err != nil {
 				http.Error(w, err.Error(), http.StatusBadRequest)
@@ -55,11 +63,7 @@ func (p *ownerInjectingProxy) start(t *testing.T, cfg *rest.Config) (kubeconfig 
 			}
 			obj := &unstructured.Unstructured{}
 			if err := json.Unmarshal(body, &obj.Object); err == nil {
-				p.mu.Lock()
-				if p.owner != nil {
-					obj.SetOwnerReferences(append(obj.GetOwnerReferences(), *p.owner))
-				}
-				p.mu.Unlock()
+				obj.SetOwnerReferences(append(obj.GetOwnerReferences(), owner))
 				body, _ = json.Marshal(obj.Object)
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -68,14 +72,23 @@ func (p *ownerInjectingProxy) start(t *testing.T, cfg *rest.Config) (kubeconfig 
 		proxy.ServeHTTP(w, r)
 	}))
 	t.Cleanup(server.Close)
+	p.url, p.dir = server.URL, t.TempDir()
+}
+
+// kubeconfigFor writes the kubeconfig of a run for o, through the proxy
+// with o as the owner, and returns its path.
+func (p *ownerInjectingProxy) kubeconfigFor(o *unstructured.Unstructured) (string, error) {
+	owner, err := json.Marshal(metav1.OwnerReference{APIVersion: o.GetAPIVersion(), Kind: o.GetKind(), Name: o.GetName(), UID: o.GetUID()})
+	if err != nil {
+		return "", err
+	}
 	kc := clientcmdapi.NewConfig()
-	kc.Clusters["proxy"] = &clientcmdapi.Cluster{Server: server.URL}
-	kc.AuthInfos["proxy"] = &clientcmdapi.AuthInfo{}
+	kc.Clusters["proxy"] = &clientcmdapi.Cluster{Server: p.url}
+	kc.AuthInfos["proxy"] = &clientcmdapi.AuthInfo{Username: base64.StdEncoding.EncodeToString(owner), Password: "unused"}
 	kc.Contexts["proxy"] = &clientcmdapi.Context{Cluster: "proxy", AuthInfo: "proxy"}
 	kc.CurrentContext = "proxy"
-	path := filepath.Join(t.TempDir(), "proxy-kubeconfig")
-	require.NoError(t, clientcmd.WriteToFile(*kc, path))
-	return path
+	path := filepath.Join(p.dir, string(o.GetUID())+".kubeconfig")
+	return path, clientcmd.WriteToFile(*kc, path)
 }
 
 // isCreate reports whether a POST path creates a namespaced object (not a

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/stretchr/testify/require"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -117,7 +118,8 @@ func checkMicroservice(t *testing.T, c client.Client, dir, ns string) {
 }
 
 // managedContent is what opctl decides in a child: its labels, ConfigMap
-// data, the first container's image, command, environment and ports (a
+// data, the first container's image, command, environment, ports and
+// resources (a
 // CronJob's in its job template), a Service's ports, a
 // PodDisruptionBudget's maxUnavailable, a NetworkPolicy's rules, an
 // autoscaler's target, range and metrics, an Ingress's rules, a CronJob's
@@ -143,6 +145,7 @@ func managedContent(obj map[string]any) map[string]any {
 			env[fmt.Sprint(e["name"])] = e["value"]
 		}
 		out["image"], out["env"], out["command"] = c["image"], env, fmt.Sprint(c["command"])
+		out["resources"] = canonicalQuantities(c["resources"])
 		out["ports"] = portsByName(c["ports"], "containerPort")
 	}
 	if ports, found, _ := unstructured.NestedSlice(obj, "spec", "ports"); found {
@@ -153,6 +156,25 @@ func managedContent(obj map[string]any) map[string]any {
 		{"spec", "rules"}, {"spec", "schedule"}, {"spec", "concurrencyPolicy"}, {"spec", "endpoints"}, {"spec", "selector"}} {
 		if v, found, _ := unstructured.NestedFieldNoCopy(obj, path...); found {
 			out[strings.Join(path, ".")] = fmt.Sprint(v)
+		}
+	}
+	return out
+}
+
+// canonicalQuantities is a container's resources with each quantity as the
+// API server writes it (1 for 1000m).
+func canonicalQuantities(resources any) map[string]string {
+	out := map[string]string{}
+	sections, _ := resources.(map[string]any)
+	for section, names := range sections {
+		list, _ := names.(map[string]any)
+		for name, v := range list {
+			q, err := resource.ParseQuantity(fmt.Sprint(v))
+			if err != nil {
+				out[section+"."+name] = fmt.Sprint(v)
+				continue
+			}
+			out[section+"."+name] = q.String()
 		}
 	}
 	return out

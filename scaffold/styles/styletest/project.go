@@ -38,7 +38,7 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "nested.k:string", "--field", "nested.deeper.list:[]string",
 		"--field", "labels:map[string]string", "--field", "image:string", "--field", "port:int32",
 		"--field", "replicas:int32", "--field", "maxReplicas:int32", "--field", "host:string", "--field", "schedule:string",
-		"--field", "env:map[string]string",
+		"--field", "env:map[string]string", "--field", "resources.requests:map[string]string", "--field", "resources.limits:map[string]string",
 		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy,HorizontalPodAutoscaler,Ingress,CronJob,ServiceMonitor")
 	MustRun(t, dir, MicroserviceAPI...)
 	return dir
@@ -66,6 +66,9 @@ func OtherSpec() map[string]any {
 	// One application variable; a SPEC_ name and a name that is no C
 	// identifier are not.
 	spec["env"] = map[string]any{"LOG_LEVEL": "debug", "SPEC_TEXT": "no", "log-level": "no"}
+	// Quantities the API server writes otherwise (1, 512Mi): no drift.
+	spec["resources"] = map[string]any{"requests": map[string]any{"cpu": "100m", "memory": "0.5Gi"},
+		"limits": map[string]any{"cpu": "1000m", "memory": "1Gi"}}
 	return scaffold.RoundTrip(spec)
 }
 
