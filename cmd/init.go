@@ -60,7 +60,7 @@ kinds with opctl create api).`,
 	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com; not for "+stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ExistingKinds })+", which add none)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
 	f.StringVar(&o.repo, "repo", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
-	f.Int32Var(&o.resyncSeconds, "resync-seconds", 60, stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
+	f.Int32Var(&o.resyncSeconds, "resync-seconds", scaffold.DefaultResyncSeconds, stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
 	o.answers.register(cmd)
 	o.write.register(cmd)

@@ -101,6 +101,7 @@ Deployment and starter code that reconciles, with its own tests.`,
 		newCreateCmd(env),
 		newDeleteCmd(env),
 		newGenerateCmd(env),
+		newMigrateCmd(env),
 		newStylesCmd(env),
 		newVersionCmd(env),
 	)

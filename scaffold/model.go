@@ -154,6 +154,10 @@ type Project struct {
 	// Generated maps each generated file to the SHA-256 of its content as
 	// written, so hand edits are detected before they would be overwritten.
 	Generated map[string]string `json:"generated,omitempty"`
+	// Starters maps each file that is yours (starter code) to the SHA-256
+	// of what opctl first wrote there, so the files you changed are known
+	// (opctl migrate names them).
+	Starters map[string]string `json:"starters,omitempty"`
 }
 
 // Groups returns the distinct API groups in the order they were added.

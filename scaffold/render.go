@@ -55,10 +55,17 @@ func Render(p Project, style Style) (*Tree, error) {
 	}
 	// The project file comes last: it records the hash of every other
 	// generated file.
-	p.Generated = map[string]string{}
+	starters := p.Starters
+	p.Generated, p.Starters = map[string]string{}, map[string]string{}
 	for _, f := range t.Files() {
-		if f.Owner == Generated {
+		switch {
+		case f.Owner == Generated:
 			p.Generated[f.Path] = contentHash(f.Content)
+		case starters[f.Path] != "":
+			// Written before: what opctl wrote then, not what it would now.
+			p.Starters[f.Path] = starters[f.Path]
+		default:
+			p.Starters[f.Path] = contentHash(f.Content)
 		}
 	}
 	projectFile, err := marshalProject(p)

@@ -1,0 +1,184 @@
+package scaffold
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Migration is a project moved to another style.
+type Migration struct {
+	Project Project
+	// Dropped is what the new style cannot express, one line each: it is
+	// yours to port.
+	Dropped []string
+}
+
+// MigrateTo is the project in style to: the same kinds, so the same CRDs
+// and samples, byte for byte, and the new style's starter code. Watches
+// need a style that watches; a decorator becomes a watch of its target
+// (its attachments are yours to port); a kind's playbook, in any style but
+// one that runs playbooks, is yours to port. domain and repo fill in what
+// the new style needs and the project lacks.
+func (p Project) MigrateTo(src Source, from, to Style, styles Styles, domain, repo string) (Migration, error) {
+	m := Migration{Project: p}
+	n := &m.Project
+	if to.Name == from.Name {
+		return m, invalid(src, "to", to.Name, "the project is already a %s project", to.Name)
+	}
+	if len(p.APIs) > 0 && to.ExistingKinds {
+		return m, invalid(src, "to", to.Name, "a %s project decorates existing kinds and has no CRDs; this project has kinds %s", to.Name, strings.Join(p.kindNames(), ", "))
+	}
+	if len(p.Watches) > 0 && !to.Watches {
+		return m, invalid(src, "to", to.Name, "this project watches existing kinds (%s), which a %s project cannot", p.Watches[0].Target.APIVersion+"/"+p.Watches[0].Target.Kind, to.Name)
+	}
+	if len(p.Decorators) > 0 {
+		if !to.Watches && !to.ExistingKinds {
+			return m, invalid(src, "to", to.Name, "this project decorates existing kinds (%s), which a %s project cannot watch", p.Decorators[0].Target.APIVersion+"/"+p.Decorators[0].Target.Kind, to.Name)
+		}
+		if !to.ExistingKinds {
+			n.Decorators = nil
+			for _, d := range p.Decorators {
+				n.Watches = append(n.Watches, Watch{Name: d.Name, Target: d.Target, Selector: d.Selector})
+				m.Dropped = append(m.Dropped, fmt.Sprintf("decorator %s attached %s to each %s: it is a watch now; create them in its handler",
+					d.Name, strings.Join(d.Owns, ", "), d.Target.Kind))
+			}
+		}
+	}
+	n.APIs = slices.Clone(p.APIs)
+	for i, a := range n.APIs {
+		if a.Playbook != "" && !to.Playbooks {
+			n.APIs[i].Playbook = ""
+			m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s ran the playbook %s: the %s starter code takes its place; port the playbook's tasks to it", a.Kind, a.Playbook, to.Name))
+		}
+	}
+	if n.Domain == "" && !to.ExistingKinds {
+		n.Domain = domain
+	}
+	n.Repo = ""
+	if to.ModulePath {
+		n.Repo = p.Repo
+		if repo != "" {
+			n.Repo = repo
+		}
+		if n.Repo == "" {
+			n.Repo = n.Domain + "/" + n.Name
+		}
+	}
+	switch {
+	case !to.Resync:
+		n.ResyncSeconds = 0
+	case n.ResyncSeconds == 0:
+		n.ResyncSeconds = DefaultResyncSeconds
+	}
+	n.Style, n.Generated, n.Starters = to.Name, nil, nil
+	return m, n.Validate(src, styles)
+}
+
+func (p Project) kindNames() []string {
+	var out []string
+	for _, a := range p.APIs {
+		out = append(out, a.Kind)
+	}
+	return out
+}
+
+// DefaultResyncSeconds is how often a style that re-syncs does it, unless
+// the project says otherwise.
+const DefaultResyncSeconds = 60
+
+// MigrationDifferences are the ways the runtime of style to behaves
+// unlike that of from, for the project, one line each.
+func MigrationDifferences(p Project, from, to Style) []string {
+	var out []string
+	a, b := from.Checklist.Comparison, to.Checklist.Comparison
+	for _, row := range []struct{ topic, old, new string }{
+		{"language", a.Language, b.Language},
+		{"idempotency", a.Idempotency, b.Idempotency},
+		{"performance", a.Performance, b.Performance},
+	} {
+		if row.old != row.new {
+			out = append(out, fmt.Sprintf("%s: %s: %s; %s: %s", row.topic, from.Name, row.old, to.Name, row.new))
+		}
+	}
+	resync := func(s Style) string {
+		if s.Resync {
+			return "re-syncs every object periodically (resyncSeconds in opctl.yaml)"
+		}
+		return "reconciles on changes only (of the object and its children)"
+	}
+	if from.Resync != to.Resync {
+		out = append(out, fmt.Sprintf("resync: %s %s; %s %s", from.Name, resync(from), to.Name, resync(to)))
+	}
+	admission := func(s Style) string {
+		if s.Webhooks {
+			return "serves admission webhooks (cert-manager issues their certificate)"
+		}
+		return "gets ValidatingAdmissionPolicies, which check but cannot default"
+	}
+	if from.Webhooks != to.Webhooks && slices.ContainsFunc(p.APIs, func(a API) bool { return a.Admission != nil }) {
+		out = append(out, fmt.Sprintf("admission: %s %s; %s %s", from.Name, admission(from), to.Name, admission(to)))
+	}
+	return out
+}
+
+// NewPrerequisites are what the cluster needs for the project in to that
+// it did not need in from.
+func NewPrerequisites(old Project, from Style, migrated Project, to Style) []Prerequisite {
+	var out []Prerequisite
+	had := Prerequisites(old, from)
+	for _, pre := range Prerequisites(migrated, to) {
+		if !slices.Contains(had, pre) {
+			out = append(out, pre)
+		}
+	}
+	return out
+}
+
+// YourChanges lists, in the project in dir, the starter files you changed
+// since opctl wrote them (or deleted), by their recorded hashes, and the
+// files you added that opctl never wrote; caches, build output and hidden
+// directories but .github and .devcontainer are left out.
+func YourChanges(dir string, p Project) (changed, added []string, err error) {
+	for _, path := range SortedKeys(p.Starters) {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			changed = append(changed, path+" (deleted)")
+		case err != nil:
+			return nil, nil, err
+		case contentHash(b) != p.Starters[path]:
+			changed = append(changed, path)
+		}
+	}
+	err = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		name := d.Name()
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(name, ".") && name != ".github" && name != ".devcontainer" ||
+				slices.Contains([]string{"__pycache__", "bin", "node_modules", "venv"}, name)) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if _, ok := p.Starters[rel]; ok || rel == ProjectFileName || strings.HasSuffix(name, ".pyc") {
+			return nil
+		}
+		if _, ok := p.Generated[rel]; !ok {
+			added = append(added, rel)
+		}
+		return nil
+	})
+	return changed, added, err
+}
