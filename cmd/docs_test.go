@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
 // docExample is one indented code block of the docs that runs opctl.
@@ -158,4 +159,19 @@ func fencedBlock(t *testing.T, path, lang string) string {
 	block, _, found := strings.Cut(rest, "\n```\n")
 	require.True(t, found, "%s: the ```%s block is not closed", path, lang)
 	return block + "\n"
+}
+
+// The Microservice scenario's page and the e2e suite, which runs its
+// Microservice in every style, add the same kind.
+func TestMicroserviceScenarioIsTheE2EOne(t *testing.T) {
+	t.Parallel()
+	var page string
+	for _, e := range docExamples(t, filepath.Join("..", "docs", "scenarios", "microservice.md")) {
+		for _, c := range e.commands {
+			if strings.HasPrefix(c, "opctl create api") {
+				page = strings.Join(strings.Fields(c), " ")
+			}
+		}
+	}
+	assert.Equal(t, "opctl "+strings.Join(seed.Microservice(), " "), page)
 }

@@ -96,7 +96,7 @@ func waitConverged(t *testing.T, c client.Client, p scaffold.Project, api scaffo
 	require.NoError(t, err, "waiting for %s:\n%s", what, diff)
 }
 
-// checkMicroservice: the scenario's Microservice (MicroserviceAPI) gets a
+// checkMicroservice: the scenario's Microservice (seed.Microservice) gets a
 // Deployment running its image, a Service on its port, an autoscaler
 // between its replicas and maxReplicas, and a ServiceMonitor.
 func checkMicroservice(t *testing.T, c client.Client, dir, ns string) {

@@ -27,7 +27,7 @@ func Seed(t *testing.T, style scaffold.Style) string {
 // map, and the conventional fields (OtherSpec): the checks show that one
 // kind's failure holds up no other kind, and that the children hold the
 // tricky values byte for byte, follow the conventions and converge
-// exactly. A third kind is the scenario's Microservice (MicroserviceAPI).
+// exactly. A third kind is the scenario's Microservice (seed.Microservice).
 func SeedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
 	dir := Seed(t, style)
@@ -40,16 +40,9 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "replicas:int32", "--field", "maxReplicas:int32", "--field", "host:string", "--field", "schedule:string",
 		"--field", "env:map[string]string", "--field", "resources.requests:map[string]string", "--field", "resources.limits:map[string]string",
 		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy,HorizontalPodAutoscaler,Ingress,CronJob,ServiceMonitor")
-	MustRun(t, dir, MicroserviceAPI...)
+	MustRun(t, dir, seed.Microservice()...)
 	return dir
 }
-
-// MicroserviceAPI is the Microservice of docs/scenarios/microservice.md:
-// the platform team's standard service, spec to children only.
-var MicroserviceAPI = []string{"create", "api", "--group", "platform", "--version", "v1", "--kind", "Microservice",
-	"--field", "image:string:required", "--field", "port:int32:min=1:max=65535:default=8080",
-	"--field", "replicas:int32:min=1:default=2", "--field", "minReplicas:int32:min=1", "--field", "maxReplicas:int32:min=1:default=5",
-	"--owns", "Deployment,Service,HorizontalPodAutoscaler,ServiceMonitor"}
 
 // OtherSpec is a spec of SeedWithOther's Other kind: the tricky values but
 // null and an empty object (which a schema of typed fields cannot hold), a

@@ -17,3 +17,13 @@ func Create() []string {
 		"--field", "engine:string:enum=mysql,postgres:required", "--field", "version:string",
 		"--field", "storage:quantity", "--field", "replicas:int32:min=1:max=5:default=1", "--owns", "ConfigMap"}
 }
+
+// Microservice returns the arguments of opctl create api that add the
+// Microservice of docs/scenarios/microservice.md: the platform team's
+// standard service, spec to children only.
+func Microservice() []string {
+	return []string{"create", "api", "--group", "platform", "--version", "v1", "--kind", "Microservice",
+		"--field", "image:string:required", "--field", "port:int32:min=1:max=65535:default=8080",
+		"--field", "replicas:int32:min=1:default=2", "--field", "minReplicas:int32:min=1", "--field", "maxReplicas:int32:min=1:default=5",
+		"--owns", "Deployment,Service,HorizontalPodAutoscaler,ServiceMonitor"}
+}
