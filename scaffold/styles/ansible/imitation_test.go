@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -134,37 +135,64 @@ func runPass(ctx context.Context, c client.Client, injector *ownerInjectingProxy
 		}
 		return nil, err
 	}
+	// As many objects at once as the operator's default
+	// --max-concurrent-reconciles: the number of CPUs.
+	var (
+		mu      sync.Mutex
+		wg      sync.WaitGroup
+		failure error
+		slots   = make(chan struct{}, runtime.NumCPU())
+	)
 	for _, o := range list.Items {
-		kubeconfig, err := injector.kubeconfigFor(&o)
-		if err != nil {
-			return nil, err
-		}
-		cmd := exec.CommandContext(ctx, "ansible-playbook", w.localPlaybook(),
-			"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "opctl_write_status=true")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+kubeconfig, "ANSIBLE_NOCOLOR=1",
-			"ANSIBLE_COLLECTIONS_PATH="+collections+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages")
-		out, err := cmd.CombinedOutput()
-		if ctx.Err() != nil {
-			return pass, nil
-		}
-		if err != nil && styletest.Refused(string(out)) {
-			// The check's own refused child: the operator logs the
-			// failed run and requeues the object.
-			logf("ansible-playbook for %s failed on the refused child", o.GetName())
-			continue
-		}
-		if err != nil && apierrors.IsNotFound(c.Get(ctx, client.ObjectKeyFromObject(&o), o.DeepCopy())) {
-			// Deleted while listed: the operator runs no role for
-			// an object that is gone.
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("ansible-playbook: %v\n%s", err, out)
-		}
-		pass[w.Kind+" "+o.GetNamespace()+"/"+o.GetName()] = string(out)
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			out, err := runPlaybook(ctx, c, injector, w, dir, collections, &o, logf)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err != nil && failure == nil:
+				failure = err
+			case out != "":
+				pass[w.Kind+" "+o.GetNamespace()+"/"+o.GetName()] = out
+			}
+		}()
 	}
-	return pass, nil
+	wg.Wait()
+	return pass, failure
+}
+
+// runPlaybook runs the playbook of w for o and returns its output; "" with
+// no error for a run that does not count (the checks' refused child, an
+// object deleted meanwhile, the stop).
+func runPlaybook(ctx context.Context, c client.Client, injector *ownerInjectingProxy, w watchEntry, dir, collections string, o *unstructured.Unstructured, logf func(string, ...any)) (string, error) {
+	kubeconfig, err := injector.kubeconfigFor(o)
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, "ansible-playbook", w.localPlaybook(),
+		"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "opctl_write_status=true")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+kubeconfig, "ANSIBLE_NOCOLOR=1",
+		"ANSIBLE_COLLECTIONS_PATH="+collections+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages")
+	out, err := cmd.CombinedOutput()
+	switch {
+	case ctx.Err() != nil:
+		return "", nil
+	case err != nil && styletest.Refused(string(out)):
+		// The check's own refused child: the operator logs the failed run
+		// and requeues the object.
+		logf("ansible-playbook for %s failed on the refused child", o.GetName())
+		return "", nil
+	case err != nil && apierrors.IsNotFound(c.Get(ctx, client.ObjectKeyFromObject(o), o.DeepCopy())):
+		// Deleted while listed: the operator runs no role for an object
+		// that is gone.
+		return "", nil
+	case err != nil:
+		return "", fmt.Errorf("ansible-playbook: %v\n%s", err, out)
+	}
+	return string(out), nil
 }
 
 // watchEntry is what the imitation reads of a watches.yaml entry.
