@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -20,19 +21,22 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // runRole runs what watches.yaml maps each kind to, with ansible-playbook
 // through the local playbook beside it, as the Ansible operator would: for
-// every object of the kind its selector picks, again and again, through
-// ownerInjectingProxy, with status written by k8sStatusStandIn, one kind
-// beside the other; at the end the last pass's run of each object must
-// have changed nothing.
+// each object of the kind its selector picks, whenever it or its children
+// change (kindLoop), through ownerInjectingProxy, with status written by
+// k8sStatusStandIn, one kind beside the other; at the end a resync of
+// every object must change nothing.
 func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 	styletest.RequireTools(t, "ansible (Debian package; it ships kubernetes.core)", "ansible-playbook")
 	watches := readWatches(t, dir)
@@ -47,62 +51,75 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 	require.NoError(t, os.MkdirAll(filepath.Dir(module), 0o755))
 	require.NoError(t, os.WriteFile(module, []byte(k8sStatusStandIn), 0o755))
 
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	owns := map[string][]scaffold.ChildKind{}
+	for _, a := range p.APIs {
+		owns[a.Kind] = a.OwnedKinds()
+	}
+
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var failure error
-	fail := func(err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if failure == nil {
-			failure = err
-		}
-	}
-	// One loop per watch, as the operator runs one controller per kind:
-	// a slow kind holds up no other.
-	passes := make([]int, len(watches))
+	// The stop asks every kind for whole passes (a resync): the last must
+	// change nothing.
+	wanted := 0
+	resynced := make([]int, len(watches))
 	last := make([]map[string]string, len(watches))
 	for i, w := range watches {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			k := kindLoop{c: c, injector: injector, w: w, owns: owns[w.Kind], dir: dir, collections: collections, logf: t.Logf, seen: map[string]string{}}
 			for ctx.Err() == nil {
-				pass, err := runPass(ctx, c, injector, w, dir, collections, t.Logf)
-				if err != nil {
-					fail(err)
-					return
-				}
-				if ctx.Err() != nil {
-					return
-				}
 				mu.Lock()
-				last[i] = pass
-				passes[i]++
+				resync := resynced[i] < wanted
+				target := wanted
 				mu.Unlock()
+				pass, ran, err := k.pass(ctx, resync)
+				mu.Lock()
+				switch {
+				case err != nil && failure == nil:
+					failure = err
+				case err == nil && resync && ctx.Err() == nil:
+					last[i], resynced[i] = pass, target
+				}
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+				if !ran {
+					time.Sleep(time.Second)
+				}
 			}
 		}()
 	}
 	return func() {
-		// Let one whole pass of every kind start and finish after the
-		// checks: that is the run that must change nothing.
+		// Two whole passes of every kind after the checks: the second is
+		// the run that must change nothing.
 		mu.Lock()
-		targets := make([]int, len(passes))
-		for i, n := range passes {
-			targets[i] = n + 2
-		}
+		wanted++
 		mu.Unlock()
-		// A pass runs ansible-playbook once per object, seconds each on
-		// two busy cores: two passes can take minutes.
-		styletest.WaitWithin(t, 5*time.Minute, "a complete ansible-playbook pass of every kind", func() (bool, error) {
-			mu.Lock()
-			defer mu.Unlock()
-			for i, n := range passes {
-				if n < targets[i] && failure == nil {
-					return false, nil
-				}
+		for round := 0; round < 2; round++ {
+			if round == 1 {
+				mu.Lock()
+				wanted++
+				mu.Unlock()
 			}
-			return true, nil
-		})
+			// A pass runs ansible-playbook once per object, seconds each on
+			// two busy cores: it can take minutes.
+			styletest.WaitWithin(t, 5*time.Minute, "a complete ansible-playbook pass of every kind", func() (bool, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				for _, n := range resynced {
+					if n < wanted && failure == nil {
+						return false, nil
+					}
+				}
+				return true, nil
+			})
+		}
 		cancel()
 		wg.Wait()
 		require.NoError(t, failure)
@@ -117,50 +134,102 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 	}
 }
 
-// runPass runs the playbook of watch w once for every object it selects,
-// and returns each run's output by object; an error is a run that failed
-// for another reason than the checks' refused child or a deleted object.
-func runPass(ctx context.Context, c client.Client, injector *ownerInjectingProxy, w watchEntry, dir, collections string, logf func(string, ...any)) (map[string]string, error) {
+// kindLoop reconciles the objects of one watch as the operator's
+// controller for the kind does: an object runs when it or one of its
+// children changed since its last successful run (the operator's watches
+// of the kind and of the dependent resources), or again after a failed
+// run (the requeue).
+type kindLoop struct {
+	c                client.Client
+	injector         *ownerInjectingProxy
+	w                watchEntry
+	owns             []scaffold.ChildKind
+	dir, collections string
+	logf             func(string, ...any)
+	// seen is each object's state (its resourceVersion and its
+	// children's) when its last successful run started.
+	seen map[string]string
+}
+
+// pass runs the playbook for every object that changed (every object,
+// with all), up to one per CPU at once, as the operator's default
+// --max-concurrent-reconciles; it returns each run's output by object and
+// whether anything ran. An error is a run that failed for another reason
+// than the checks' refused child or a deleted object.
+func (k *kindLoop) pass(ctx context.Context, all bool) (map[string]string, bool, error) {
 	pass := map[string]string{}
 	list := &unstructured.UnstructuredList{}
-	list.SetAPIVersion(schema.GroupVersion{Group: w.Group, Version: w.Version}.String())
-	list.SetKind(w.Kind + "List")
+	list.SetAPIVersion(schema.GroupVersion{Group: k.w.Group, Version: k.w.Version}.String())
+	list.SetKind(k.w.Kind + "List")
 	var selected []client.ListOption
-	if w.Selector != nil {
-		selected = append(selected, client.MatchingLabels(w.Selector.MatchLabels))
+	if k.w.Selector != nil {
+		selected = append(selected, client.MatchingLabels(k.w.Selector.MatchLabels))
 	}
-	if err := c.List(ctx, list, selected...); err != nil {
+	children, err := k.children(ctx)
+	if err == nil {
+		err = k.c.List(ctx, list, selected...)
+	}
+	if err != nil {
 		if ctx.Err() != nil { // the stop cancelling the call
-			return pass, nil
+			return pass, false, nil
 		}
-		return nil, err
+		return nil, false, err
 	}
-	// As many objects at once as the operator's default
-	// --max-concurrent-reconciles: the number of CPUs.
 	var (
 		mu      sync.Mutex
 		wg      sync.WaitGroup
 		failure error
 		slots   = make(chan struct{}, runtime.NumCPU())
+		ran     bool
 	)
 	for _, o := range list.Items {
+		key := o.GetNamespace() + "/" + o.GetName()
+		state := o.GetResourceVersion() + " " + strings.Join(children[o.GetUID()], " ")
+		if !all && k.seen[key] == state {
+			continue
+		}
+		ran = true
 		wg.Add(1)
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			out, err := runPlaybook(ctx, c, injector, w, dir, collections, &o, logf)
+			out, err := runPlaybook(ctx, k.c, k.injector, k.w, k.dir, k.collections, &o, k.logf)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
 			case err != nil && failure == nil:
 				failure = err
 			case out != "":
-				pass[w.Kind+" "+o.GetNamespace()+"/"+o.GetName()] = out
+				pass[k.w.Kind+" "+key] = out
+				k.seen[key] = state
 			}
 		}()
 	}
 	wg.Wait()
-	return pass, failure
+	return pass, ran, failure
+}
+
+// children lists the objects of the kinds the watch's kind owns, as
+// "kind/name@resourceVersion" by the UID of their controller, sorted.
+func (k *kindLoop) children(ctx context.Context) (map[types.UID][]string, error) {
+	out := map[types.UID][]string{}
+	for _, c := range k.owns {
+		list := &unstructured.UnstructuredList{}
+		list.SetAPIVersion(c.APIVersion())
+		list.SetKind(c.Kind + "List")
+		if err := k.c.List(ctx, list); err != nil {
+			return nil, err
+		}
+		for _, o := range list.Items {
+			if ref := metav1.GetControllerOf(&o); ref != nil {
+				out[ref.UID] = append(out[ref.UID], c.Kind+"/"+o.GetName()+"@"+o.GetResourceVersion())
+			}
+		}
+	}
+	for _, states := range out {
+		sort.Strings(states)
+	}
+	return out, nil
 }
 
 // runPlaybook runs the playbook of w for o and returns its output; "" with
