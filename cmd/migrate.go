@@ -70,14 +70,9 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(dir, scaffold.ProjectFileName)); err == nil {
+		// The project itself among them: migrate leaves it untouched.
 		return usageErrorf("%s already has %s: migrate writes a new project; choose another directory", dir, scaffold.ProjectFileName)
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	if same, err := sameDir(env.Dir, dir); err != nil || same {
-		if err == nil {
-			err = usageErrorf("%s is the project itself: migrate leaves it untouched and writes the new one elsewhere", dir)
-		}
 		return err
 	}
 	if p.Domain == "" && o.domain == "" && !to.ExistingKinds {
@@ -102,19 +97,6 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	r := migrationReport{From: from, To: to, Dir: dir, Carried: carried, Changed: changed, Added: added, Dropped: m.Dropped,
 		Needs: scaffold.NewPrerequisites(p, from, m.Project, to), Differences: scaffold.MigrationDifferences(p, from, to)}
 	return r.print(env.IO.Out)
-}
-
-// sameDir reports whether a and b are the same directory (b may not exist).
-func sameDir(a, b string) (bool, error) {
-	ai, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	bi, err := os.Stat(b)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	return err == nil && os.SameFile(ai, bi), err
 }
 
 // carriedOver checks that each kind's CRD and sample in the new project is

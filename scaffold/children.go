@@ -335,15 +335,14 @@ func podTemplate(p Project, labels map[string]any, command []any, values map[str
 func specResources(values map[string]string) map[string]any {
 	out := map[string]any{}
 	for _, k := range SortedKeys(values) {
-		rest, ok := strings.CutPrefix(k, "resources.")
-		section, name, ok2 := strings.Cut(rest, ".")
-		if !ok || !ok2 || section != "requests" && section != "limits" || name == "" || strings.Contains(name, ".") || !quantityRE().MatchString(values[k]) {
+		parts := strings.Split(k, ".")
+		if len(parts) != 3 || parts[0] != "resources" || parts[1] != "requests" && parts[1] != "limits" || parts[2] == "" || !quantityRE().MatchString(values[k]) {
 			continue
 		}
-		if out[section] == nil {
-			out[section] = map[string]any{}
+		if out[parts[1]] == nil {
+			out[parts[1]] = map[string]any{}
 		}
-		out[section].(map[string]any)[name] = values[k]
+		out[parts[1]].(map[string]any)[parts[2]] = values[k]
 	}
 	return out
 }
@@ -443,11 +442,11 @@ func isSubset(desired, actual any) bool {
 			return false
 		}
 		for k, v := range d {
-			av, ok := a[k]
-			if !ok {
-				return false
+			same := isSubset
+			if k == "resources" {
+				same = sameQuantities
 			}
-			if k == "resources" && !sameQuantities(v, av) || k != "resources" && !isSubset(v, av) {
+			if av, ok := a[k]; !ok || !same(v, av) {
 				return false
 			}
 		}

@@ -119,8 +119,7 @@ func checkMicroservice(t *testing.T, c client.Client, dir, ns string) {
 
 // managedContent is what opctl decides in a child: its labels, ConfigMap
 // data, the first container's image, command, environment, ports and
-// resources (a
-// CronJob's in its job template), a Service's ports, a
+// resources (a CronJob's in its job template), a Service's ports, a
 // PodDisruptionBudget's maxUnavailable, a NetworkPolicy's rules, an
 // autoscaler's target, range and metrics, an Ingress's rules, a CronJob's
 // schedule and a ServiceMonitor's selector and endpoints (lists of named
