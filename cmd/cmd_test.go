@@ -549,11 +549,13 @@ func TestBadRegistryIsRefusedAtStart(t *testing.T) {
 		want  string
 	}{
 		{"no comparison row", scaffold.Style{Name: "rust", Summary: "s", Runtime: base[0].Runtime, Files: base[0].Files, CI: base[0].CI,
-			Checklist: checklist.Profile{Points: map[string]int{"language=other": 9}}},
+			ConformanceTest: base[0].ConformanceTest, Checklist: checklist.Profile{Points: map[string]int{"language=other": 9}}},
 			"style registry: style \"rust\" has no comparison row (Language is empty)"},
 		{"a name twice", base[1], "style registry: \"toy-python\" is registered twice"},
 		{"no files", func() scaffold.Style { s := withRow(base[0]); s.Files = nil; return s }(),
 			"style registry: \"rust\" needs a summary, a runtime, its files and its CI"},
+		{"kinds without a conformance test", func() scaffold.Style { s := withRow(base[0]); s.ConformanceTest = nil; return s }(),
+			"style registry: \"rust\" has kinds of its own and needs a conformance test"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

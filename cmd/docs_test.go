@@ -16,6 +16,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
+	"github.com/opctl/opctl/scaffold/styles/styletest/tools"
 )
 
 // docExample is one indented code block of the docs that runs opctl.
@@ -84,6 +85,8 @@ func TestDocsExamplesRun(t *testing.T) {
 		t.Skip("builds opctl and runs the docs' examples")
 	}
 	bin := buildOpctl(t)
+	// opctl verify runs the tests of Python projects.
+	python := tools.Python(t)
 	decorating := realStyleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
 	watching := realStyleWith(t, func(s scaffold.Style) bool { return s.Watches })
 	newKinds := realStyleWith(t, func(s scaffold.Style) bool { return s.ModulePath })
@@ -135,7 +138,7 @@ func TestDocsExamplesRun(t *testing.T) {
 			dir := t.TempDir()
 			cmd := exec.Command("bash", "-euo", "pipefail", "-c", strings.Join(append([]string{setup}, script...), "\n"))
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+			cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(bin)+string(os.PathListSeparator)+os.Getenv("PATH"), "PYTHON="+python)
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "%s\n%s", strings.Join(script, "\n"), out)
 			// A page's "decide recommends **STYLE**" is what decide says.

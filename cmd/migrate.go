@@ -28,7 +28,9 @@ func newMigrateCmd(env Env) *cobra.Command {
 		Long: `Write the project in the current directory again in another style, into DIR
 (new, or without an opctl.yaml), and leave the original untouched. The kinds
 stay as they are, so the CRDs and samples are byte for byte the same (checked);
-the code is the new style's starter code, with its RBAC and Deployment.
+the conformance cases in test/conformance, yours included, are copied as
+they are, and the new style's tests run them; the code is the new style's
+starter code, with its RBAC and Deployment.
 
 Then it reports what carried over, the files of the original that hold your
 logic to port (the starter files you changed, by the hashes opctl.yaml
@@ -87,6 +89,10 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	if err != nil {
 		return err
 	}
+	cases, err := readTree(env.Dir, scaffold.ConformanceDir)
+	if err != nil {
+		return err
+	}
 	if err := renderAndWrite(cmd.Context(), env, dir, m.Project, o.write, nil); err != nil || o.write.dryRun {
 		return err
 	}
@@ -94,9 +100,55 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	if err != nil {
 		return err
 	}
+	// The conformance cases as they are, yours included: the new style's
+	// tests run them.
+	for _, path := range scaffold.SortedKeys(cases) {
+		target := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, cases[path], 0o644); err != nil {
+			return err
+		}
+		carried = append(carried, path)
+	}
+	changed, added = withoutCases(changed), withoutCases(added)
 	r := migrationReport{From: from, To: to, Dir: dir, Carried: carried, Changed: changed, Added: added, Dropped: m.Dropped,
 		Needs: scaffold.NewPrerequisites(p, from, m.Project, to), Differences: scaffold.MigrationDifferences(p, from, to)}
 	return r.print(env.IO.Out)
+}
+
+// readTree is every file under sub of dir, by its slash path from dir;
+// none when sub does not exist.
+func readTree(dir, sub string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(filepath.Join(dir, filepath.FromSlash(sub)), func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil || d.IsDir():
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	return files, err
+}
+
+// withoutCases leaves out the conformance cases: they carry over.
+func withoutCases(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if !strings.HasPrefix(p, scaffold.ConformanceDir+"/") {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // carriedOver checks that each kind's CRD and sample in the new project is

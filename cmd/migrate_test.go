@@ -45,6 +45,13 @@ func TestMigrate(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(children, append(b, "# our rule\n"...), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(old, "db_operator", "vault.py"), []byte("# our client\n"), 0o644))
+	// A conformance case of the user's, and one of opctl's changed.
+	ours := filepath.Join(old, "test", "conformance", "database", "ours.yaml")
+	require.NoError(t, os.WriteFile(ours, []byte("object: {}\nrejected: ours\n"), 0o644))
+	sample := filepath.Join(old, "test", "conformance", "database", "sample.yaml")
+	b, err = os.ReadFile(sample)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(sample, append(b, "# checked by hand\n"...), 0o644))
 	before := snapshot(t, old)
 
 	r := runReal(t, old, "migrate", "--to", "go", "../db-go")
@@ -57,9 +64,14 @@ func TestMigrate(t *testing.T) {
 		assert.Equal(t, before[path], snapshot(t, filepath.Join(root, "db-go"))[path], "%s byte for byte", path)
 		assert.Contains(t, r.stdout, "\n  "+path+"\n")
 	}
-	assert.Contains(t, r.stdout, "\n  db_operator/children.py (changed)\n  db_operator/vault.py (added)\n")
+	for _, path := range []string{"test/conformance/database/ours.yaml", "test/conformance/database/sample.yaml", "test/conformance/database/defaults.yaml"} {
+		assert.Equal(t, before[path], snapshot(t, filepath.Join(root, "db-go"))[path], "%s carried over as it is", path)
+		assert.Contains(t, r.stdout, "\n  "+path+"\n")
+	}
+	assert.Contains(t, r.stdout, "\n  db_operator/children.py (changed)\n  db_operator/vault.py (added)\n\n", "the cases are carried over, no logic to port")
 	assert.NotContains(t, r.stdout, "handlers_database.py", "a starter file as opctl wrote it is no logic of yours")
 	assert.Contains(t, r.stdout, "language: kopf: Python; go: Go")
+	assert.Contains(t, r.stdout, "spec values: kopf writes quantities and durations into the children as written; go writes quantities and durations into the children in canonical form", "the seed has a quantity")
 
 	// The new project's own starter files are recorded as unchanged.
 	r = runReal(t, filepath.Join(root, "db-go"), "migrate", "--to", "kopf", "../db-kopf-again")

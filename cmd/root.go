@@ -102,6 +102,7 @@ Deployment and starter code that reconciles, with its own tests.`,
 		newDeleteCmd(env),
 		newGenerateCmd(env),
 		newMigrateCmd(env),
+		newVerifyCmd(env),
 		newStylesCmd(env),
 		newVersionCmd(env),
 	)

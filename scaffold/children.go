@@ -430,7 +430,8 @@ func StatusPatch(cr map[string]any, now string, pending []string) map[string]any
 
 // isSubset reports whether every field of desired has the same value in
 // actual: fields the API server adds (defaults, resourceVersion, status) do
-// not count. Lists must have the same length; lists of objects keyed by name
+// not count, and an empty map or list is absent, as the API server leaves
+// it (a ConfigMap's data of an empty spec). Lists must have the same length; lists of objects keyed by name
 // (env, containers, ports) compare by name, since runtimes that merge them
 // (Metacontroller) keep existing items in place and append new ones; other
 // lists compare item by item.
@@ -446,7 +447,8 @@ func isSubset(desired, actual any) bool {
 			if k == "resources" {
 				same = sameQuantities
 			}
-			if av, ok := a[k]; !ok || !same(v, av) {
+			av, ok := a[k]
+			if !ok && !isEmpty(v) || ok && !same(v, av) {
 				return false
 			}
 		}
@@ -475,6 +477,17 @@ func isSubset(desired, actual any) bool {
 		return true
 	}
 	return jsonEqual(desired, actual)
+}
+
+// isEmpty reports whether v is an empty map or list.
+func isEmpty(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		return len(t) == 0
+	case []any:
+		return len(t) == 0
+	}
+	return false
 }
 
 // ByName keys a list of objects by their name field, or returns nil when
@@ -522,15 +535,45 @@ func Matches(desired, actual map[string]any) bool {
 	return true
 }
 
+// Reconciled is the children once desired is applied over observed: a
+// kind whose spec cannot change after creation keeps what it has, with
+// the desired metadata.
+func Reconciled(desired, observed []map[string]any) []map[string]any {
+	out := make([]map[string]any, len(desired))
+	for i, d := range desired {
+		out[i] = d
+		if specMutable(d["kind"]) {
+			continue
+		}
+		for _, o := range observed {
+			if o["kind"] == d["kind"] && jsonEqual(o["metadata"].(map[string]any)["name"], d["metadata"].(map[string]any)["name"]) {
+				kept := copyMap(o)
+				kept["metadata"] = d["metadata"]
+				out[i] = kept
+			}
+		}
+	}
+	return out
+}
+
 // comparableChild is the part of a child that must match what the API server
 // has: only the metadata of kinds whose spec cannot change after creation.
 func comparableChild(child map[string]any) map[string]any {
-	for _, c := range childKinds {
-		if c.Kind == child["kind"] && !c.Mutable {
-			return map[string]any{"metadata": child["metadata"]}
-		}
+	if !specMutable(child["kind"]) {
+		return map[string]any{"metadata": child["metadata"]}
 	}
 	return child
+}
+
+// specMutable reports whether the spec of a child of kind can change
+// after creation.
+func specMutable(kind any) bool {
+	for _, c := range childKinds {
+		if c.Kind == kind {
+			return c.Mutable
+		}
+	}
+	return true
 }
 
 func sameCondition(have, want map[string]any) bool {

@@ -23,6 +23,8 @@ func TestIsSubset(t *testing.T) {
 		{"fields the server adds do not count", map[string]any{"a": "1"}, map[string]any{"a": "1", "resourceVersion": "7"}, true},
 		{"a changed value", map[string]any{"a": "1"}, map[string]any{"a": "2"}, false},
 		{"a missing key", map[string]any{"a": "1"}, map[string]any{}, false},
+		{"an empty map or list is absent", map[string]any{"data": map[string]any{}, "env": []any{}}, map[string]any{}, true},
+		{"an empty map is not another value", map[string]any{"data": map[string]any{}}, map[string]any{"data": "x"}, false},
 		{"name-keyed list in another order", env("A", "B", "C"), env("C", "A", "B"), true},
 		{"name-keyed list with an item too many", env("A", "B"), env("A", "B", "C"), false},
 		{"name-keyed list with another item", env("A", "B"), env("A", "C"), false},

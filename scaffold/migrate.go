@@ -114,6 +114,18 @@ func MigrationDifferences(p Project, from, to Style) []string {
 	if from.Resync != to.Resync {
 		out = append(out, fmt.Sprintf("resync: %s %s; %s %s", from.Name, resync(from), to.Name, resync(to)))
 	}
+	canonical := func(s Style) string {
+		if s.CanonicalValues {
+			return "writes quantities and durations into the children in canonical form (1000m as 1, 90m as 1h30m0s)"
+		}
+		return "writes quantities and durations into the children as written"
+	}
+	typed := slices.ContainsFunc(p.APIs, func(a API) bool {
+		return slices.ContainsFunc(a.Fields, func(f Field) bool { return f.Type == TypeQuantity || f.Type == TypeDuration })
+	})
+	if from.CanonicalValues != to.CanonicalValues && typed {
+		out = append(out, fmt.Sprintf("spec values: %s %s; %s %s (a conformance case whose spec writes one otherwise holds in one of them only)", from.Name, canonical(from), to.Name, canonical(to)))
+	}
 	admission := func(s Style) string {
 		if s.Webhooks {
 			return "serves admission webhooks (cert-manager issues their certificate)"

@@ -53,6 +53,9 @@ func Render(p Project, style Style) (*Tree, error) {
 			return nil, err
 		}
 	}
+	if err := addConformanceCases(p, t); err != nil {
+		return nil, err
+	}
 	// The project file comes last: it records the hash of every other
 	// generated file.
 	starters := p.Starters

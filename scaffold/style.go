@@ -35,6 +35,14 @@ type Style struct {
 	// Webhook when a kind asks for admission); a style without them gets
 	// ValidatingAdmissionPolicies, which cannot default.
 	Webhooks bool
+	// CanonicalValues: the code reads the spec into typed fields, so a
+	// quantity or a duration reaches the children in its canonical form
+	// (1000m as 1, 90m as 1h30m0s), not as written.
+	CanonicalValues bool
+	// ConformanceTest runs the project's conformance cases alone through
+	// its code (opctl verify), from the project's directory: argv, where
+	// "$PYTHON" is that variable, else python3.
+	ConformanceTest []string
 	// Playbooks: a kind may run an existing playbook (create api
 	// --playbook) instead of the generated code.
 	Playbooks bool
@@ -58,8 +66,9 @@ type Style struct {
 type Styles []Style
 
 // Check refuses a registry the commands could not serve: a style without
-// a name, summary, runtime or files, a name given twice, or checklist
-// profiles Recommend could not score.
+// a name, summary, runtime or files, one with kinds of its own but no
+// conformance test, a name given twice, or checklist profiles Recommend
+// could not score.
 func (ss Styles) Check() error {
 	seen := map[string]bool{}
 	for i, s := range ss {
@@ -70,6 +79,8 @@ func (ss Styles) Check() error {
 			return fmt.Errorf("style registry: %q is registered twice", s.Name)
 		case s.Summary == "" || s.Runtime == nil || s.Files == nil || s.CI == nil:
 			return fmt.Errorf("style registry: %q needs a summary, a runtime, its files and its CI", s.Name)
+		case !s.ExistingKinds && len(s.ConformanceTest) == 0:
+			return fmt.Errorf("style registry: %q has kinds of its own and needs a conformance test", s.Name)
 		}
 		seen[s.Name] = true
 	}

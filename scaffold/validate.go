@@ -24,6 +24,7 @@ var (
 	lowerCamel   = lazyRegexp(`^[a-z][a-zA-Z0-9]*$`)
 	pluralRE     = lazyRegexp(`^[a-z][a-z0-9]*$`)
 	quantityRE   = lazyRegexp(quantityPattern)
+	nonNameRE    = lazyRegexp(`[^a-z0-9]+`)
 	semVer       = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
 )
 

@@ -27,7 +27,8 @@ var files embed.FS
 // Style is the ansible style.
 func Style() scaffold.Style {
 	return scaffold.Style{
-		Name: "ansible",
+		Name:            "ansible",
+		ConformanceTest: []string{"ansible-playbook", "tests/test-conformance.yml"},
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "Ansible YAML", LearningCurve: "gentle for Ansible users",
 				Expressiveness: "what Ansible modules can do", Performance: "heaviest: ansible-runner per reconcile",
@@ -221,6 +222,10 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File("molecule/default/converge.yml", "molecule/converge.yml.tmpl", scaffold.Generated, d)
 	r.File("molecule/default/verify.yml", "molecule/verify.yml.tmpl", scaffold.Generated, d)
 	r.File("tests/test-spec-values.yml", "test-spec-values.yml.tmpl", scaffold.UserOwned, d)
+	if len(p.APIs) > 0 {
+		r.File("tests/test-conformance.yml", "test-conformance.yml.tmpl", scaffold.Generated, d)
+		r.File("tests/conformance-case.yml", "conformance-case.yml.tmpl", scaffold.Generated, d)
+	}
 	if r.Err() != nil {
 		return r.Err()
 	}
@@ -360,22 +365,6 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 			defaults[SnakeCase(node.Name)] = v
 		}
 		if err := t.Add(scaffold.File{Path: "roles/" + a.Singular() + "/defaults/main.yml", Content: flowYAML(defaults), Owner: scaffold.UserOwned}); err != nil {
-			return err
-		}
-		sample, err := scaffold.BuildSample(p.Domain, a.API)
-		if err != nil {
-			return err
-		}
-		sample["metadata"] = map[string]any{"name": sample["metadata"].(map[string]any)["name"], "namespace": "default",
-			"uid": "0a1b2c3d-0000-4000-8000-000000000001", "generation": 1}
-		expected, err := json.MarshalIndent(scaffold.DesiredChildren(p, a.API, scaffold.RoundTrip(sample)), "", "  ")
-		if err != nil {
-			return err
-		}
-		if string(expected) == "null" {
-			expected = []byte("[]")
-		}
-		if err := t.Add(scaffold.File{Path: "tests/expected-" + a.Singular() + ".json", Content: append(expected, '\n')}); err != nil {
 			return err
 		}
 	}

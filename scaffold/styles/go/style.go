@@ -40,6 +40,10 @@ func Style() scaffold.Style {
 			MaintainerPoints: map[string]int{"go": 4},
 		},
 		ModulePath: true,
+		// Quantities and durations are resource.Quantity and
+		// metav1.Duration fields.
+		CanonicalValues: true,
+		ConformanceTest: []string{"go", "test", "-count=1", "-run", "^TestConformance$", "./internal/controller/"},
 		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
 			// Status is merge-patched, so that a concurrent change is no conflict.
@@ -339,6 +343,7 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File(ctl+"children.go", "controller/children.go.tmpl", scaffold.UserOwned, d)
 	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", scaffold.Generated, d)
 	r.File(ctl+"spec_values_test.go", "controller/spec_values_test.go.tmpl", scaffold.Generated, d)
+	r.File(ctl+"conformance_test.go", "controller/conformance_test.go.tmpl", scaffold.Generated, d)
 	workload := false
 	for _, c := range d.Children {
 		r.File(ctl+"child_"+c.Suffix()+".go", "controller/child_"+c.Suffix()+".go.tmpl", scaffold.UserOwned, d)

@@ -40,7 +40,8 @@ type webhookData struct {
 // Style is the kopf style.
 func Style() scaffold.Style {
 	return scaffold.Style{
-		Name: "kopf",
+		Name:            "kopf",
+		ConformanceTest: []string{"$PYTHON", "-m", "pytest", "-q", "tests/test_conformance.py"},
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "Python", LearningCurve: "gentle: decorated Python functions",
 				Expressiveness: "anything Python can do", Performance: "moderate: one Python process, higher memory",

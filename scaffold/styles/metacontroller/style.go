@@ -19,7 +19,8 @@ var files embed.FS
 // Style is the metacontroller style.
 func Style() scaffold.Style {
 	return scaffold.Style{
-		Name: "metacontroller",
+		Name:            "metacontroller",
+		ConformanceTest: []string{"$PYTHON", "-m", "pytest", "-q", "tests/test_conformance.py"},
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function, JSON in and out",
 				Expressiveness: "declarative: desired children from the parent", Performance: "good: Metacontroller does watches and applies",

@@ -89,8 +89,8 @@ func AddBase(t *scaffold.Tree, d Data) error {
 }
 
 // AddPackage adds the base and, for projects with their own kinds, the
-// generated kinds table, the pure children rules and their test against
-// opctl's encoding of spec values.
+// generated kinds table, the pure children rules, their test against
+// opctl's encoding of spec values and the runner of the conformance cases.
 func AddPackage(t *scaffold.Tree, d Data) error {
 	if err := AddBase(t, d); err != nil {
 		return err
@@ -99,5 +99,8 @@ func AddPackage(t *scaffold.Tree, d Data) error {
 	r.File(d.Package+"/kinds.py", "kinds.py.tmpl", scaffold.Generated, d)
 	r.File(d.Package+"/children.py", "children.py.tmpl", scaffold.UserOwned, d)
 	r.File("tests/test_spec_values.py", "test_spec_values.py.tmpl", scaffold.UserOwned, d)
+	if len(d.APIs) > 0 {
+		r.File("tests/test_conformance.py", "test_conformance.py.tmpl", scaffold.Generated, d)
+	}
 	return r.Err()
 }

@@ -22,9 +22,10 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's hook tests")
 	}
-	styletest.RequireTools(t, "bash, jq and shellcheck (Debian packages)", "bash", "jq", "shellcheck")
+	styletest.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
 	dir := styletest.Seed(t, shelloperator.Style())
 	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "10 passed, 0 failed")
+	assert.Contains(t, styletest.CheckHandAddedCase(t, dir, "make", "test"), "ok   database/hand-added.yaml")
 
 	styletest.AddCache(t, dir, styletest.CacheFields("enabled:bool")...)
 	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "20 passed, 0 failed")

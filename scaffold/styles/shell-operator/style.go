@@ -22,7 +22,8 @@ var files embed.FS
 // Style is the shell-operator style.
 func Style() scaffold.Style {
 	return scaffold.Style{
-		Name: "shell-operator",
+		Name:            "shell-operator",
+		ConformanceTest: []string{"bash", "tests/test_conformance.sh"},
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "bash + jq", LearningCurve: "gentle for shell users",
 				Expressiveness: "limited: scripts and kubectl-style patches", Performance: "light: a Go runner executing hooks",
@@ -74,7 +75,7 @@ func Style() scaffold.Style {
 		Files: shellOperatorFiles,
 		CI: func(p scaffold.Project) scaffold.CI {
 			return scaffold.CI{
-				Setup:    []scaffold.CIStep{{Name: "Install jq and shellcheck", Run: "sudo apt-get update && sudo apt-get install -y jq shellcheck"}},
+				Setup:    []scaffold.CIStep{{Name: "Install jq, yq and shellcheck", Run: "sudo apt-get update && sudo apt-get install -y jq yq shellcheck"}},
 				Targets:  []string{"test", "lint"},
 				DevImage: p.Versions.DevContainerBase,
 			}
@@ -383,6 +384,10 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", scaffold.UserOwned, d)
 	r.File("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", scaffold.UserOwned, d)
 	r.Chmod("tests/test_hooks.sh", 0o755)
+	if len(p.APIs) > 0 {
+		r.File("tests/test_conformance.sh", "tests/test_conformance.sh.tmpl", scaffold.Generated, d)
+		r.Chmod("tests/test_conformance.sh", 0o755)
+	}
 	for i, a := range p.APIs {
 		var owns []string
 		for _, c := range a.OwnedKinds() {

@@ -37,15 +37,17 @@ type Runner func(t *testing.T, dir, kubeconfig, admin string) (stop func())
 // run after the reconcile checks (the reconciler stopped).
 type Check func(t *testing.T, cluster *Cluster, dir string)
 
-// E2E proves the style's seed project on a real kube-apiserver and etcd
-// built from the Go module proxy (make test-e2e): its CRD and schema, its
-// manifests under restricted Pod Security, and its reconcile logic started
-// by run. Each of extra then runs as further checks.
+// E2E proves the style's seed project, as opctl migrate writes it from the
+// style before (MigratedSeedWithOther), on a real kube-apiserver and etcd
+// built from the Go module proxy (make test-e2e): its CRD, schema and
+// conformance cases, its manifests under restricted Pod Security, and its
+// reconcile logic started by run, the conformance cases included. Each of
+// extra then runs as further checks.
 func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 	cluster := StartAPIServer(t, "make test-e2e")
 	c := cluster.Client
 	ctx := context.Background()
-	dir := SeedWithOther(t, style)
+	dir := MigratedSeedWithOther(t, style)
 	p, crdPath := cluster.installCRD(t, dir)
 
 	ns := "e2e-" + style.Name
@@ -58,7 +60,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 		sample.SetNamespace(ns)
 		sample.SetName("schema-check")
 		require.NoError(t, c.Create(ctx, sample), "the sample must be accepted")
-		assert.Empty(t, schemaViolationsAccepted(ctx, c, ns))
+		assert.Empty(t, conformanceCasesFailing(ctx, t, c, dir, ns), "the conformance cases: invalid resources rejected, the others stored as given")
 	})
 
 	t.Run("manifests pass restricted Pod Security with zero warnings", func(t *testing.T) {
@@ -141,9 +143,9 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 		require.NoError(t, unstructured.SetNestedSlice(crd.Object, versions, "spec", "versions"))
 		require.NoError(t, c.Update(ctx, crd))
 		err := wait.PollUntilContextTimeout(ctx, 200*time.Millisecond, 20*time.Second, true, func(ctx context.Context) (bool, error) {
-			return len(schemaViolationsAccepted(ctx, c, ns)) > 0, nil
+			return len(conformanceCasesFailing(ctx, t, c, dir, ns)) > 0, nil
 		})
-		require.NoError(t, err, "with the enum removed the schema checks must report a failure")
-		assert.Equal(t, []string{`engine outside the enum: accepted`}, schemaViolationsAccepted(ctx, c, ns))
+		require.NoError(t, err, "with the enum removed the conformance cases must report a failure")
+		assert.Equal(t, []string{`database/engine-not-in-enum.yaml: accepted`}, conformanceCasesFailing(ctx, t, c, dir, ns))
 	})
 }

@@ -2,12 +2,16 @@ package styletest
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
@@ -41,6 +45,29 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "env:map[string]string", "--field", "resources.requests:map[string]string", "--field", "resources.limits:map[string]string",
 		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy,HorizontalPodAutoscaler,Ingress,CronJob,ServiceMonitor")
 	MustRun(t, dir, seed.Microservice()...)
+	return dir
+}
+
+// MigratedSeedWithOther is SeedWithOther written in the style before style
+// (in the registry's order, among the styles with kinds of their own) and
+// moved to style with opctl migrate, conformance cases and all: the e2e
+// suite runs each style's project as migrate writes it, and cmd's
+// TestMigrateEveryPair shows that is what init and create api write, for
+// every pair.
+func MigratedSeedWithOther(t *testing.T, style scaffold.Style) string {
+	t.Helper()
+	var own []scaffold.Style
+	for _, s := range styles.All() {
+		if !s.ExistingKinds {
+			own = append(own, s)
+		}
+	}
+	i := slices.IndexFunc(own, func(s scaffold.Style) bool { return s.Name == style.Name })
+	require.NotEqual(t, -1, i, "%s has no kinds of its own", style.Name)
+	from := own[(i+len(own)-1)%len(own)]
+	dir := filepath.Join(t.TempDir(), style.Name)
+	MustRun(t, SeedWithOther(t, from), "migrate", "--to", style.Name, dir)
+	t.Logf("the project: SeedWithOther in %s, migrated to %s", from.Name, style.Name)
 	return dir
 }
 
@@ -86,13 +113,15 @@ func CacheFields(extra ...string) []string {
 }
 
 // CheckPythonProject runs a Python style's generated project's own make
-// test and make lint (pytest, pyflakes) on the seed example, then with
-// Cache added, and expects seedPassed and then bothPassed tests to pass.
+// test and make lint (pytest, pyflakes) on the seed example, then with a
+// conformance case added by hand, then with Cache added too, and expects
+// seedPassed and then bothPassed tests to pass.
 func CheckPythonProject(t *testing.T, style scaffold.Style, seedPassed, bothPassed int) {
 	t.Helper()
 	py := Python(t)
 	dir := Seed(t, style)
 	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, seedPassed), ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
+	CheckHandAddedCase(t, dir, "make", "test", "PYTHON="+py)
 	AddCache(t, dir, CacheFields()...)
 	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, bothPassed), ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
 }

@@ -120,8 +120,8 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 			return child.GetUID() != old, nil
 		})
 	})
-	suite.Check(t, "invalid resources rejected", func(t *testing.T) {
-		assert.Empty(t, schemaViolationsAccepted(ctx, c, ns))
+	suite.Check(t, "the conformance cases: invalid resources rejected, the others stored as given", func(t *testing.T) {
+		assert.Empty(t, conformanceCasesFailing(ctx, t, c, dir, ns))
 	})
 	suite.Check(t, "children converge exactly: tricky values byte for byte, a map key added and removed, env order no drift", func(t *testing.T) {
 		checkConvergence(t, c, dir, ns)

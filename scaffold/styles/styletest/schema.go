@@ -4,40 +4,57 @@ package styletest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
 
+	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold"
 )
 
-// schemaViolationsAccepted creates one invalid seed resource per schema
-// rule and returns the rules the API server failed to enforce with the
-// schema's message.
-func schemaViolationsAccepted(ctx context.Context, c client.Client, ns string) []string {
-	cases := []struct {
-		name string
-		spec map[string]any
-		want string
-	}{
-		{"engine outside the enum", map[string]any{"engine": "oracle"}, `spec.engine: Unsupported value: "oracle": supported values: "mysql", "postgres"`},
-		{"replicas below min", map[string]any{"engine": "mysql", "replicas": int64(0)}, `spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1`},
-		{"replicas above max", map[string]any{"engine": "mysql", "replicas": int64(6)}, `spec.replicas: Invalid value: 6: spec.replicas in body should be less than or equal to 5`},
-		{"engine missing", map[string]any{"version": "8"}, `spec.engine: Required value`},
-	}
+// conformanceCasesFailing creates the object of each conformance case of
+// the project in dir in namespace ns, as a dry run: a case that says
+// rejected must be rejected with its message, any other must be stored as
+// the case gives it (its defaults filled in). It returns the cases the API
+// server disagrees with, one line each.
+func conformanceCasesFailing(ctx context.Context, t *testing.T, c client.Client, dir, ns string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, scaffold.ConformanceDir, "*", "*.yaml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "the project has no conformance cases")
 	var failures []string
-	for i, tc := range cases {
-		obj := &unstructured.Unstructured{Object: map[string]any{
-			"apiVersion": "myapp.example.com/v1", "kind": "Database",
-			"metadata": map[string]any{"name": fmt.Sprintf("invalid-%d", i), "namespace": ns},
-			"spec":     tc.spec,
-		}}
-		err := c.Create(ctx, obj, client.DryRunAll)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		var tc scaffold.ConformanceCase
+		require.NoError(t, yaml.UnmarshalStrict(b, &tc), f)
+		name, _ := filepath.Rel(filepath.Join(dir, scaffold.ConformanceDir), f)
+		obj := &unstructured.Unstructured{Object: tc.Object}
+		obj.SetName("conformance-" + obj.GetName()) // beside the resources of other checks
+		obj.SetUID("")
+		obj.SetGeneration(0)
+		if obj.GetNamespace() != "" {
+			obj.SetNamespace(ns)
+		}
+		want, _ := json.Marshal(obj.Object["spec"])
+		err = c.Create(ctx, obj, client.DryRunAll)
+		got, _ := json.Marshal(obj.Object["spec"])
 		switch {
-		case err == nil:
-			failures = append(failures, tc.name+": accepted")
-		case !strings.Contains(err.Error(), tc.want):
-			failures = append(failures, fmt.Sprintf("%s: rejected with %q, want %q", tc.name, err, tc.want))
+		case tc.Rejected == "" && err != nil:
+			failures = append(failures, fmt.Sprintf("%s: rejected: %v", name, err))
+		case tc.Rejected == "" && string(got) != string(want):
+			failures = append(failures, fmt.Sprintf("%s: spec stored as %s, the case gives %s", name, got, want))
+		case tc.Rejected != "" && err == nil:
+			failures = append(failures, name+": accepted")
+		case tc.Rejected != "" && !strings.Contains(err.Error(), tc.Rejected):
+			failures = append(failures, fmt.Sprintf("%s: rejected with %q, want %q", name, err, tc.Rejected))
 		}
 	}
 	return failures

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold/styles/styletest/tools"
 )
 
 // ExecIn runs name with args in dir and returns its output; a failure
@@ -22,32 +24,16 @@ func ExecIn(t *testing.T, dir, name string, args ...string) string {
 	return string(out)
 }
 
-// RequireTools fails the test unless every tool is on PATH, saying what to
-// install: a test must not pass for want of the tool that checks.
-func RequireTools(t *testing.T, install string, tools ...string) {
+// RequireTools is tools.RequireTools.
+func RequireTools(t *testing.T, install string, names ...string) {
 	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Fatalf("%s not found: install %s", tool, install)
-		}
-	}
+	tools.RequireTools(t, install, names...)
 }
 
-// Python is the interpreter that sees the distribution's packages (pytest,
-// pyflakes, kubernetes, yaml): /usr/bin/python3 or $OPCTL_PYTHON. The first
-// python3 on PATH may be another build.
+// Python is tools.Python.
 func Python(t *testing.T) string {
 	t.Helper()
-	py := os.Getenv("OPCTL_PYTHON")
-	if py == "" {
-		py = "/usr/bin/python3"
-	}
-	for _, module := range []string{"pytest", "pyflakes", "kubernetes", "yaml"} {
-		if err := exec.Command(py, "-c", "import "+module).Run(); err != nil {
-			t.Fatalf("%s cannot import %s: install python3-pytest python3-pyflakes python3-kubernetes python3-yaml (Debian packages), or point OPCTL_PYTHON at an interpreter that has them", py, module)
-		}
-	}
-	return py
+	return tools.Python(t)
 }
 
 // GoInstall builds the command pkg at version from the Go module proxy into

@@ -1,0 +1,269 @@
+package scaffold
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+)
+
+// ConformanceDir holds the conformance cases of every kind, one directory
+// per kind (its singular), one file per case. They are the user's: every
+// style's tests read them, so a case added here checks the logic of
+// whichever style the project is in, and `opctl migrate` carries them over.
+const ConformanceDir = "test/conformance"
+
+// ConformanceUID is the uid of every case's object, so the children's
+// ownerReferences are known in advance.
+const ConformanceUID = "0a1b2c3d-0000-4000-8000-000000000001"
+
+// ConformanceCase is one case: an object as the API server stores it and
+// either the children and status every style gives it once reconciled, or
+// the message the API server rejects it with.
+type ConformanceCase struct {
+	Description string         `json:"description"`
+	Object      map[string]any `json:"object"`
+	// Observed are children that exist before the reconcile (the children
+	// of an earlier spec, say); the expected children replace them.
+	Observed []map[string]any `json:"observed,omitempty"`
+	Children []map[string]any `json:"children,omitempty"`
+	Status   map[string]any   `json:"status,omitempty"`
+	Rejected string           `json:"rejected,omitempty"`
+}
+
+// ConformancePath is where the case named name of a lives.
+func ConformancePath(a API, name string) string {
+	return ConformanceDir + "/" + a.Singular() + "/" + name + ".yaml"
+}
+
+// namedCase is a case and its file's name.
+type namedCase struct {
+	name string
+	c    ConformanceCase
+}
+
+// ConformanceCases is the starting set of cases of a kind, from its API:
+// the sample, the required fields with the defaults the API server fills
+// in, each enum value, each integer bound and a spec change, which must
+// give their children; and what the schema refuses (a value outside the
+// enum or the bounds, a required field missing), with the message the API
+// server gives.
+func ConformanceCases(p Project, a API) ([]namedCase, error) {
+	sample, err := BuildSample(p.Domain, a)
+	if err != nil {
+		return nil, err
+	}
+	crd := BuildCRD(p.Domain, a)
+	spec := func() map[string]any { return RoundTrip(sample)["spec"].(map[string]any) }
+	var cases []namedCase
+	seen := map[string]bool{}
+	// add adds the case of spec s, which must be accepted (rejected == "")
+	// or else rejected for that one reason: a case the schema's other
+	// rules decide (a CEL rule across fields, say) is left out, as is one
+	// whose name another case took.
+	add := func(name, description string, s map[string]any, rejected bool) {
+		obj := caseObject(a, sample, name, s, 1)
+		errs := validateObject(crd, asStored(obj))
+		switch {
+		case seen[name]:
+		case !rejected && len(errs) == 0:
+			cases = append(cases, namedCase{name, reconciled(p, a, description, obj, nil)})
+		case rejected && len(errs) == 1:
+			cases = append(cases, namedCase{name, ConformanceCase{Description: description, Object: obj, Rejected: errs[0].Error()}})
+		default:
+			return
+		}
+		seen[name] = true
+	}
+	accepted := func(name, description string, s map[string]any) { add(name, description, s, false) }
+	rejected := func(name, description string, s map[string]any) { add(name, description, s, true) }
+	accepted("sample", "The sample in config/samples.", spec())
+	minimal := map[string]any{}
+	for _, f := range a.Fields {
+		v, ok := pathValue(spec(), f.Path())
+		if ok && (f.Required || f.Default != nil) {
+			setPath(minimal, f.Path(), v)
+		}
+	}
+	if !jsonEqual(minimal, spec()) {
+		accepted("defaults", "Only the required fields, and the defaults the API server fills in for the others.", minimal)
+	}
+	for _, f := range a.Fields {
+		current, ok := pathValue(spec(), f.Path())
+		with := func(v any) map[string]any {
+			s := spec()
+			setPath(s, f.Path(), v)
+			return s
+		}
+		for _, v := range f.Enum {
+			if ok && current == v {
+				continue
+			}
+			accepted(caseName(f.Name, v), fmt.Sprintf("spec.%s set to %q, one of its values.", f.Name, v), with(v))
+		}
+		if len(f.Enum) > 0 {
+			rejected(caseName(f.Name, "not-in-enum"), fmt.Sprintf("spec.%s set to a value outside its enum.", f.Name), with("not-"+f.Enum[0]))
+		}
+		if f.Type == TypeInt32 || f.Type == TypeInt64 {
+			for _, b := range []struct {
+				bound  *int64
+				name   string
+				beyond int64
+			}{{f.Min, "min", -1}, {f.Max, "max", 1}} {
+				if b.bound == nil {
+					continue
+				}
+				if !ok || !jsonEqual(current, *b.bound) {
+					accepted(caseName(f.Name, b.name), fmt.Sprintf("spec.%s at its %s, %d.", f.Name, b.name, *b.bound), with(*b.bound))
+				}
+				rejected(caseName(f.Name, "beyond-"+b.name), fmt.Sprintf("spec.%s beyond its %s.", f.Name, b.name), with(*b.bound+b.beyond))
+			}
+		}
+		if f.Required && ok {
+			s := spec()
+			deletePath(s, f.Path())
+			rejected(caseName(f.Name, "missing"), fmt.Sprintf("spec.%s, which is required, left out.", f.Name), s)
+		}
+	}
+	if c, ok := specChange(p, a, sample, cases); ok && !seen[c.name] {
+		cases = append(cases, c)
+	}
+	return cases, nil
+}
+
+// specChange is the sample after a change of its spec, with the children
+// of the sample already there: the first accepted case whose children
+// differ from the sample's, as a second generation of the sample.
+func specChange(p Project, a API, sample map[string]any, cases []namedCase) (namedCase, bool) {
+	before := cases[0].c
+	for _, c := range cases[1:] {
+		if c.c.Rejected != "" || jsonEqual(c.c.Children, before.Children) {
+			continue
+		}
+		obj := caseObject(a, sample, "spec-change", c.c.Object["spec"].(map[string]any), 2)
+		observed := DesiredChildren(p, a, caseObject(a, sample, "spec-change", before.Object["spec"].(map[string]any), 1))
+		description := "The sample's spec changed as in " + c.name + ".yaml: its children follow."
+		return namedCase{"spec-change", reconciled(p, a, description, obj, observed)}, true
+	}
+	return namedCase{}, false
+}
+
+// reconciled is the case of an accepted object: the children every style
+// gives it and the status once they are there.
+func reconciled(p Project, a API, description string, obj map[string]any, observed []map[string]any) ConformanceCase {
+	meta := obj["metadata"].(map[string]any)
+	return ConformanceCase{
+		Description: description, Object: obj, Observed: RoundTripAll(observed),
+		Children: RoundTripAll(Reconciled(DesiredChildren(p, a, obj), observed)),
+		Status: map[string]any{
+			"observedGeneration": meta["generation"],
+			"conditions":         []any{map[string]any{"type": "Ready", "status": "True", "reason": "Reconciled"}},
+		},
+	}
+}
+
+// caseObject is the sample named after its case, with spec, as the API
+// server returns it.
+func caseObject(a API, sample map[string]any, name string, spec map[string]any, generation int64) map[string]any {
+	meta := map[string]any{"name": a.Singular() + "-" + name, "uid": ConformanceUID, "generation": generation}
+	if a.Namespaced {
+		meta["namespace"] = "default"
+	}
+	return RoundTrip(map[string]any{"apiVersion": sample["apiVersion"], "kind": sample["kind"], "metadata": meta, "spec": spec})
+}
+
+// asStored is obj with its integers as the API server decodes them
+// (int64), which CEL rules compare with integers.
+func asStored(obj map[string]any) map[string]any {
+	b, _ := json.Marshal(obj)
+	var out map[string]any
+	_ = utiljson.Unmarshal(b, &out)
+	return out
+}
+
+// RoundTripAll is RoundTrip of each object; nil stays nil.
+func RoundTripAll(objs []map[string]any) []map[string]any {
+	if objs == nil {
+		return nil
+	}
+	out := make([]map[string]any, len(objs))
+	for i, o := range objs {
+		out[i] = RoundTrip(o)
+	}
+	return out
+}
+
+// caseName is a file and object name made of a field's name and what the
+// case does with it, within the 63 characters of a label-like name.
+func caseName(field, what string) string {
+	name := strings.Trim(nonNameRE().ReplaceAllString(strings.ToLower(field+"-"+what), "-"), "-")
+	if len(name) > 50 {
+		name = strings.TrimRight(name[:50], "-")
+	}
+	return name
+}
+
+func pathValue(m map[string]any, path []string) (any, bool) {
+	var v any = m
+	for _, seg := range path {
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = obj[seg]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// ConformanceFile is a case as its file: a comment on what it is for, then
+// its keys in the order of caseKeys.
+func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
+	raw, err := yaml.Marshal(c)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	out := []byte(fmt.Sprintf("# A conformance case of %s, written by opctl: yours to change, and to add to\n"+
+		"# beside it. Every style's tests check that the object gives these children\n"+
+		"# and status, or that the API server rejects it with this message.\n", a.Kind))
+	// What goes in, then what comes out.
+	for _, k := range []string{"description", "object", "observed", "children", "status", "rejected"} {
+		v, ok := m[k]
+		if !ok {
+			continue
+		}
+		b, err := yaml.Marshal(map[string]any{k: v})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return out, nil
+}
+
+// addConformanceCases adds each kind's starting cases, as starter files.
+func addConformanceCases(p Project, t *Tree) error {
+	for _, a := range p.APIs {
+		cases, err := ConformanceCases(p, a)
+		if err != nil {
+			return err
+		}
+		for _, c := range cases {
+			b, err := ConformanceFile(a, c.c)
+			if err != nil {
+				return err
+			}
+			if err := t.Add(File{Path: ConformancePath(a, c.name), Content: b, Owner: UserOwned}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

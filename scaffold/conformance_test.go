@@ -1,0 +1,87 @@
+package scaffold
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestConformanceCases(t *testing.T) {
+	tests := []struct {
+		name     string
+		fields   []string
+		rules    []string
+		owns     []string
+		cases    []string
+		rejected map[string]string
+	}{
+		{
+			name:   "the seed",
+			fields: []string{"engine:string:enum=mysql,postgres:required", "version:string", "storage:quantity", "replicas:int32:min=1:max=5:default=1"},
+			owns:   []string{"ConfigMap"},
+			cases: []string{"sample", "defaults", "engine-postgres", "engine-not-in-enum", "engine-missing",
+				"replicas-beyond-min", "replicas-max", "replicas-beyond-max", "spec-change"},
+			rejected: map[string]string{
+				"engine-not-in-enum":  `spec.engine: Unsupported value: "not-mysql": supported values: "mysql", "postgres"`,
+				"replicas-beyond-min": "spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1",
+				"replicas-beyond-max": "spec.replicas: Invalid value: 6: spec.replicas in body should be less than or equal to 5",
+				"engine-missing":      "spec.engine: Required value",
+			},
+		},
+		{
+			// An enum value a CEL rule refuses is no case, nor is a missing
+			// field the rule reads (two reasons); a value outside the enum
+			// is refused for that reason alone, so it is a case.
+			name:   "a rule across fields",
+			fields: []string{"tier:string:enum=free,paid:required"},
+			rules:  []string{"self.tier != 'paid'#paid is closed"},
+			cases:  []string{"sample", "tier-not-in-enum"},
+		},
+		{
+			name:   "no children: no spec change",
+			fields: []string{"size:int64:min=0"},
+			cases:  []string{"sample", "defaults", "size-beyond-min"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := seedAPI()
+			a.Fields, a.Owns = mustFields(t, tt.fields...), tt.owns
+			for _, r := range tt.rules {
+				a.Rules = append(a.Rules, ParseRule(r))
+			}
+			p := bareProject()
+			cases, err := ConformanceCases(p, a)
+			require.NoError(t, err)
+			var names []string
+			for _, c := range cases {
+				names = append(names, c.name)
+				if want, ok := tt.rejected[c.name]; ok {
+					assert.Equal(t, want, c.c.Rejected, c.name)
+				}
+				if c.c.Rejected == "" {
+					assert.ElementsMatch(t, RoundTripAll(DesiredChildren(p, a, c.c.Object)), Reconciled(c.c.Children, c.c.Observed), c.name)
+				}
+			}
+			assert.Equal(t, tt.cases, names)
+		})
+	}
+}
+
+// A spec change over a Job: its spec cannot change, so the case expects
+// the Job of the sample, and the other children of the new spec.
+func TestConformanceSpecChangeKeepsAJob(t *testing.T) {
+	a := seedAPI()
+	a.Fields, a.Owns = mustFields(t, "engine:string:enum=mysql,postgres"), []string{"ConfigMap", "Job"}
+	cases, err := ConformanceCases(bareProject(), a)
+	require.NoError(t, err)
+	c := cases[len(cases)-1]
+	require.Equal(t, "spec-change", c.name)
+	require.Len(t, c.c.Children, 2)
+	assert.Equal(t, RoundTripAll(DesiredChildren(bareProject(), a, c.c.Object))[0], c.c.Children[0], "the ConfigMap of the new spec")
+	assert.NotEqual(t, c.c.Observed[0], c.c.Children[0])
+	assert.Equal(t, c.c.Observed[1], c.c.Children[1], "the Job as it was")
+	assert.NotEqual(t, RoundTripAll(DesiredChildren(bareProject(), a, c.c.Object))[1], c.c.Children[1])
+	assert.True(t, jsonEqual(2, c.c.Object["metadata"].(map[string]any)["generation"]))
+}
