@@ -42,6 +42,7 @@ const kopfImitation = `
 import base64, datetime, http.server, importlib, json, logging, ssl, sys, threading, time, traceback, types, urllib.parse
 from kubernetes import config, dynamic
 from kubernetes.client import api_client
+from kubernetes.dynamic.exceptions import NotFoundError
 
 FINALIZER = "kopf.zalando.org/KopfFinalizerMarker"
 LAST_HANDLED = "kopf.zalando.org/last-handled-configuration"
@@ -257,17 +258,30 @@ def call(fn, gvp, body, **extra):
         return False
     finally:
         if status:
-            api(gvp).subresources["status"].patch(body={"status": status}, name=meta["name"], namespace=meta.get("namespace"),
-                                                  content_type="application/merge-patch+json")
+            try:
+                api(gvp).subresources["status"].patch(body={"status": status}, name=meta["name"], namespace=meta.get("namespace"),
+                                                      content_type="application/merge-patch+json")
+            except NotFoundError:
+                pass  # deleted meanwhile: Kopf lets it go
+
     retries.pop(key, None)
     due.pop(key, None)
     return True
 
 
-def mark_handled(gvp, body):
+def patch_meta(gvp, body, patch):
+    """Merge-patch the object's metadata, as Kopf records its progress; an
+    object deleted meanwhile is let go, as Kopf does."""
     meta = body["metadata"]
-    api(gvp).patch(body={"metadata": {"annotations": {LAST_HANDLED: str(meta.get("generation"))}}}, name=meta["name"],
-                   namespace=meta.get("namespace"), content_type="application/merge-patch+json")
+    try:
+        api(gvp).patch(body={"metadata": patch}, name=meta["name"], namespace=meta.get("namespace"),
+                       content_type="application/merge-patch+json")
+    except NotFoundError:
+        pass
+
+
+def mark_handled(gvp, body):
+    patch_meta(gvp, body, {"annotations": {LAST_HANDLED: str(body["metadata"].get("generation"))}})
 
 
 def together(calls):
@@ -301,9 +315,7 @@ while True:
             if uid not in seen:
                 seen[uid] = generation
                 if needs_finalizer(gvp) and FINALIZER not in (meta.get("finalizers") or []):
-                    api(gvp).patch(body={"metadata": {"finalizers": (meta.get("finalizers") or []) + [FINALIZER]}},
-                                   name=meta["name"], namespace=meta.get("namespace"),
-                                   content_type="application/merge-patch+json")
+                    patch_meta(gvp, body, {"finalizers": (meta.get("finalizers") or []) + [FINALIZER]})
                 handled = LAST_HANDLED in (meta.get("annotations") or {})
                 first = "resume" if handled and not started else "create"
                 calls = [lambda fn=fn: call(fn, gvp, body) for fn, _ in handlers(first, gvp)]

@@ -48,6 +48,9 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 	c := cluster.Client
 	ctx := context.Background()
 	dir := MigratedSeedWithOther(t, style)
+	t.Run("every style's project migrated to this style is the one run here", func(t *testing.T) {
+		CheckEveryMigration(t, style, dir)
+	})
 	p, crdPath := cluster.installCRD(t, dir)
 
 	ns := "e2e-" + style.Name

@@ -56,12 +56,7 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 // every pair.
 func MigratedSeedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
-	var own []scaffold.Style
-	for _, s := range styles.All() {
-		if !s.ExistingKinds {
-			own = append(own, s)
-		}
-	}
+	own := stylesWithKinds()
 	i := slices.IndexFunc(own, func(s scaffold.Style) bool { return s.Name == style.Name })
 	require.NotEqual(t, -1, i, "%s has no kinds of its own", style.Name)
 	from := own[(i+len(own)-1)%len(own)]
@@ -69,6 +64,49 @@ func MigratedSeedWithOther(t *testing.T, style scaffold.Style) string {
 	MustRun(t, SeedWithOther(t, from), "migrate", "--to", style.Name, dir)
 	t.Logf("the project: SeedWithOther in %s, migrated to %s", from.Name, style.Name)
 	return dir
+}
+
+// CheckEveryMigration: SeedWithOther written in every other style with
+// kinds of its own and moved to style with opctl migrate is, file for
+// file, the project in dir (MigratedSeedWithOther's): what the e2e suite
+// runs on the real API server is what each of those migrations writes.
+func CheckEveryMigration(t *testing.T, style scaffold.Style, dir string) {
+	t.Helper()
+	want := relativeSnapshot(t, dir)
+	for _, from := range stylesWithKinds() {
+		if from.Name == style.Name {
+			continue
+		}
+		t.Run(from.Name+" to "+style.Name, func(t *testing.T) {
+			migrated := filepath.Join(t.TempDir(), style.Name)
+			MustRun(t, SeedWithOther(t, from), "migrate", "--to", style.Name, migrated)
+			assert.Equal(t, want, relativeSnapshot(t, migrated))
+		})
+	}
+}
+
+// stylesWithKinds are the registry's styles with kinds of their own, in
+// its order.
+func stylesWithKinds() []scaffold.Style {
+	var out []scaffold.Style
+	for _, s := range styles.All() {
+		if !s.ExistingKinds {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// relativeSnapshot is every file under dir by its path from dir.
+func relativeSnapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for path, content := range snapshot(t, dir) {
+		rel, err := filepath.Rel(dir, path)
+		require.NoError(t, err)
+		out[filepath.ToSlash(rel)] = content
+	}
+	return out
 }
 
 // OtherSpec is a spec of SeedWithOther's Other kind: the tricky values but
