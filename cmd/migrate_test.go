@@ -71,6 +71,7 @@ func TestMigrate(t *testing.T) {
 	assert.Contains(t, r.stdout, "\n  db_operator/children.py (changed)\n  db_operator/vault.py (added)\n\n", "the cases are carried over, no logic to port")
 	assert.NotContains(t, r.stdout, "handlers_database.py", "a starter file as opctl wrote it is no logic of yours")
 	assert.Contains(t, r.stdout, "language: kopf: Python; go: Go")
+	assert.Contains(t, r.stdout, "finalizers: kopf: Kopf adds one for a timer")
 	assert.Contains(t, r.stdout, "spec values: kopf writes quantities and durations into the children as written; go writes quantities and durations into the children in canonical form", "the seed has a quantity")
 
 	// The new project's own starter files are recorded as unchanged.

@@ -44,13 +44,13 @@ type namedCase struct {
 	c    ConformanceCase
 }
 
-// ConformanceCases is the starting set of cases of a kind, from its API:
+// conformanceCases is the starting set of cases of a kind, from its API:
 // the sample, the required fields with the defaults the API server fills
 // in, each enum value, each integer bound and a spec change, which must
 // give their children; and what the schema refuses (a value outside the
 // enum or the bounds, a required field missing), with the message the API
 // server gives.
-func ConformanceCases(p Project, a API) ([]namedCase, error) {
+func conformanceCases(p Project, a API) ([]namedCase, error) {
 	sample, err := BuildSample(p.Domain, a)
 	if err != nil {
 		return nil, err
@@ -251,7 +251,7 @@ func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
 // addConformanceCases adds each kind's starting cases, as starter files.
 func addConformanceCases(p Project, t *Tree) error {
 	for _, a := range p.APIs {
-		cases, err := ConformanceCases(p, a)
+		cases, err := conformanceCases(p, a)
 		if err != nil {
 			return err
 		}

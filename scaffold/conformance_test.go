@@ -52,7 +52,7 @@ func TestConformanceCases(t *testing.T) {
 				a.Rules = append(a.Rules, ParseRule(r))
 			}
 			p := bareProject()
-			cases, err := ConformanceCases(p, a)
+			cases, err := conformanceCases(p, a)
 			require.NoError(t, err)
 			var names []string
 			for _, c := range cases {
@@ -74,7 +74,7 @@ func TestConformanceCases(t *testing.T) {
 func TestConformanceSpecChangeKeepsAJob(t *testing.T) {
 	a := seedAPI()
 	a.Fields, a.Owns = mustFields(t, "engine:string:enum=mysql,postgres"), []string{"ConfigMap", "Job"}
-	cases, err := ConformanceCases(bareProject(), a)
+	cases, err := conformanceCases(bareProject(), a)
 	require.NoError(t, err)
 	c := cases[len(cases)-1]
 	require.Equal(t, "spec-change", c.name)

@@ -114,6 +114,14 @@ func MigrationDifferences(p Project, from, to Style) []string {
 	if from.Resync != to.Resync {
 		out = append(out, fmt.Sprintf("resync: %s %s; %s %s", from.Name, resync(from), to.Name, resync(to)))
 	}
+	for _, row := range []struct{ topic, old, new string }{
+		{"ownership", from.Ownership, to.Ownership},
+		{"finalizers", from.Finalizers, to.Finalizers},
+	} {
+		if row.old != row.new && row.old != "" && row.new != "" {
+			out = append(out, fmt.Sprintf("%s: %s: %s; %s: %s", row.topic, from.Name, row.old, to.Name, row.new))
+		}
+	}
 	canonical := func(s Style) string {
 		if s.CanonicalValues {
 			return "writes quantities and durations into the children in canonical form (1000m as 1, 90m as 1h30m0s)"

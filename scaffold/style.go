@@ -39,6 +39,10 @@ type Style struct {
 	// quantity or a duration reaches the children in its canonical form
 	// (1000m as 1, 90m as 1h30m0s), not as written.
 	CanonicalValues bool
+	// Ownership is how the children are owned and what becomes of one the
+	// code no longer wants; Finalizers is when a deletion waits for the
+	// operator. opctl migrate reports where two styles differ.
+	Ownership, Finalizers string
 	// ConformanceTest runs the project's conformance cases alone through
 	// its code (opctl verify), from the project's directory: argv, where
 	// "$PYTHON" is that variable, else python3.

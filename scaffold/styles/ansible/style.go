@@ -28,6 +28,8 @@ var files embed.FS
 func Style() scaffold.Style {
 	return scaffold.Style{
 		Name:            "ansible",
+		Ownership:       "the operator's proxy puts the controller ownerReference on each object the role creates; a child the role no longer applies stays until you delete it",
+		Finalizers:      "the operator adds one when watches.yaml names a finalizer, and runs its role or playbook on deletion",
 		ConformanceTest: []string{"ansible-playbook", "tests/test-conformance.yml"},
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "Ansible YAML", LearningCurve: "gentle for Ansible users",

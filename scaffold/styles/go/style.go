@@ -43,6 +43,8 @@ func Style() scaffold.Style {
 		// Quantities and durations are resource.Quantity and
 		// metav1.Duration fields.
 		CanonicalValues: true,
+		Ownership:       "the operator's code sets each child's controller ownerReference; a child it no longer wants stays until you delete it",
+		Finalizers:      "only one your code adds (controllerutil.AddFinalizer)",
 		ConformanceTest: []string{"go", "test", "-count=1", "-run", "^TestConformance$", "./internal/controller/"},
 		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},

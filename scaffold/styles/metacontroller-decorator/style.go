@@ -19,8 +19,11 @@ var files embed.FS
 // Style is the metacontroller-decorator style.
 func Style() scaffold.Style {
 	return scaffold.Style{
-		Name:    "metacontroller-decorator",
-		Summary: "a sync hook behind a Metacontroller DecoratorController: attach children to existing resources, no CRD",
+		Name: "metacontroller-decorator",
+		// The attachments are the children.
+		Ownership:  "Metacontroller sets each attachment's controller ownerReference and deletes one the sync hook no longer returns",
+		Finalizers: "Metacontroller adds one when the DecoratorController has a finalize hook",
+		Summary:    "a sync hook behind a Metacontroller DecoratorController: attach children to existing resources, no CRD",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function",
 				Expressiveness: "adds children to existing resources", Performance: "good: Metacontroller does watches and applies",

@@ -20,6 +20,8 @@ var files embed.FS
 func Style() scaffold.Style {
 	return scaffold.Style{
 		Name:            "metacontroller",
+		Ownership:       "Metacontroller sets each child's controller ownerReference and deletes a child the sync hook no longer returns",
+		Finalizers:      "Metacontroller adds one when the CompositeController has a finalize hook",
 		ConformanceTest: []string{"$PYTHON", "-m", "pytest", "-q", "tests/test_conformance.py"},
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function, JSON in and out",

@@ -23,6 +23,8 @@ var files embed.FS
 func Style() scaffold.Style {
 	return scaffold.Style{
 		Name:            "shell-operator",
+		Ownership:       "the operator's code sets each child's controller ownerReference; a child it no longer wants stays until you delete it",
+		Finalizers:      "none: shell-operator cannot hold a deletion (a finalizer would be yours to add and remove)",
 		ConformanceTest: []string{"bash", "tests/test_conformance.sh"},
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "bash + jq", LearningCurve: "gentle for shell users",
