@@ -431,10 +431,10 @@ func StatusPatch(cr map[string]any, now string, pending []string) map[string]any
 // isSubset reports whether every field of desired has the same value in
 // actual: fields the API server adds (defaults, resourceVersion, status) do
 // not count, and an empty map or list is absent, as the API server leaves
-// it (a ConfigMap's data of an empty spec). Lists must have the same length; lists of objects keyed by name
-// (env, containers, ports) compare by name, since runtimes that merge them
-// (Metacontroller) keep existing items in place and append new ones; other
-// lists compare item by item.
+// it (a ConfigMap's data of an empty spec). Lists must have the same
+// length; lists of objects keyed by name (env, containers, ports) compare
+// by name, since runtimes that merge them (Metacontroller) keep existing
+// items in place and append new ones; other lists compare item by item.
 func isSubset(desired, actual any) bool {
 	switch d := desired.(type) {
 	case map[string]any:

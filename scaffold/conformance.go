@@ -64,10 +64,12 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 	// rules decide (a CEL rule across fields, say) is left out, as is one
 	// whose name another case took.
 	add := func(name, description string, s map[string]any, rejected bool) {
+		if seen[name] {
+			return
+		}
 		obj := caseObject(a, sample, name, s, 1)
 		errs := validateObject(crd, asStored(obj))
 		switch {
-		case seen[name]:
 		case !rejected && len(errs) == 0:
 			cases = append(cases, namedCase{name, reconciled(p, a, description, obj, nil)})
 		case rejected && len(errs) == 1:
@@ -101,10 +103,10 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 			if ok && current == v {
 				continue
 			}
-			accepted(caseName(f.Name, v), fmt.Sprintf("spec.%s set to %q, one of its values.", f.Name, v), with(v))
+			accepted(caseName(a, f.Name, v), fmt.Sprintf("spec.%s set to %q, one of its values.", f.Name, v), with(v))
 		}
 		if len(f.Enum) > 0 {
-			rejected(caseName(f.Name, "not-in-enum"), fmt.Sprintf("spec.%s set to a value outside its enum.", f.Name), with("not-"+f.Enum[0]))
+			rejected(caseName(a, f.Name, "not-in-enum"), fmt.Sprintf("spec.%s set to a value outside its enum.", f.Name), with("not-"+f.Enum[0]))
 		}
 		if f.Type == TypeInt32 || f.Type == TypeInt64 {
 			for _, b := range []struct {
@@ -116,15 +118,15 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 					continue
 				}
 				if !ok || !jsonEqual(current, *b.bound) {
-					accepted(caseName(f.Name, b.name), fmt.Sprintf("spec.%s at its %s, %d.", f.Name, b.name, *b.bound), with(*b.bound))
+					accepted(caseName(a, f.Name, b.name), fmt.Sprintf("spec.%s at its %s, %d.", f.Name, b.name, *b.bound), with(*b.bound))
 				}
-				rejected(caseName(f.Name, "beyond-"+b.name), fmt.Sprintf("spec.%s beyond its %s.", f.Name, b.name), with(*b.bound+b.beyond))
+				rejected(caseName(a, f.Name, "beyond-"+b.name), fmt.Sprintf("spec.%s beyond its %s.", f.Name, b.name), with(*b.bound+b.beyond))
 			}
 		}
 		if f.Required && ok {
 			s := spec()
 			deletePath(s, f.Path())
-			rejected(caseName(f.Name, "missing"), fmt.Sprintf("spec.%s, which is required, left out.", f.Name), s)
+			rejected(caseName(a, f.Name, "missing"), fmt.Sprintf("spec.%s, which is required, left out.", f.Name), s)
 		}
 	}
 	if c, ok := specChange(p, a, sample, cases); ok && !seen[c.name] {
@@ -195,12 +197,13 @@ func RoundTripAll(objs []map[string]any) []map[string]any {
 	return out
 }
 
-// caseName is a file and object name made of a field's name and what the
-// case does with it, within the 63 characters of a label-like name.
-func caseName(field, what string) string {
+// caseName is the name of a's case of a field and what the case does with
+// it, short enough for the case's object (<singular>-<case name>) to be
+// at most MaxNameLength characters, as its children's labels need.
+func caseName(a API, field, what string) string {
 	name := strings.Trim(nonNameRE().ReplaceAllString(strings.ToLower(field+"-"+what), "-"), "-")
-	if len(name) > 50 {
-		name = strings.TrimRight(name[:50], "-")
+	if limit := MaxNameLength - len(a.Singular()) - 1; len(name) > limit && limit > 0 {
+		name = strings.TrimRight(name[:limit], "-")
 	}
 	return name
 }
@@ -220,7 +223,7 @@ func pathValue(m map[string]any, path []string) (any, bool) {
 }
 
 // ConformanceFile is a case as its file: a comment on what it is for, then
-// its keys in the order of caseKeys.
+// its keys, what goes in before what comes out.
 func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
 	raw, err := yaml.Marshal(c)
 	if err != nil {
@@ -233,7 +236,6 @@ func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
 	out := []byte(fmt.Sprintf("# A conformance case of %s, written by opctl: yours to change, and to add to\n"+
 		"# beside it. Every style's tests check that the object gives these children\n"+
 		"# and status, or that the API server rejects it with this message.\n", a.Kind))
-	// What goes in, then what comes out.
 	for _, k := range []string{"description", "object", "observed", "children", "status", "rejected"} {
 		v, ok := m[k]
 		if !ok {

@@ -85,3 +85,13 @@ func TestConformanceSpecChangeKeepsAJob(t *testing.T) {
 	assert.NotEqual(t, RoundTripAll(DesiredChildren(bareProject(), a, c.c.Object))[1], c.c.Children[1])
 	assert.True(t, jsonEqual(2, c.c.Object["metadata"].(map[string]any)["generation"]))
 }
+
+// A case's object is named <singular>-<case>, and its children carry that
+// name in a label value: at most MaxNameLength characters.
+func TestCaseNameFitsALabel(t *testing.T) {
+	a := seedAPI()
+	name := caseName(a, "aFieldWithAVeryLongNameThatKeepsGoingWellPastWhatALabelHolds", "beyond-max")
+	assert.Equal(t, MaxNameLength, len(a.Singular()+"-"+name))
+	assert.Equal(t, "engine-not-in-enum", caseName(a, "engine", "not-in-enum"))
+	assert.Equal(t, "tier-1-0", caseName(a, "tier", "1.0"))
+}

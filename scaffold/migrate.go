@@ -100,6 +100,8 @@ func MigrationDifferences(p Project, from, to Style) []string {
 		{"language", a.Language, b.Language},
 		{"idempotency", a.Idempotency, b.Idempotency},
 		{"performance", a.Performance, b.Performance},
+		{"ownership", from.Ownership, to.Ownership},
+		{"finalizers", from.Finalizers, to.Finalizers},
 	} {
 		if row.old != row.new {
 			out = append(out, fmt.Sprintf("%s: %s: %s; %s: %s", row.topic, from.Name, row.old, to.Name, row.new))
@@ -113,14 +115,6 @@ func MigrationDifferences(p Project, from, to Style) []string {
 	}
 	if from.Resync != to.Resync {
 		out = append(out, fmt.Sprintf("resync: %s %s; %s %s", from.Name, resync(from), to.Name, resync(to)))
-	}
-	for _, row := range []struct{ topic, old, new string }{
-		{"ownership", from.Ownership, to.Ownership},
-		{"finalizers", from.Finalizers, to.Finalizers},
-	} {
-		if row.old != row.new && row.old != "" && row.new != "" {
-			out = append(out, fmt.Sprintf("%s: %s: %s; %s: %s", row.topic, from.Name, row.old, to.Name, row.new))
-		}
 	}
 	canonical := func(s Style) string {
 		if s.CanonicalValues {

@@ -14,10 +14,6 @@ import (
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
-// HandAddedCase is the file name of the conformance case
-// CheckHandAddedCase writes, as a user would.
-const HandAddedCase = "hand-added.yaml"
-
 // CheckHandAddedCase adds a conformance case by hand to the seed project
 // in dir, as a user would: the sample with another version, first with a
 // ConfigMap value no style makes, which test (the project's own tests,

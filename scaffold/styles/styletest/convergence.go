@@ -5,8 +5,6 @@ package styletest
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,7 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -112,32 +109,18 @@ func waitChildren(t *testing.T, c client.Client, cr *unstructured.Unstructured, 
 // running operator they could not be there before its first reconcile.
 func checkCases(t *testing.T, c client.Client, dir, ns string) {
 	ctx := context.Background()
-	files, err := filepath.Glob(filepath.Join(dir, scaffold.ConformanceDir, "*", "*.yaml"))
-	require.NoError(t, err)
-	var objs []*unstructured.Unstructured
-	var cases []scaffold.ConformanceCase
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		require.NoError(t, err)
-		var tc scaffold.ConformanceCase
-		require.NoError(t, yaml.UnmarshalStrict(b, &tc), f)
-		if tc.Rejected != "" || tc.Observed != nil {
+	var created []projectCase
+	for _, pc := range projectCases(t, dir, ns) {
+		if pc.Rejected != "" || pc.Observed != nil {
 			continue
 		}
-		cr := &unstructured.Unstructured{Object: tc.Object}
-		cr.SetUID("")
-		cr.SetGeneration(0)
-		if cr.GetNamespace() != "" {
-			cr.SetNamespace(ns)
-		}
-		require.NoError(t, c.Create(ctx, cr), f)
-		objs, cases = append(objs, cr), append(cases, tc)
+		require.NoError(t, c.Create(ctx, pc.object), pc.name)
+		created = append(created, pc)
 	}
-	require.NotEmpty(t, objs, "the project has no conformance case to run")
-	for i, cr := range objs {
-		waitChildren(t, c, cr, func() []map[string]any { return cases[i].Children },
-			fmt.Sprintf("the children of conformance case %s %s", cr.GetKind(), cr.GetName()))
-		require.NoError(t, c.Delete(ctx, cr))
+	require.NotEmpty(t, created, "the project has no conformance case to run")
+	for _, pc := range created {
+		waitChildren(t, c, pc.object, func() []map[string]any { return pc.Children }, "the children of conformance case "+pc.name)
+		require.NoError(t, c.Delete(ctx, pc.object))
 	}
 }
 

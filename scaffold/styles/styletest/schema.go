@@ -19,6 +19,41 @@ import (
 	"github.com/opctl/opctl/scaffold"
 )
 
+// projectCase is a conformance case of a project, its file's path under
+// test/conformance, and its object as a client creates it in a namespace.
+type projectCase struct {
+	scaffold.ConformanceCase
+	name   string
+	object *unstructured.Unstructured
+}
+
+// projectCases are the conformance cases of the project in dir, their
+// objects in namespace ns (when namespaced) without the uid and generation
+// the API server sets.
+func projectCases(t *testing.T, dir, ns string) []projectCase {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, scaffold.ConformanceDir, "*", "*.yaml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "the project has no conformance cases")
+	var out []projectCase
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		var tc scaffold.ConformanceCase
+		require.NoError(t, yaml.UnmarshalStrict(b, &tc), f)
+		name, err := filepath.Rel(filepath.Join(dir, scaffold.ConformanceDir), f)
+		require.NoError(t, err)
+		obj := &unstructured.Unstructured{Object: tc.Object}
+		obj.SetUID("")
+		obj.SetGeneration(0)
+		if obj.GetNamespace() != "" {
+			obj.SetNamespace(ns)
+		}
+		out = append(out, projectCase{tc, filepath.ToSlash(name), obj})
+	}
+	return out
+}
+
 // conformanceCasesFailing creates the object of each conformance case of
 // the project in dir in namespace ns, as a dry run: a case that says
 // rejected must be rejected with its message, any other must be stored as
@@ -26,25 +61,12 @@ import (
 // server disagrees with, one line each.
 func conformanceCasesFailing(ctx context.Context, t *testing.T, c client.Client, dir, ns string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, scaffold.ConformanceDir, "*", "*.yaml"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files, "the project has no conformance cases")
 	var failures []string
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		require.NoError(t, err)
-		var tc scaffold.ConformanceCase
-		require.NoError(t, yaml.UnmarshalStrict(b, &tc), f)
-		name, _ := filepath.Rel(filepath.Join(dir, scaffold.ConformanceDir), f)
-		obj := &unstructured.Unstructured{Object: tc.Object}
+	for _, pc := range projectCases(t, dir, ns) {
+		tc, name, obj := pc.ConformanceCase, pc.name, pc.object
 		obj.SetName("conformance-" + obj.GetName()) // beside the resources of other checks
-		obj.SetUID("")
-		obj.SetGeneration(0)
-		if obj.GetNamespace() != "" {
-			obj.SetNamespace(ns)
-		}
 		want, _ := json.Marshal(obj.Object["spec"])
-		err = c.Create(ctx, obj, client.DryRunAll)
+		err := c.Create(ctx, obj, client.DryRunAll)
 		got, _ := json.Marshal(obj.Object["spec"])
 		switch {
 		case tc.Rejected == "" && err != nil:
