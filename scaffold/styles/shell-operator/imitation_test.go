@@ -68,7 +68,8 @@ type hookBinding struct {
 // every operation the hook writes as shell-operator's object patcher does
 // (pkg/kube/object_patch/patch.go): Create creates; CreateOrUpdate is Create, then on
 // AlreadyExists Get and Update; MergePatch with subresource status patches
-// status; all operations are applied and their errors collected. A run
+// status, and with ignoreMissingObject takes a missing object as done; all
+// operations are applied and their errors collected. A run
 // whose operations failed fails, unless its binding has allowFailure: then
 // shell-operator logs the failure and goes on with the queue.
 func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(string, ...any)) error {
@@ -149,11 +150,16 @@ func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(st
 			Operation, APIVersion, Kind, Namespace, Name, Subresource string
 			Object                                                    map[string]any
 			MergePatch                                                json.RawMessage
+			IgnoreMissingObject                                       bool
 		}
 		if err := dec.Decode(&op); err != nil {
 			return err
 		}
-		if err := shellOperatorOperation(ctx, c, op.Operation, op.APIVersion, op.Kind, op.Namespace, op.Name, op.Subresource, op.Object, op.MergePatch); err != nil {
+		err := shellOperatorOperation(ctx, c, op.Operation, op.APIVersion, op.Kind, op.Namespace, op.Name, op.Subresource, op.Object, op.MergePatch)
+		if op.IgnoreMissingObject && apierrors.IsNotFound(err) {
+			err = nil
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("%s %s %s: %w", op.Operation, op.Kind, op.Name, err))
 		}
 	}

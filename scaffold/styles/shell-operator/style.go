@@ -524,6 +524,9 @@ func addHookFixtures(p scaffold.Project, a scaffold.API, hook string, t *scaffol
 		{"combined", []map[string]any{event(a.Plural, "Added", first, nil), event(a.Plural, "Deleted", second, nil),
 			event(a.Plural, "Modified", changed, nil),
 			{"binding": a.Plural + "-drift-check", "type": "Schedule", "snapshots": snapshots([]map[string]any{changed, second}, childrenOf(second))}}},
+		// An object deleted after its event was queued: gone from the
+		// snapshot, so nothing is written for it.
+		{"deleted-since-queued", []map[string]any{event(a.Plural, "Added", first, snapshots([]map[string]any{second}, childrenOf(second)))}},
 	}
 	// Children as a runtime that merges name-keyed lists leaves them: the
 	// same items, another order. Not drift: nothing to write.
@@ -571,9 +574,9 @@ func addHookFixtures(p scaffold.Project, a scaffold.API, hook string, t *scaffol
 }
 
 // hookOperations is the reference of what a hook writes for its binding
-// contexts: every object the contexts carry or the newest snapshot holds
-// (first position, last copy), a CreateOrUpdate for each child the snapshots
-// do not show as desired, and the status when it must change.
+// contexts: for every object the newest snapshot holds, a CreateOrUpdate
+// for each child the snapshots do not show as desired, and the status when
+// it must change (nothing when the object is gone by then).
 func hookOperations(p scaffold.Project, a scaffold.API, contexts []map[string]any, childBindings []kubernetesBinding) []any {
 	contexts = roundTripAll(contexts)
 	var snap map[string]any
@@ -602,31 +605,11 @@ func hookOperations(p scaffold.Project, a scaffold.API, contexts []map[string]an
 			observed[key(o)] = o
 		}
 	}
-	var crs []map[string]any
-	for _, c := range contexts {
-		switch {
-		case c["type"] == "Synchronization":
-			crs = append(crs, objectsOf(c["objects"])...)
-		case c["type"] == "Event" && (c["watchEvent"] == "Added" || c["watchEvent"] == "Modified"):
-			crs = append(crs, c["object"].(map[string]any))
-		}
-	}
-	crs = append(crs, objectsOf(snap[a.Plural])...)
-	var order []string
-	byUID := map[string]map[string]any{}
-	for _, o := range crs {
+	ops := []any{}
+	for _, o := range objectsOf(snap[a.Plural]) {
 		if o["kind"] != a.Kind {
 			continue
 		}
-		uid := fmt.Sprint(o["metadata"].(map[string]any)["uid"])
-		if _, seen := byUID[uid]; !seen {
-			order = append(order, uid)
-		}
-		byUID[uid] = o
-	}
-	ops := []any{}
-	for _, uid := range order {
-		o := byUID[uid]
 		pending := []string{}
 		for _, child := range scaffold.DesiredChildren(p, a, o) {
 			child = scaffold.RoundTrip(child)
@@ -640,7 +623,7 @@ func hookOperations(p scaffold.Project, a scaffold.API, contexts []map[string]an
 			meta := o["metadata"].(map[string]any)
 			ops = append(ops, map[string]any{"operation": "MergePatch", "apiVersion": o["apiVersion"], "kind": o["kind"],
 				"namespace": meta["namespace"], "name": meta["name"], "subresource": "status",
-				"mergePatch": map[string]any{"status": st}})
+				"mergePatch": map[string]any{"status": st}, "ignoreMissingObject": true})
 		}
 	}
 	return ops
