@@ -104,11 +104,17 @@ func waitChildren(t *testing.T, c client.Client, cr *unstructured.Unstructured, 
 }
 
 // checkCases: the object of each conformance case of the project in dir
-// that the API server accepts, created in namespace ns, gets the case's
-// children, and Ready. A case with observed children is left out: on a
-// running operator they could not be there before its first reconcile.
+// that the API server accepts gets the case's children, and Ready. They are
+// created in a namespace of their own, ns-cases: their objects are named
+// after their cases, the sample's among them. A case with observed children
+// is left out: on a running operator they could not be there before its
+// first reconcile.
 func checkCases(t *testing.T, c client.Client, dir, ns string) {
 	ctx := context.Background()
+	ns += "-cases"
+	namespace := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace",
+		"metadata": map[string]any{"name": ns}}}
+	require.NoError(t, c.Create(ctx, namespace))
 	var created []projectCase
 	for _, pc := range projectCases(t, dir, ns) {
 		if pc.Rejected != "" || pc.Observed != nil {

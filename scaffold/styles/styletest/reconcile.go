@@ -104,14 +104,7 @@ func checkReconcile(t *testing.T, c client.Client, dir, ns string) {
 	t.Run("children converge exactly", func(t *testing.T) { checkConvergence(t, c, dir, ns) })
 	t.Run("the Microservice scenario gets its four children", func(t *testing.T) { checkMicroservice(t, c, dir, ns) })
 	t.Run("a refused child", func(t *testing.T) { checkRefusedChild(t, c, dir, ns) })
-	t.Run("the conformance cases get their children", func(t *testing.T) {
-		// A namespace of their own: their objects are named after their
-		// cases, the sample's among them.
-		cases := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "v1", "kind": "Namespace",
-			"metadata": map[string]any{"name": ns + "-cases"}}}
-		require.NoError(t, c.Create(ctx, cases))
-		checkCases(t, c, dir, cases.GetName())
-	})
+	t.Run("the conformance cases get their children", func(t *testing.T) { checkCases(t, c, dir, ns) })
 }
 
 // ready reports whether the CR's status says Ready for its generation, in

@@ -135,4 +135,7 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	suite.Check(t, "a refused child: its other child applied, Ready=False ChildrenPending in one line, no other resource held up", func(t *testing.T) {
 		checkRefusedChild(t, c, dir, ns)
 	})
+	suite.Check(t, "the conformance cases get their children and Ready", func(t *testing.T) {
+		checkCases(t, c, dir, ns)
+	})
 }
