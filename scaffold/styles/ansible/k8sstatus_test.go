@@ -7,12 +7,14 @@ package ansible_test
 // object, merge the given status over it (conditions by type, kept when
 // they did not transition), and when that changes anything, merge-patch the
 // status subresource; conditions given as the `conditions` parameter are
-// validated (known keys only) as the module does.
+// validated (known keys only) as the module does; an API error fails it
+// with the error's status, reason and body, as the module's does.
 const k8sStatusStandIn = `#!/usr/bin/python3
 import copy, os
 from ansible.module_utils.basic import AnsibleModule
 from kubernetes import config, dynamic
 from kubernetes.client import api_client
+from kubernetes.dynamic.exceptions import DynamicApiError
 
 KEYS = {"type", "status", "reason", "message", "lastHeartbeatTime", "lastTransitionTime"}
 
@@ -21,6 +23,10 @@ def contains(obj, sub):
     if isinstance(sub, dict):
         return isinstance(obj, dict) and all(k in obj and contains(obj[k], v) for k, v in sub.items())
     return obj == sub
+
+
+def api_error(e):
+    return dict(status=e.status, reason=e.reason, body=e.body)
 
 
 def main():
@@ -38,7 +44,10 @@ def main():
         status["conditions"] = m.params["conditions"]
     config.load_kube_config(os.environ.get("K8S_AUTH_KUBECONFIG"))
     res = dynamic.DynamicClient(api_client.ApiClient()).resources.get(api_version=m.params["api_version"], kind=m.params["kind"])
-    instance = res.get(name=m.params["name"], namespace=m.params["namespace"]).to_dict()
+    try:
+        instance = res.get(name=m.params["name"], namespace=m.params["namespace"]).to_dict()
+    except DynamicApiError as e:
+        m.fail_json(msg="Failed to retrieve requested object", error=api_error(e))
     old = instance.get("status") or {}
     new = copy.deepcopy(status)
     if old.get("conditions") and new.get("conditions"):
@@ -55,8 +64,8 @@ def main():
     instance["status"] = new
     try:
         res.status.patch(body=instance, content_type="application/merge-patch+json")
-    except Exception as e:
-        m.fail_json(msg="Failed to replace status: %s" % e)
+    except DynamicApiError as e:
+        m.fail_json(msg="Failed to replace status: %s" % e, error=api_error(e))
     m.exit_json(changed=True)
 
 
