@@ -62,7 +62,7 @@ func (c *Cluster) CreateNamespace(t *testing.T, name string, restricted bool) {
 	require.NoError(t, c.Client.Create(context.Background(), ns))
 }
 
-// WaitFor polls cond for up to 60 s and fails the test, naming what it
+// WaitFor polls cond for up to 2 minutes and fails the test, naming what it
 // waited for, if cond never holds or returns an error.
 func WaitFor(t *testing.T, what string, cond func() (bool, error)) {
 	t.Helper()
@@ -76,8 +76,10 @@ func WaitWithin(t *testing.T, d time.Duration, what string, cond func() (bool, e
 	require.NoError(t, pollFor(d, cond), "waiting %s for %s", d, what)
 }
 
-// waitUntil polls cond for up to 60 s.
-func waitUntil(cond func() (bool, error)) error { return pollFor(60*time.Second, cond) }
+// waitUntil polls cond for up to 2 minutes: on two busy cores a runtime
+// that runs a process per object (ansible-playbook) can take over a
+// minute to reach an object queued behind others.
+func waitUntil(cond func() (bool, error)) error { return pollFor(2*time.Minute, cond) }
 
 func pollFor(d time.Duration, cond func() (bool, error)) error {
 	return wait.PollUntilContextTimeout(context.Background(), 250*time.Millisecond, d, true, func(context.Context) (bool, error) {

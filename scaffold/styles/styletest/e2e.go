@@ -113,7 +113,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 			cmd := exec.Command("bash", scaffold.E2EScriptPath)
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "KUBECONFIG="+cluster.AdminKubeconfig(t), "E2E_DEPLOY=0",
-				"E2E_NAMESPACE=e2e-"+style.Name+"-script", "TIMEOUT=60s")
+				"E2E_NAMESPACE=e2e-"+style.Name+"-script", "TIMEOUT=120s")
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "%s", out)
 			assert.Contains(t, string(out), "e2e: passed")

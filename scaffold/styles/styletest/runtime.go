@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -97,7 +98,7 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	})
 	suite.Check(t, "spec change followed within 60 s", func(t *testing.T) {
 		updateSpec(t, c, cr, func(spec map[string]any) { spec["version"] = "8.0" })
-		WaitFor(t, "the child to follow the spec change", converged("8.0"))
+		WaitWithin(t, time.Minute, "the child to follow the spec change", converged("8.0"))
 	})
 	suite.Check(t, "a field removed from the spec leaves the child", func(t *testing.T) {
 		updateSpec(t, c, cr, func(spec map[string]any) { delete(spec, "storage") })
