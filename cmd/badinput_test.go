@@ -109,7 +109,7 @@ func TestBadInputs(t *testing.T) {
 		// dry run included, naming the file.
 		{"create over an edited file", "edited", create(), 1, "config/rbac/role.yaml changed by hand since opctl generated them"},
 		{"generate over an edited file", "edited", []string{"generate"}, 1, "config/rbac/role.yaml changed by hand"},
-		{"delete over an edited file", "edited", []string{"delete", "api", "Database"}, 1, "config/rbac/role.yaml changed by hand"},
+		{"delete over an edited file", "edited", []string{"delete", "api", "Database"}, 1, "config/rbac/role.yaml no longer produced but changed by hand"},
 		{"dry run over an edited file", "edited", append(create(), "--dry-run"), 1, "config/rbac/role.yaml changed by hand"},
 		// A file at a generated path that opctl never wrote.
 		{"init over a hand-written manifest", "foreign", []string{"init", "--style", example, "--domain", "example.com", "--yes"}, 1,

@@ -340,7 +340,8 @@ func (h *helmTemplate) object(m map[string]any) string {
 	default:
 		meta["name"] = h.release + "-" + name
 	}
-	if !slices.Contains(clusterScoped, kind) {
+	// As in config/, a namespace the object names (a watch's Role) stays.
+	if named, _ := meta["namespace"].(string); named == "" && !slices.Contains(clusterScoped, kind) {
 		meta["namespace"] = h.ns
 	}
 	if ref, ok := m["roleRef"].(map[string]any); ok {

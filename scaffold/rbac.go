@@ -22,6 +22,10 @@ type Access struct {
 	Extra []rbacv1.PolicyRule
 	// Events are the verbs on core Events a watch's handler records with.
 	Events []string
+	// WatchesInNamespace says the runtime lists and watches the target of
+	// a watch narrowed to one namespace in that namespace only, so the
+	// watch's rules go to a Role there instead of the ClusterRole.
+	WatchesInNamespace bool
 }
 
 // watchVerbs are the verbs on a watch's target: it reads, never writes.
@@ -39,46 +43,75 @@ const (
 	managerRoleName    = "manager-role"
 )
 
-// PolicyRules merges the access of every API into rules: one rule per API
-// group and verb set, resources sorted, rules sorted by group.
-func PolicyRules(p Project, acc Access) []rbacv1.PolicyRule {
-	verbs := map[[2]string][]string{} // (group, resource) → verbs
-	add := func(group, resource string, vs []string) {
-		if len(vs) == 0 {
-			return
-		}
-		key := [2]string{group, resource}
-		for _, v := range vs {
-			if !slices.Contains(verbs[key], v) {
-				verbs[key] = append(verbs[key], v)
-			}
-		}
-	}
+// ScopedRules are the rules the operator needs in one namespace, or in
+// every namespace when Namespace is empty.
+type ScopedRules struct {
+	Namespace string
+	Rules     []rbacv1.PolicyRule
+}
+
+// ManagerRules merges the access of every API and watch into rules: the
+// cluster-wide ones first, then those of each namespace a watch is narrowed
+// to (when the runtime watches it there only), by namespace. Each holds one
+// rule per API group and verb set, resources sorted, rules sorted by group.
+func ManagerRules(p Project, acc Access) []ScopedRules {
+	scopes := map[string]ruleSet{"": {}}
 	for _, a := range p.APIs {
 		g := a.FullGroup(p.Domain)
-		add(g, a.Plural, acc.Parent)
-		add(g, a.Plural+"/status", acc.Status)
-		add(g, a.Plural+"/finalizers", acc.Finalizers)
+		scopes[""].add(g, a.Plural, acc.Parent)
+		scopes[""].add(g, a.Plural+"/status", acc.Status)
+		scopes[""].add(g, a.Plural+"/finalizers", acc.Finalizers)
 		for _, c := range a.OwnedKinds() {
 			if acc.Child != nil {
-				add(c.Group, c.Resource, acc.Child(c))
+				scopes[""].add(c.Group, c.Resource, acc.Child(c))
 			}
 		}
 	}
 	for _, w := range p.Watches {
-		add(w.Target.Group(), w.Target.Resource, watchVerbs)
-		add("", "events", acc.Events)
+		ns := ""
+		if acc.WatchesInNamespace {
+			ns = w.Namespace
+		}
+		if scopes[ns] == nil {
+			scopes[ns] = ruleSet{}
+		}
+		scopes[ns].add(w.Target.Group(), w.Target.Resource, watchVerbs)
+		scopes[ns].add("", "events", acc.Events)
 	}
 	for _, r := range acc.Extra {
 		for _, g := range r.APIGroups {
 			for _, res := range r.Resources {
-				add(g, res, r.Verbs)
+				scopes[""].add(g, res, r.Verbs)
 			}
 		}
 	}
+	var out []ScopedRules
+	for _, ns := range SortedKeys(scopes) {
+		if rules := scopes[ns].rules(); len(rules) > 0 {
+			out = append(out, ScopedRules{Namespace: ns, Rules: rules})
+		}
+	}
+	return out
+}
+
+// ruleSet collects verbs by (API group, resource).
+type ruleSet map[[2]string][]string
+
+func (s ruleSet) add(group, resource string, vs []string) {
+	key := [2]string{group, resource}
+	for _, v := range vs {
+		if !slices.Contains(s[key], v) {
+			s[key] = append(s[key], v)
+		}
+	}
+}
+
+// rules merges the resources of a group that share their verbs into one
+// rule.
+func (s ruleSet) rules() []rbacv1.PolicyRule {
 	type ruleKey struct{ group, verbs string }
 	merged := map[ruleKey][]string{}
-	for key, vs := range verbs {
+	for key, vs := range s {
 		sorted := slices.Clone(vs)
 		sort.Strings(sorted)
 		rk := ruleKey{key[0], strings.Join(sorted, ",")}
@@ -101,41 +134,59 @@ func PolicyRules(p Project, acc Access) []rbacv1.PolicyRule {
 	return rules
 }
 
-// managerRBAC is the ClusterRole and binding for a controller that watches
-// every namespace.
+// managerRBAC is the ClusterRole and binding of the operator, and a Role
+// and binding in each namespace it has rules of its own in (kubebuilder's
+// controller-gen names them alike).
 func managerRBAC(p Project, acc Access) []any {
-	role := &rbacv1.ClusterRole{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole"},
-		ObjectMeta: metav1.ObjectMeta{Name: managerRoleName, Labels: CommonLabels(p)},
-		Rules:      PolicyRules(p, acc),
+	var out []any
+	for _, scope := range ManagerRules(p, acc) {
+		out = append(out, roleAndBinding(p, scope.Namespace == "", scope.Namespace, managerRoleName, "manager-rolebinding", scope.Rules)...)
 	}
-	binding := &rbacv1.ClusterRoleBinding{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRoleBinding"},
-		ObjectMeta: metav1.ObjectMeta{Name: "manager-rolebinding", Labels: CommonLabels(p)},
-		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: managerRoleName},
-		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: serviceAccountName, Namespace: p.Namespace()}},
+	return out
+}
+
+// roleAndBinding is a Role of rules in namespace (the project's when
+// empty) and its binding to the operator's ServiceAccount, or with
+// cluster a ClusterRole and ClusterRoleBinding.
+func roleAndBinding(p Project, cluster bool, namespace, role, binding string, rules []rbacv1.PolicyRule) []any {
+	kind := "Role"
+	if cluster {
+		kind = "ClusterRole"
 	}
-	return []any{role, binding}
+	typed := func(kind string) metav1.TypeMeta {
+		return metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: kind}
+	}
+	meta := func(name string) metav1.ObjectMeta {
+		return metav1.ObjectMeta{Name: name, Namespace: namespace, Labels: CommonLabels(p)}
+	}
+	ref := rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: kind, Name: role}
+	subjects := []rbacv1.Subject{{Kind: "ServiceAccount", Name: serviceAccountName, Namespace: p.Namespace()}}
+	if cluster {
+		return []any{&rbacv1.ClusterRole{TypeMeta: typed(kind), ObjectMeta: meta(role), Rules: rules},
+			&rbacv1.ClusterRoleBinding{TypeMeta: typed(kind + "Binding"), ObjectMeta: meta(binding), RoleRef: ref, Subjects: subjects}}
+	}
+	return []any{&rbacv1.Role{TypeMeta: typed(kind), ObjectMeta: meta(role), Rules: rules},
+		&rbacv1.RoleBinding{TypeMeta: typed(kind + "Binding"), ObjectMeta: meta(binding), RoleRef: ref, Subjects: subjects}}
+}
+
+// namesNamespace reports whether an object names its own namespace, which
+// config/ must keep (a watch's Role lives in the watched namespace).
+func namesNamespace(objs []any) bool {
+	for _, o := range objs {
+		if m, ok := o.(metav1.Object); ok && m.GetNamespace() != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // leaderElectionRBAC lets the manager hold a Lease in its own namespace.
 func leaderElectionRBAC(p Project) []any {
-	role := &rbacv1.Role{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "Role"},
-		ObjectMeta: metav1.ObjectMeta{Name: "leader-election-role", Labels: CommonLabels(p)},
-		Rules: []rbacv1.PolicyRule{{
-			APIGroups: []string{"coordination.k8s.io"},
-			Resources: []string{"leases"},
-			Verbs:     []string{"create", "delete", "get", "list", "patch", "update", "watch"},
-		}},
-	}
-	binding := &rbacv1.RoleBinding{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"},
-		ObjectMeta: metav1.ObjectMeta{Name: "leader-election-rolebinding", Labels: CommonLabels(p)},
-		RoleRef:    rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "Role", Name: "leader-election-role"},
-		Subjects:   []rbacv1.Subject{{Kind: "ServiceAccount", Name: serviceAccountName, Namespace: p.Namespace()}},
-	}
-	return []any{role, binding}
+	return roleAndBinding(p, false, "", "leader-election-role", "leader-election-rolebinding", []rbacv1.PolicyRule{{
+		APIGroups: []string{"coordination.k8s.io"},
+		Resources: []string{"leases"},
+		Verbs:     []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+	}})
 }
 
 // kindRoles are the ClusterRoles for people (not the operator) working

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+	"sigs.k8s.io/yaml"
 )
 
 // Render builds the whole project tree in memory. Nothing touches the disk,
@@ -145,8 +146,8 @@ func addManifests(p Project, style Style, t *Tree) error {
 	if rt.Webhook != nil && rt.Webhook.Registers {
 		access.Extra = append(slices.Clone(access.Extra), webhookAccess(p)...)
 	}
-	if access.needsRole() {
-		files["config/rbac/role.yaml"] = managerRBAC(p, access)
+	if rbac := managerRBAC(p, access); len(rbac) > 0 {
+		files["config/rbac/role.yaml"] = rbac
 	}
 	for _, a := range p.APIs {
 		files[KindRolesPath(a)] = kindRoles(p, a)
@@ -166,7 +167,22 @@ func addManifests(p Project, style Style, t *Tree) error {
 		}
 	}
 	// Every directory gets a kustomization listing its files; config/ lists
-	// the directories.
+	// the directories and puts their objects in the project's namespace.
+	// kustomize's namespace field would move a watch's Role out of the
+	// watched namespace too; then a NamespaceTransformer sets only the
+	// namespaces left unset.
+	placed := func(resources []string) (*kustomization, error) {
+		return &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: resources}, nil
+	}
+	for _, file := range SortedKeys(files) {
+		if namesNamespace(files[file]) {
+			placed = func(resources []string) (*kustomization, error) {
+				transformer, err := yaml.Marshal(namespaceTransformer{APIVersion: "builtin", Kind: "NamespaceTransformer",
+					Metadata: transformerMeta{Name: "namespace", Namespace: p.Namespace()}, UnsetOnly: true})
+				return &kustomization{NamePrefix: p.Name + "-", Resources: resources, Transformers: []string{string(transformer)}}, err
+			}
+		}
+	}
 	resources := map[string][]string{}
 	for _, file := range SortedKeys(files) {
 		if err := add(file, files[file]...); err != nil {
@@ -209,13 +225,20 @@ func addManifests(p Project, style Style, t *Tree) error {
 				return err
 			}
 			with = append(with, "../"+path.Base(o.dir))
-			entry := &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: slices.Clone(with)}
+			entry, err := placed(slices.Clone(with))
+			if err != nil {
+				return err
+			}
 			if err := addKustomization("config/with-"+path.Base(o.dir), entry); err != nil {
 				return err
 			}
 		}
 	}
-	if err := addKustomization("config", &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: top}); err != nil {
+	entry, err := placed(top)
+	if err != nil {
+		return err
+	}
+	if err := addKustomization("config", entry); err != nil {
 		return err
 	}
 	return addChart(p, style, rt, files, t)
@@ -228,6 +251,22 @@ type kustomization struct {
 	Namespace  string   `json:"namespace,omitempty"`
 	NamePrefix string   `json:"namePrefix,omitempty"`
 	Resources  []string `json:"resources"`
+	// Transformers are inline transformer configurations.
+	Transformers []string `json:"transformers,omitempty"`
+}
+
+// namespaceTransformer is kustomize's builtin NamespaceTransformer.
+type namespaceTransformer struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Metadata   transformerMeta `json:"metadata"`
+	// UnsetOnly leaves a namespace an object names alone.
+	UnsetOnly bool `json:"unsetOnly"`
+}
+
+type transformerMeta struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
 }
 
 func prefixAll(prefix string, items []string) []string {

@@ -58,6 +58,9 @@ func Style() scaffold.Style {
 				return []string{"create", "get", "list", "watch"}
 			},
 			Extra: []rbacv1.PolicyRule{{APIGroups: []string{"events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
+			// A watch lists its target through a cache of its own, narrowed
+			// to the watch's namespace (watch_<name>.go).
+			WatchesInNamespace: true,
 		},
 		LeaderElection: true,
 		Webhooks:       true,
@@ -294,13 +297,19 @@ func rbacMarkers(p scaffold.Project, a scaffold.API) []string {
 // markersOf are the kubebuilder RBAC markers of the project's rules.
 func markersOf(single scaffold.Project) []string {
 	var out []string
-	for _, r := range scaffold.PolicyRules(single, Style().Access) {
-		group := r.APIGroups[0]
-		if group == "" {
-			group = `""`
+	for _, scope := range scaffold.ManagerRules(single, Style().Access) {
+		namespace := ""
+		if scope.Namespace != "" {
+			namespace = ",namespace=" + scope.Namespace
 		}
-		out = append(out, fmt.Sprintf("+kubebuilder:rbac:groups=%s,resources=%s,verbs=%s",
-			group, strings.Join(r.Resources, ";"), strings.Join(r.Verbs, ";")))
+		for _, r := range scope.Rules {
+			group := r.APIGroups[0]
+			if group == "" {
+				group = `""`
+			}
+			out = append(out, fmt.Sprintf("+kubebuilder:rbac:groups=%s%s,resources=%s,verbs=%s",
+				group, namespace, strings.Join(r.Resources, ";"), strings.Join(r.Verbs, ";")))
+		}
 	}
 	return out
 }

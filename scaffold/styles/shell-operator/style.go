@@ -48,6 +48,10 @@ func Style() scaffold.Style {
 			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
 			// A watch hook's Events are Create operations.
 			Events: []string{"create"},
+			// A binding's namespace.nameSelector.matchNames makes an
+			// informer per named namespace
+			// (pkg/kube_events_manager/monitor.go, CreateInformers).
+			WatchesInNamespace: true,
 		},
 		Webhooks: true,
 		Watches:  true,

@@ -139,4 +139,13 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	suite.Check(t, "the conformance cases get their children and Ready", func(t *testing.T) {
 		checkCases(t, c, dir, ns)
 	})
+	if style.Watches {
+		suite.Check(t, "a watch of Secrets in one namespace: the handler's Event on the matching one, none elsewhere, read access there alone where the runtime watches it there alone", func(t *testing.T) {
+			// The watch's project runs beside the seed's until the test ends.
+			CheckWatch(t, cluster, style, func(t *testing.T, dir, kubeconfig, admin string) func() {
+				start(t, dir, kubeconfig, admin, cluster)
+				return func() {}
+			})
+		})
+	}
 }

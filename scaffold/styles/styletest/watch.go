@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	authorizationv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -78,6 +79,21 @@ func CheckWatch(t *testing.T, cluster *Cluster, style scaffold.Style, run Runner
 			events, err := handled(s)
 			require.NoError(t, err)
 			assert.Empty(t, events, "%s/%s is not watched", s.Namespace, s.Name)
+		}
+		if !style.Access.WatchesInNamespace {
+			t.Logf("the %s runtime lists the watch's target in every namespace: its ClusterRole reads Secrets everywhere", style.Name)
+			return
+		}
+		// Least privilege: the operator, which has just done its work,
+		// may read Secrets in the watched namespace and nowhere else.
+		for ns, want := range map[string]bool{watched: true, unwatched: false} {
+			review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+				User:               "system:serviceaccount:" + p.Namespace() + ":" + p.Name + "-controller-manager",
+				Groups:             []string{"system:serviceaccounts", "system:serviceaccounts:" + p.Namespace()},
+				ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: ns, Verb: "list", Resource: "secrets"},
+			}}
+			require.NoError(t, c.Create(ctx, review))
+			assert.Equal(t, want, review.Status.Allowed, "may the operator list Secrets in namespace %s", ns)
 		}
 	})
 }
