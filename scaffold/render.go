@@ -167,21 +167,10 @@ func addManifests(p Project, style Style, t *Tree) error {
 		}
 	}
 	// Every directory gets a kustomization listing its files; config/ lists
-	// the directories and puts their objects in the project's namespace.
-	// kustomize's namespace field would move a watch's Role out of the
-	// watched namespace too; then a NamespaceTransformer sets only the
-	// namespaces left unset.
-	placed := func(resources []string) (*kustomization, error) {
-		return &kustomization{Namespace: p.Namespace(), NamePrefix: p.Name + "-", Resources: resources}, nil
-	}
-	for _, file := range SortedKeys(files) {
-		if namesNamespace(files[file]) {
-			placed = func(resources []string) (*kustomization, error) {
-				transformer, err := yaml.Marshal(namespaceTransformer{APIVersion: "builtin", Kind: "NamespaceTransformer",
-					Metadata: transformerMeta{Name: "namespace", Namespace: p.Namespace()}, UnsetOnly: true})
-				return &kustomization{NamePrefix: p.Name + "-", Resources: resources, Transformers: []string{string(transformer)}}, err
-			}
-		}
+	// the directories.
+	place, err := placement(p, files)
+	if err != nil {
+		return err
 	}
 	resources := map[string][]string{}
 	for _, file := range SortedKeys(files) {
@@ -225,20 +214,16 @@ func addManifests(p Project, style Style, t *Tree) error {
 				return err
 			}
 			with = append(with, "../"+path.Base(o.dir))
-			entry, err := placed(slices.Clone(with))
-			if err != nil {
-				return err
-			}
-			if err := addKustomization("config/with-"+path.Base(o.dir), entry); err != nil {
+			entry := place
+			entry.Resources = slices.Clone(with)
+			if err := addKustomization("config/with-"+path.Base(o.dir), &entry); err != nil {
 				return err
 			}
 		}
 	}
-	entry, err := placed(top)
-	if err != nil {
-		return err
-	}
-	if err := addKustomization("config", entry); err != nil {
+	entry := place
+	entry.Resources = top
+	if err := addKustomization("config", &entry); err != nil {
 		return err
 	}
 	return addChart(p, style, rt, files, t)
@@ -253,6 +238,24 @@ type kustomization struct {
 	Resources  []string `json:"resources"`
 	// Transformers are inline transformer configurations.
 	Transformers []string `json:"transformers,omitempty"`
+}
+
+// placement is how config/ and its variants name the objects and put them
+// in the project's namespace: with kustomize's namespace field, unless an
+// object names its own (a watch's Role), which the field would move too;
+// then with a NamespaceTransformer that sets only the namespaces left unset.
+func placement(p Project, files map[string][]any) (kustomization, error) {
+	k := kustomization{NamePrefix: p.Name + "-"}
+	for _, objs := range files {
+		if namesNamespace(objs) {
+			transformer, err := yaml.Marshal(namespaceTransformer{APIVersion: "builtin", Kind: "NamespaceTransformer",
+				Metadata: transformerMeta{Name: "namespace", Namespace: p.Namespace()}, UnsetOnly: true})
+			k.Transformers = []string{string(transformer)}
+			return k, err
+		}
+	}
+	k.Namespace = p.Namespace()
+	return k, nil
 }
 
 // namespaceTransformer is kustomize's builtin NamespaceTransformer.

@@ -5,11 +5,14 @@ package golang_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
@@ -40,6 +43,15 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 		theirs := loadCRD(t, filepath.Join(out, filepath.Base(path)))
 		assert.Equal(t, theirs, ours, "controller-gen's schema for %s differs from opctl's", a.Kind)
 	}
+	// The RBAC markers say what config/rbac/role.yaml says, but for the
+	// metrics endpoint's reviews (cmd/main.go's filter, which has no
+	// marker): the same ClusterRole, and the same Role in each namespace.
+	styletest.ExecIn(t, dir, controllerGen, "rbac:roleName=manager-role", "paths=./internal/...", "output:rbac:dir="+out)
+	theirs := grants(t, filepath.Join(out, "role.yaml"))
+	theirs["ClusterRole  authentication.k8s.io tokenreviews create"] = true
+	theirs["ClusterRole  authorization.k8s.io subjectaccessreviews create"] = true
+	assert.Equal(t, theirs, grants(t, filepath.Join(dir, "config/rbac/role.yaml")),
+		"controller-gen's roles from the RBAC markers differ from opctl's")
 	if !p.Webhooks() {
 		return
 	}
@@ -48,6 +60,32 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 	assert.Equal(t, webhookConfigurations(t, filepath.Join(out, "manifests.yaml")),
 		webhookConfigurations(t, filepath.Join(dir, scaffold.WebhookManifestsPath)),
 		"controller-gen's webhook configurations differ from opctl's")
+}
+
+// grants are the (cluster) roles' rules in the file at path, one
+// "kind namespace group resource verb" each, whichever way rules group them.
+func grants(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	out := map[string]bool{}
+	for _, o := range styletest.DecodeObjects(t, b) {
+		if o.GetKind() != "ClusterRole" && o.GetKind() != "Role" {
+			continue
+		}
+		var role rbacv1.ClusterRole
+		require.NoError(t, runtime.DefaultUnstructuredConverter.FromUnstructured(o.Object, &role))
+		for _, r := range role.Rules {
+			for _, g := range r.APIGroups {
+				for _, res := range r.Resources {
+					for _, v := range r.Verbs {
+						out[strings.Join([]string{o.GetKind(), o.GetNamespace(), g, res, v}, " ")] = true
+					}
+				}
+			}
+		}
+	}
+	return out
 }
 
 // webhookConfigurations maps each webhook configuration's kind to its

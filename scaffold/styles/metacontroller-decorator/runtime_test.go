@@ -27,7 +27,8 @@ func TestRuntime(t *testing.T) {
 	dir := scaffoldSeed(t)
 	ns := "rt-decorator"
 	cluster.CreateNamespace(t, ns, false)
-	suite := styletest.NewConformance(t, decorator.Style().Name, metacontrollertest.StartReal(t, dir, "", cluster.AdminKubeconfig(t), cluster))
+	suite := styletest.NewConformance(t, decorator.Style().Name)
+	suite.Runs(metacontrollertest.StartReal(t, dir, "", cluster.AdminKubeconfig(t), cluster))
 	web := webDeployment("web", ns, map[string]any{"app-type": "web"})
 	other := webDeployment("other", ns, nil)
 	require.NoError(t, c.Create(ctx, web))

@@ -33,13 +33,16 @@ type outcome struct {
 	ok    bool
 }
 
-// NewConformance starts the checks of style, whose runtime's log so far
-// logs returns.
-func NewConformance(t *testing.T, style string, logs func() string) *Conformance {
-	s := &Conformance{style: style, logs: logs}
+// NewConformance starts the checks of style.
+func NewConformance(t *testing.T, style string) *Conformance {
+	s := &Conformance{style: style, logs: func() string { return "" }}
 	t.Cleanup(func() { t.Logf("real runtimes (kube-apiserver v1.37.2):\n%s", s) })
 	return s
 }
+
+// Runs names the runtime under check by the function that returns its log
+// so far, which a failure shows.
+func (s *Conformance) Runs(logs func() string) { s.logs = logs }
 
 // Check runs one named check as a subtest and records whether it passed;
 // a failure shows the runtime's log.

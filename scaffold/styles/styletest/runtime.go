@@ -45,6 +45,24 @@ func RequireEnv(t *testing.T, vars ...string) {
 // it behaves as every style must.
 func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	cluster := StartAPIServer(t, "make test-runtimes")
+	suite := NewConformance(t, style.Name)
+	// Each project's runtime stops when its checks end: two ansible-operators
+	// cannot run side by side (the kubeconfig of its runs names the proxy at
+	// localhost:8888 whatever --proxy-port says).
+	t.Run("the seed project", func(t *testing.T) { checkSeed(t, cluster, style, start, suite) })
+	if style.Watches {
+		suite.Check(t, "a watch of Secrets in one namespace: the handler's Event on the matching one, none elsewhere, read access there alone where the runtime watches it there alone", func(t *testing.T) {
+			CheckWatch(t, cluster, style, func(t *testing.T, dir, kubeconfig, admin string) func() {
+				suite.Runs(start(t, dir, kubeconfig, admin, cluster))
+				return func() {} // the runtime stops with the test that started it
+			})
+		})
+	}
+}
+
+// checkSeed runs the checks of the style's seed project (with a kind of
+// another group) in its real runtime.
+func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
 	c := cluster.Client
 	ctx := context.Background()
 	dir := SeedWithOther(t, style)
@@ -53,7 +71,7 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	cluster.CreateNamespace(t, ns, false)
 	cluster.applyRBAC(t, dir)
 	kubeconfig := cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager")
-	suite := NewConformance(t, style.Name, start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
+	suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
 
 	cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
 	cr.SetNamespace(ns)
@@ -139,13 +157,4 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 	suite.Check(t, "the conformance cases get their children and Ready", func(t *testing.T) {
 		checkCases(t, c, dir, ns)
 	})
-	if style.Watches {
-		suite.Check(t, "a watch of Secrets in one namespace: the handler's Event on the matching one, none elsewhere, read access there alone where the runtime watches it there alone", func(t *testing.T) {
-			// The watch's project runs beside the seed's until the test ends.
-			CheckWatch(t, cluster, style, func(t *testing.T, dir, kubeconfig, admin string) func() {
-				start(t, dir, kubeconfig, admin, cluster)
-				return func() {}
-			})
-		})
-	}
 }
