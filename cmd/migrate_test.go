@@ -140,6 +140,26 @@ func TestMigrateDropped(t *testing.T) {
 	assert.Contains(t, r.stdout, "playbooks/backup.yml (added)")
 }
 
+// A watch narrowed to a namespace: the report says which runtime reads the
+// watched kind there alone and which everywhere.
+func TestMigrateWatchAccess(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	dir := filepath.Join(root, "sync")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	require.Equal(t, 0, runReal(t, dir, "init", "--style", "go", "--domain", "example.com", "--repo", "example.com/sync", "--name", "sync", "--yes", ".").code)
+	require.Equal(t, 0, runReal(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault").code)
+	r := runReal(t, dir, "migrate", "--to", "kopf", "../sync-kopf")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "watch access: go reads a watched kind in the watch's namespace alone (a Role there); kopf reads a watched kind in every namespace (the ClusterRole)")
+	r = runReal(t, filepath.Join(root, "sync-kopf"), "migrate", "--to", "shell-operator", "../sync-shell")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "watch access: kopf reads a watched kind in every namespace")
+	r = runReal(t, filepath.Join(root, "sync-shell"), "migrate", "--to", "go", "../sync-go")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "watch access", "shell-operator and go both read in the namespace alone")
+}
+
 // Every style with kinds of its own moves to every other: the CRD and
 // sample stay byte for byte, and the new project is what init and create
 // api would make in that style.

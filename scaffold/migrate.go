@@ -137,6 +137,16 @@ func MigrationDifferences(p Project, from, to Style) []string {
 	if from.Webhooks != to.Webhooks && slices.ContainsFunc(p.APIs, func(a API) bool { return a.Admission != nil }) {
 		out = append(out, fmt.Sprintf("admission: %s %s; %s %s", from.Name, admission(from), to.Name, admission(to)))
 	}
+	reads := func(s Style) string {
+		if s.Access.WatchesInNamespace {
+			return "reads a watched kind in the watch's namespace alone (a Role there)"
+		}
+		return "reads a watched kind in every namespace (the ClusterRole) and passes over the other namespaces' objects itself"
+	}
+	narrowed := slices.ContainsFunc(p.Watches, func(w Watch) bool { return w.Namespace != "" })
+	if from.Access.WatchesInNamespace != to.Access.WatchesInNamespace && narrowed {
+		out = append(out, fmt.Sprintf("watch access: %s %s; %s %s", from.Name, reads(from), to.Name, reads(to)))
+	}
 	return out
 }
 
