@@ -169,17 +169,6 @@ func roleAndBinding(p Project, cluster bool, namespace, role, binding string, ru
 		&rbacv1.RoleBinding{TypeMeta: typed(kind + "Binding"), ObjectMeta: meta(binding), RoleRef: ref, Subjects: subjects}}
 }
 
-// namesNamespace reports whether an object names its own namespace, which
-// config/ must keep (a watch's Role lives in the watched namespace).
-func namesNamespace(objs []any) bool {
-	for _, o := range objs {
-		if m, ok := o.(metav1.Object); ok && m.GetNamespace() != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // leaderElectionRBAC lets the manager hold a Lease in its own namespace.
 func leaderElectionRBAC(p Project) []any {
 	return roleAndBinding(p, false, "", "leader-election-role", "leader-election-rolebinding", []rbacv1.PolicyRule{{

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -256,6 +257,17 @@ func placement(p Project, files map[string][]any) (kustomization, error) {
 	}
 	k.Namespace = p.Namespace()
 	return k, nil
+}
+
+// namesNamespace reports whether an object names its own namespace, which
+// config/ must keep (a watch's Role lives in the watched namespace).
+func namesNamespace(objs []any) bool {
+	for _, o := range objs {
+		if m, ok := o.(metav1.Object); ok && m.GetNamespace() != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // namespaceTransformer is kustomize's builtin NamespaceTransformer.
