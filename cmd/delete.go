@@ -60,7 +60,7 @@ func runDeleteAPI(cmd *cobra.Command, env Env, name string, w writeFlags) error 
 	if err != nil {
 		return err
 	}
-	changes, err := scaffold.Plan(env.Dir, tree, p.Generated, w.force)
+	changes, err := scaffold.Plan(env.Dir, tree, p.Recorded(), w.force)
 	if err != nil {
 		return err
 	}

@@ -41,7 +41,7 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 	if err != nil {
 		return err
 	}
-	changes, err := scaffold.Plan(dir, tree, p.Generated, w.force)
+	changes, err := scaffold.Plan(dir, tree, p.Recorded(), w.force)
 	if err != nil {
 		return err
 	}
@@ -134,6 +134,10 @@ func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
 		switch c.Action {
 		case scaffold.ActionKeep:
 			note = " (yours: opctl writes it only when it is missing)"
+		case scaffold.ActionUpdate:
+			if c.File.Owner == scaffold.UserOwned {
+				note = " (yours, still as opctl wrote it: it follows the project until you change it)"
+			}
 		case scaffold.ActionEdited:
 			note = " (generated, but edited by hand; --force overwrites)"
 		case scaffold.ActionForeign:

@@ -59,17 +59,13 @@ func Render(p Project, style Style) (*Tree, error) {
 		return nil, err
 	}
 	// The project file comes last: it records the hash of every other
-	// generated file.
-	starters := p.Starters
+	// file as opctl writes it now. A starter the user changed keeps their
+	// content (Plan), which differs from the hash, so it is known as theirs.
 	p.Generated, p.Starters = map[string]string{}, map[string]string{}
 	for _, f := range t.Files() {
-		switch {
-		case f.Owner == Generated:
+		if f.Owner == Generated {
 			p.Generated[f.Path] = contentHash(f.Content)
-		case starters[f.Path] != "":
-			// Written before: what opctl wrote then, not what it would now.
-			p.Starters[f.Path] = starters[f.Path]
-		default:
+		} else {
 			p.Starters[f.Path] = contentHash(f.Content)
 		}
 	}

@@ -108,15 +108,27 @@ func (c Change) Conflict() bool {
 	return c.Action == ActionEdited || c.Action == ActionForeign || c.Action == ActionOrphaned
 }
 
+// Recorded is what the project file says opctl last wrote: the hash of
+// each generated file and of each file of the user's (a starter).
+type Recorded struct {
+	Generated, Starters map[string]string
+}
+
+// Recorded is what p's project file records of the files opctl wrote.
+func (p Project) Recorded() Recorded { return Recorded{Generated: p.Generated, Starters: p.Starters} }
+
 // Plan decides, without writing, what Apply would do in dir, reading each
-// file once. recorded holds the hashes of the generated files as opctl last
-// wrote them (nil before the project exists): a generated file is updated
-// only when it still has its recorded hash; one edited by hand since, or
-// one opctl never wrote, is a conflict unless force is set. User-owned
-// files that exist are kept, force or not. Recorded files the tree no longer
-// has are removed if unchanged (or forced), else a conflict. A file to write
-// or remove through a symbolic link, or outside dir, is refused here.
-func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change, error) {
+// file once. recorded holds the hashes of the files as opctl last wrote
+// them (empty before the project exists): a generated file is updated only
+// when it still has its recorded hash; one edited by hand since, or one
+// opctl never wrote, is a conflict unless force is set. A file of the
+// user's that exists is kept, force or not, unless it is still exactly as
+// opctl last wrote it: then it is not the user's work yet, and it follows
+// the project (a field added to a kind reaches its starter child builder
+// and conformance cases). Recorded generated files the tree no longer has
+// are removed if unchanged (or forced), else a conflict. A file to write or
+// remove through a symbolic link, or outside dir, is refused here.
+func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) {
 	root, err := resolve(dir)
 	if err != nil {
 		return nil, err
@@ -133,11 +145,13 @@ func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change
 			return nil, fmt.Errorf("%s: %w", target, err)
 		case bytes.Equal(old, f.Content):
 			c.Action = ActionUnchanged
+		case f.Owner == UserOwned && recorded.Starters[f.Path] == contentHash(old):
+			c.Action = ActionUpdate
 		case f.Owner == UserOwned:
 			c.Action = ActionKeep
-		case f.Path == ProjectFileName || recorded[f.Path] == contentHash(old) || force:
+		case f.Path == ProjectFileName || recorded.Generated[f.Path] == contentHash(old) || force:
 			c.Action = ActionUpdate
-		case recorded[f.Path] != "":
+		case recorded.Generated[f.Path] != "":
 			c.Action = ActionEdited
 		default:
 			c.Action = ActionForeign
@@ -152,12 +166,12 @@ func Plan(dir string, t *Tree, recorded map[string]string, force bool) ([]Change
 		}
 		changes = append(changes, c)
 	}
-	for _, path := range SortedKeys(recorded) {
+	for _, path := range SortedKeys(recorded.Generated) {
 		if _, ok := t.Get(path); ok {
 			continue
 		}
 		c, err := dropped(root, dir, File{Path: path}, ActionOrphaned, func(old []byte) bool {
-			return force || contentHash(old) == recorded[path]
+			return force || contentHash(old) == recorded.Generated[path]
 		})
 		if err != nil {
 			return nil, err

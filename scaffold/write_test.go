@@ -73,7 +73,7 @@ func TestWriteIsAllOrNothing(t *testing.T) {
 		n  int
 	}{{"write", 1}, {"write", 5}, {"rename", 1}, {"rename", 6}} {
 		dir := t.TempDir()
-		changes, err := Plan(dir, before, nil, false)
+		changes, err := Plan(dir, before, Recorded{}, false)
 		require.NoError(t, err)
 		require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
 		snapshot := readTree(t, dir)
@@ -92,7 +92,7 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 	tree := render(t, seedProject(t))
 	dir, outside := t.TempDir(), t.TempDir()
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "config")))
-	_, err := Plan(dir, tree, nil, false)
+	_, err := Plan(dir, tree, Recorded{}, false)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "resolves outside")
 	entries, _ := os.ReadDir(outside)
@@ -100,12 +100,12 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 
 	dir = t.TempDir()
 	require.NoError(t, os.Symlink(filepath.Join(outside, "x"), filepath.Join(dir, "Makefile")))
-	_, err = Plan(dir, tree, nil, true)
+	_, err = Plan(dir, tree, Recorded{}, true)
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "symbolic link"), err.Error())
 	// Without --force the user's linked Makefile is kept, so it is no error.
 	require.NoError(t, os.WriteFile(filepath.Join(outside, "x"), []byte("all:\n"), 0o644))
-	changes, err := Plan(dir, tree, nil, false)
+	changes, err := Plan(dir, tree, Recorded{}, false)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), "Makefile keep")
 }
@@ -113,7 +113,7 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 	tree := render(t, seedProject(t))
 	dir := t.TempDir()
-	changes, err := Plan(dir, tree, nil, false)
+	changes, err := Plan(dir, tree, Recorded{}, false)
 	require.NoError(t, err)
 	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
 	loaded, err := LoadProject(dir, testStyles())
@@ -122,10 +122,10 @@ func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 
 	role := filepath.Join(dir, "config/rbac/role.yaml")
 	require.NoError(t, os.WriteFile(role, []byte("# mine\n"), 0o644))
-	changes, err = Plan(dir, tree, loaded.Generated, false)
+	changes, err = Plan(dir, tree, loaded.Recorded(), false)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), "config/rbac/role.yaml edited")
-	changes, err = Plan(dir, tree, loaded.Generated, true)
+	changes, err = Plan(dir, tree, loaded.Recorded(), true)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), "config/rbac/role.yaml update")
 	for _, c := range changes {
@@ -136,11 +136,11 @@ func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 }
 
 // recorded is what the project file in dir records of the generated files.
-func recorded(t *testing.T, dir string) map[string]string {
+func recorded(t *testing.T, dir string) Recorded {
 	t.Helper()
 	p, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
-	return p.Generated
+	return p.Recorded()
 }
 
 // actions lists "path action" for each change.
@@ -189,7 +189,7 @@ func TestApplyInterrupted(t *testing.T) {
 	} {
 		t.Run(tt.op, func(t *testing.T) {
 			dir := t.TempDir()
-			changes, err := Plan(dir, before, nil, false)
+			changes, err := Plan(dir, before, Recorded{}, false)
 			require.NoError(t, err)
 			require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
 			snapshot := readTree(t, dir)
@@ -243,4 +243,39 @@ func TestLoadProjectRejectsBadFiles(t *testing.T) {
 		assert.Contains(t, err.Error(), filepath.Join(dir, ProjectFileName), name)
 		assert.NotContains(t, err.Error(), "\n", name)
 	}
+}
+
+// A file of the user's that is still exactly as opctl last wrote it follows
+// the project when the project changes; one the user changed is kept.
+func TestPlanRefreshesOnlyUntouchedStarters(t *testing.T) {
+	dir := t.TempDir()
+	before := seedProject(t)
+	changes, err := Plan(dir, render(t, before), Recorded{}, false)
+	require.NoError(t, err)
+	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	written, err := LoadProject(dir, testStyles())
+	require.NoError(t, err)
+
+	mine := ConformancePath(before.APIs[0], "defaults")
+	untouched := ConformancePath(before.APIs[0], "sample")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, mine), []byte("# mine\n"), 0o644))
+	after := written
+	after.APIs[0].Fields = append(after.APIs[0].Fields, mustFields(t, "tier:string")...)
+	tree := render(t, after)
+	changes, err = Plan(dir, tree, written.Recorded(), false)
+	require.NoError(t, err)
+	assert.Contains(t, actions(changes), untouched+" update", "as opctl wrote it: it follows the new field")
+	assert.Contains(t, actions(changes), mine+" keep", "changed by the user: theirs")
+	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	b, err := os.ReadFile(filepath.Join(dir, untouched))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "tier:")
+
+	again, err := LoadProject(dir, testStyles())
+	require.NoError(t, err)
+	assert.Equal(t, contentHash(b), again.Starters[untouched], "the project file records what was written")
+	changes, err = Plan(dir, tree, again.Recorded(), false)
+	require.NoError(t, err)
+	assert.Contains(t, actions(changes), mine+" keep")
+	assert.Contains(t, actions(changes), untouched+" unchanged")
 }
