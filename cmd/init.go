@@ -182,7 +182,7 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project
 		}
 	}
 	if !o.nameGiven {
-		if o.name, err = pr.Input("Project name", "used for labels, the namespace <name>-system and the image", o.name, checkAnswer(scaffold.ValidateProjectName)); err != nil {
+		if o.name, err = pr.Input("Project name", "used for labels, the namespace <name>-system and the image", o.name, checkAnswer(style.ValidateName)); err != nil {
 			return nil, err
 		}
 	}

@@ -40,7 +40,7 @@ func TestMigrate(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
 	old := realSeed(t, root, "db-kopf", "kopf")
-	children := filepath.Join(old, "db_operator", "children.py")
+	children := filepath.Join(old, "db_operator", "database_configmap.py")
 	b, err := os.ReadFile(children)
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(children, append(b, "# our rule\n"...), 0o644))
@@ -68,7 +68,7 @@ func TestMigrate(t *testing.T) {
 		assert.Equal(t, before[path], snapshot(t, filepath.Join(root, "db-go"))[path], "%s carried over as it is", path)
 		assert.Contains(t, r.stdout, "\n  "+path+"\n")
 	}
-	assert.Contains(t, r.stdout, "\n  db_operator/children.py (changed)\n  db_operator/vault.py (added)\n\n", "the cases are carried over, no logic to port")
+	assert.Contains(t, r.stdout, "\n  db_operator/database_configmap.py (changed)\n  db_operator/vault.py (added)\n\n", "the cases are carried over, no logic to port")
 	assert.NotContains(t, r.stdout, "handlers_database.py", "a starter file as opctl wrote it is no logic of yours")
 	assert.Contains(t, r.stdout, "language: kopf: Python; go: Go")
 	assert.Contains(t, r.stdout, "finalizers: kopf: Kopf adds one for a timer")

@@ -4,72 +4,123 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
-// This file is the reference of the starter behaviour every style
-// implements in its own language: the children and status a custom resource
-// should have. opctl renders test fixtures from it (the expected output of
-// a style's hooks, for example), so every implementation is checked against
+// This file is the reference of the starter behaviour every style writes
+// out in its own language, field by field, for the fields a kind has: the
+// children and status a custom resource should have. opctl renders the
+// conformance cases from it, so every implementation is checked against
 // the same rules:
 //
 //   - one child per owned kind, named <name>-<kind in lower case>, in the
 //     resource's namespace, controlled by the resource;
 //   - labels app.kubernetes.io/{name: <singular>, instance: <name>,
-//     managed-by: <project>};
-//   - content from the spec flattened to dotted keys with string values;
-//   - well-known spec fields by convention: image (a string) is the
-//     workloads' container image, run with its own entrypoint (else the
-//     pinned child image runs the starter's command); port (an integer
-//     from 1 to 65535) is the container port named http and the Service's
-//     port (else 8080, and 80 for the Service); replicas is the replicas,
-//     or, when a HorizontalPodAutoscaler is owned, its minReplicas (unless
-//     minReplicas is given) and the workloads leave replicas to it;
-//     maxReplicas is the autoscaler's maximum (else its minimum); host is
+//     managed-by: <project>}, by which workloads select their pods, and the
+//     resource's own labels besides (as Kopf's adopt gives them);
+//   - a ConfigMap (and a Secret, base64) holds each field of the spec that
+//     is set under its name (backup.schedule), as text (FieldText);
+//   - the conventions (Conventions), each where the kind has the field and
+//     the object sets it: image (a string) is the workloads' container
+//     image, run with its own entrypoint (else the pinned child image runs
+//     the starter's command); port (an integer) is the container port named
+//     http and the Service's port (else 8080, and 80 for the Service);
+//     replicas is the workloads' replicas (else 1), or, when a
+//     HorizontalPodAutoscaler is owned, its minReplicas (unless minReplicas
+//     is given) and the workload leaves replicas to it; maxReplicas is the
+//     autoscaler's maximum (else its minimum, and never below it); host is
 //     the Ingress's host; schedule is the CronJob's schedule (else @hourly);
-//     each key of env (an object of strings) that is a C identifier and
-//     not SPEC_... is also the workloads' environment variable of that
-//     name, after the SPEC_ variables; resources.requests and
-//     resources.limits (objects of quantities) are the workloads'
-//     container resources.
+//     env (a map) holds the workloads' environment variables, beside one
+//     SPEC_<FIELD> variable for each other field that is set (a key of env
+//     wins over one of those); resources.requests and resources.limits
+//     (maps) are the workloads' container resources.
 
-// flattenSpec flattens a spec to dotted keys with string values, the one
-// encoding of spec values every style matches byte for byte: objects are
-// walked, strings are as they are, booleans are true/false, numbers are
-// decimal, lists are compact JSON with UTF-8 as it is and no HTML escaping
-// (an empty list is []), and null is absent.
-func flattenSpec(spec map[string]any) map[string]string {
-	out := map[string]string{}
-	var walk func(prefix string, v any)
-	walk = func(prefix string, v any) {
-		switch t := v.(type) {
-		case nil:
-		case map[string]any:
-			for k, child := range t {
-				key := k
-				if prefix != "" {
-					key = prefix + "." + k
-				}
-				walk(key, child)
-			}
-		case string:
-			out[prefix] = t
-		case bool:
-			out[prefix] = strconv.FormatBool(t)
-		default:
-			out[prefix] = compactJSON(t)
+// ConventionsOf are the fields of a kind the starter children read by name
+// and type, as T (a style's expression of a field); each is nil when the
+// kind has no such field.
+type ConventionsOf[T any] struct {
+	Image, Port, Replicas, MinReplicas, MaxReplicas, Host, Schedule *T
+	Env, Requests, Limits                                           *T
+}
+
+// Conventions are the kind's conventional fields themselves.
+type Conventions = ConventionsOf[Field]
+
+// ConventionLeaves are the kind's conventions and its EnvFields as leaves,
+// a style's expressions of its fields: each the one of leaves that name
+// gives the field's name.
+func ConventionLeaves[T any](a API, leaves []T, name func(T) string) (ConventionsOf[T], []T) {
+	leaf := func(f *Field) *T {
+		if f == nil {
+			return nil
+		}
+		return &leaves[slices.IndexFunc(leaves, func(l T) bool { return name(l) == f.Name })]
+	}
+	c := a.Conventions()
+	conv := ConventionsOf[T]{
+		Image: leaf(c.Image), Port: leaf(c.Port), Replicas: leaf(c.Replicas), MinReplicas: leaf(c.MinReplicas),
+		MaxReplicas: leaf(c.MaxReplicas), Host: leaf(c.Host), Schedule: leaf(c.Schedule),
+		Env: leaf(c.Env), Requests: leaf(c.Requests), Limits: leaf(c.Limits),
+	}
+	var env []T
+	for _, f := range a.EnvFields() {
+		env = append(env, *leaf(&f))
+	}
+	return conv, env
+}
+
+// Conventions finds the kind's conventional fields.
+func (a API) Conventions() Conventions {
+	find := func(name string, types ...FieldType) *Field {
+		i := slices.IndexFunc(a.Fields, func(f Field) bool { return f.Name == name && slices.Contains(types, f.Type) })
+		if i < 0 {
+			return nil
+		}
+		return &a.Fields[i]
+	}
+	integer := []FieldType{TypeInt32, TypeInt64}
+	return Conventions{
+		Image: find("image", TypeString), Port: find("port", integer...),
+		Replicas: find("replicas", integer...), MinReplicas: find("minReplicas", integer...), MaxReplicas: find("maxReplicas", integer...),
+		Host: find("host", TypeString), Schedule: find("schedule", TypeString),
+		Env: find("env", TypeStringMap), Requests: find("resources.requests", TypeStringMap), Limits: find("resources.limits", TypeStringMap),
+	}
+}
+
+// EnvFields are the fields the workloads get as SPEC_ variables: every
+// field but the container's own image, environment and resources.
+func (a API) EnvFields() []Field {
+	c := a.Conventions()
+	var out []Field
+	for i, f := range a.Fields {
+		if own := &a.Fields[i]; own != c.Image && own != c.Env && own != c.Requests && own != c.Limits {
+			out = append(out, f)
 		}
 	}
-	walk("", spec)
 	return out
 }
 
-// compactJSON is v as compact JSON without HTML escaping (json.Marshal
+// EnvName is the SPEC_ variable of a field: backup.schedule is
+// SPEC_BACKUP_SCHEDULE.
+func (f Field) EnvName() string {
+	return "SPEC_" + strings.ToUpper(strings.ReplaceAll(f.Name, ".", "_"))
+}
+
+// FieldText is a spec value as the children hold it: a string as it is,
+// true or false, an integer in decimal, a list or a map as compact JSON
+// with its keys sorted, UTF-8 as it is and no HTML escaping (json.Marshal
 // writes < as \u003c, which no other language does).
-func compactJSON(v any) string {
+func FieldText(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case bool:
+		return strconv.FormatBool(t)
+	}
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
@@ -77,39 +128,51 @@ func compactJSON(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// SpecValuesPath is the fixture every project with its own kinds gets: a
-// spec of tricky values and the values flattenSpec makes of it, which the
-// project's own tests compare with its implementation byte for byte.
-const SpecValuesPath = "tests/spec-values.json"
+// crSpec is a custom resource's spec as the reference reads it.
+type crSpec map[string]any
 
-// TrickySpec holds the values encodings disagree on: HTML characters,
-// non-ASCII, quotes and backslashes, newlines, empty lists and maps,
-// nesting, null.
-func TrickySpec() map[string]any {
-	return map[string]any{
-		"html":   []any{"a&b<c>"},
-		"utf8":   []any{"café", "日本"},
-		"quotes": []any{`say "hi"`, `back\slash`},
-		"lines":  []any{"one\ntwo", "tab\there"},
-		"empty":  []any{},
-		"none":   nil,
-		"text":   "a&b <c> café \"q\"\n",
-		"flag":   true,
-		"count":  float64(3),
-		"nested": map[string]any{"k": "v", "deeper": map[string]any{"list": []any{"x"}}, "empty": map[string]any{}},
+// value is the value of a field, if the object sets it.
+func (s crSpec) value(f *Field) (any, bool) {
+	if f == nil {
+		return nil, false
 	}
+	v, ok := pathValue(s, f.Path())
+	return v, ok && v != nil
 }
 
-// specValuesFixture is the fixture as JSON with UTF-8 and HTML characters
-// as they are, the encoding it is about.
-func specValuesFixture() ([]byte, error) {
-	spec := TrickySpec()
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	err := enc.Encode(map[string]any{"spec": spec, "values": flattenSpec(spec)})
-	return []byte(b.String()), err
+// integer is an integer field's value, else otherwise.
+func (s crSpec) integer(f *Field, otherwise int64) int64 {
+	v, ok := s.value(f)
+	if !ok {
+		return otherwise
+	}
+	switch n := v.(type) {
+	case float64:
+		return int64(n)
+	case int64:
+		return n
+	}
+	n, _ := strconv.ParseInt(fmt.Sprint(v), 10, 64)
+	return n
+}
+
+// text is a string field's value, else otherwise.
+func (s crSpec) text(f *Field, otherwise string) string {
+	if v, ok := s.value(f); ok {
+		return FieldText(v)
+	}
+	return otherwise
+}
+
+// strings is a map field's entries.
+func (s crSpec) strings(f *Field) map[string]string {
+	out := map[string]string{}
+	v, _ := s.value(f)
+	m, _ := v.(map[string]any)
+	for k, x := range m {
+		out[k] = FieldText(x)
+	}
+	return out
 }
 
 // DesiredChildren returns the children of a custom resource of the API.
@@ -117,7 +180,6 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 	meta, _ := cr["metadata"].(map[string]any)
 	spec, _ := cr["spec"].(map[string]any)
 	name, _ := meta["name"].(string)
-	values := flattenSpec(spec)
 	labels := map[string]any{
 		"app.kubernetes.io/name":       a.Singular(),
 		"app.kubernetes.io/instance":   name,
@@ -127,13 +189,19 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 		"apiVersion": cr["apiVersion"], "kind": cr["kind"], "name": name, "uid": meta["uid"],
 		"controller": true, "blockOwnerDeletion": true,
 	}
+	childLabels := map[string]any{}
+	own, _ := meta["labels"].(map[string]any)
+	for _, l := range []map[string]any{own, labels} {
+		for k, v := range l {
+			childLabels[k] = v
+		}
+	}
 	var children []map[string]any
 	for _, c := range a.OwnedKinds() {
-		childName := name + "-" + c.Suffix()
-		child := childContent(p, a, c.Kind, name, labels, values)
+		child := childContent(p, a, c.Kind, name, labels, crSpec(spec))
 		child["apiVersion"], child["kind"] = c.APIVersion(), c.Kind
 		child["metadata"] = map[string]any{
-			"name": childName, "namespace": meta["namespace"], "labels": labels,
+			"name": name + "-" + c.Suffix(), "namespace": meta["namespace"], "labels": childLabels,
 			"ownerReferences": []any{owner},
 		}
 		children = append(children, child)
@@ -143,62 +211,59 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 
 // childContent is the content of the owner's child of kind; the API's
 // owned kinds refer to each other by name.
-func childContent(p Project, a API, kind, owner string, labels map[string]any, values map[string]string) map[string]any {
+func childContent(p Project, a API, kind, owner string, labels map[string]any, spec crSpec) map[string]any {
+	conv := a.Conventions()
 	name := owner + "-" + strings.ToLower(kind)
-	data := map[string]any{}
-	for k, v := range values {
-		data[k] = v
-	}
+	containerPort := spec.integer(conv.Port, 8080)
 	switch kind {
-	case "ConfigMap":
+	case "ConfigMap", "Secret":
+		data := map[string]any{}
+		for i, f := range a.Fields {
+			if v, ok := spec.value(&a.Fields[i]); ok {
+				data[f.Name] = FieldText(v)
+				if kind == "Secret" {
+					data[f.Name] = base64.StdEncoding.EncodeToString([]byte(FieldText(v)))
+				}
+			}
+		}
+		if kind == "Secret" {
+			return map[string]any{"type": "Opaque", "data": data}
+		}
 		return map[string]any{"data": data}
-	case "Secret":
-		for k, v := range values {
-			data[k] = base64.StdEncoding.EncodeToString([]byte(v))
-		}
-		return map[string]any{"type": "Opaque", "data": data}
 	case "Service":
-		port, given := specPort(values)
-		if !given {
-			port = 80
-		}
 		return map[string]any{"spec": map[string]any{
 			"selector": labels,
-			"ports":    []any{map[string]any{"name": "http", "protocol": "TCP", "port": port, "targetPort": containerPort(values)}},
+			"ports":    []any{map[string]any{"name": "http", "protocol": "TCP", "port": spec.integer(conv.Port, 80), "targetPort": containerPort}},
 		}}
 	case "Deployment", "StatefulSet":
-		spec := map[string]any{
-			"replicas": replicas(values),
+		workload := map[string]any{
+			"replicas": spec.integer(conv.Replicas, 1),
 			"selector": map[string]any{"matchLabels": labels},
-			"template": podTemplate(p, labels, []any{"sleep", "2147483647"}, values),
+			"template": podTemplate(p, a, labels, []any{"sleep", "2147483647"}, spec),
 		}
 		if kind == a.ScaledKind() {
 			// The autoscaler sets the replicas.
-			delete(spec, "replicas")
+			delete(workload, "replicas")
 		}
 		if kind == "StatefulSet" {
-			spec["serviceName"] = name
+			workload["serviceName"] = name
 		}
-		return map[string]any{"spec": spec}
+		return map[string]any{"spec": workload}
 	case "Job":
-		return map[string]any{"spec": jobSpec(p, labels, values)}
+		return map[string]any{"spec": jobSpec(p, a, labels, spec)}
 	case "CronJob":
-		schedule := values["schedule"]
-		if schedule == "" {
-			schedule = "@hourly"
-		}
 		// A run still going when the next is due skips that one.
 		return map[string]any{"spec": map[string]any{
-			"schedule": schedule, "concurrencyPolicy": "Forbid",
-			"jobTemplate": map[string]any{"spec": jobSpec(p, labels, values)},
+			"schedule": spec.text(conv.Schedule, "@hourly"), "concurrencyPolicy": "Forbid",
+			"jobTemplate": map[string]any{"spec": jobSpec(p, a, labels, spec)},
 		}}
 	case "HorizontalPodAutoscaler":
 		target := a.ScaledKind()
-		minimum, maximum := replicaRange(values)
+		minimum := spec.integer(conv.MinReplicas, spec.integer(conv.Replicas, 1))
 		// Scales the workload to keep its pods at 80% of their CPU request.
 		return map[string]any{"spec": map[string]any{
 			"scaleTargetRef": map[string]any{"apiVersion": "apps/v1", "kind": target, "name": owner + "-" + strings.ToLower(target)},
-			"minReplicas":    minimum, "maxReplicas": maximum,
+			"minReplicas":    minimum, "maxReplicas": max(minimum, spec.integer(conv.MaxReplicas, minimum)),
 			"metrics": []any{map[string]any{"type": "Resource", "resource": map[string]any{
 				"name": "cpu", "target": map[string]any{"type": "Utilization", "averageUtilization": 80}}}},
 		}}
@@ -208,7 +273,7 @@ func childContent(p Project, a API, kind, owner string, labels map[string]any, v
 			"path": "/", "pathType": "Prefix",
 			"backend": map[string]any{"service": map[string]any{"name": owner + "-service", "port": map[string]any{"name": "http"}}},
 		}}}}
-		if host := values["host"]; host != "" {
+		if host, ok := spec.value(conv.Host); ok {
 			rule["host"] = host
 		}
 		return map[string]any{"spec": map[string]any{"rules": []any{rule}}}
@@ -226,95 +291,55 @@ func childContent(p Project, a API, kind, owner string, labels map[string]any, v
 		return map[string]any{"spec": map[string]any{
 			"podSelector": map[string]any{"matchLabels": labels},
 			"policyTypes": []any{"Ingress"},
-			"ingress":     []any{map[string]any{"ports": []any{map[string]any{"protocol": "TCP", "port": containerPort(values)}}}},
+			"ingress":     []any{map[string]any{"ports": []any{map[string]any{"protocol": "TCP", "port": containerPort}}}},
 		}}
 	}
 	panic("unknown child kind " + kind)
 }
 
-func replicas(values map[string]string) int64 {
-	n, err := strconv.ParseInt(values["replicas"], 10, 32)
-	if err != nil {
-		return 1
-	}
-	return n
-}
-
 // jobSpec runs the child image once with the spec as environment.
-func jobSpec(p Project, labels map[string]any, values map[string]string) map[string]any {
-	template := podTemplate(p, labels, []any{"env"}, values)
+func jobSpec(p Project, a API, labels map[string]any, spec crSpec) map[string]any {
+	template := podTemplate(p, a, labels, []any{"env"}, spec)
 	template["spec"].(map[string]any)["restartPolicy"] = "Never"
 	return map[string]any{"template": template}
 }
 
-// positive is a top-level count by convention: an integer from 1 to
-// 2147483647 written in decimal digits only.
-func positive(values map[string]string, key string) (int64, bool) {
-	s := values[key]
-	if s == "" || strings.Trim(s, "0123456789") != "" {
-		return 0, false
-	}
-	n, err := strconv.ParseInt(s, 10, 32)
-	return n, err == nil && n >= 1
-}
-
-// replicaRange is the autoscaler's minimum (spec.minReplicas, else
-// spec.replicas, else 1) and maximum (spec.maxReplicas, else the minimum;
-// never below the minimum).
-func replicaRange(values map[string]string) (int64, int64) {
-	minimum, ok := positive(values, "minReplicas")
-	if !ok {
-		if minimum, ok = positive(values, "replicas"); !ok {
-			minimum = 1
+func podTemplate(p Project, a API, labels map[string]any, command []any, spec crSpec) map[string]any {
+	conv := a.Conventions()
+	vars := map[string]string{}
+	fields := a.EnvFields()
+	for i, f := range fields {
+		if v, ok := spec.value(&fields[i]); ok {
+			vars[f.EnvName()] = FieldText(v)
 		}
 	}
-	maximum, ok := positive(values, "maxReplicas")
-	if !ok || maximum < minimum {
-		maximum = minimum
+	for k, v := range spec.strings(conv.Env) {
+		vars[k] = v
 	}
-	return minimum, maximum
-}
-
-// specPort is the spec's port by convention: a top-level integer from 1 to
-// 65535, written in decimal digits only.
-func specPort(values map[string]string) (int64, bool) {
-	n, ok := positive(values, "port")
-	return n, ok && n <= 65535
-}
-
-// containerPort is the port the workloads' container listens on: the
-// spec's port, else 8080.
-func containerPort(values map[string]string) int64 {
-	if port, given := specPort(values); given {
-		return port
-	}
-	return 8080
-}
-
-func podTemplate(p Project, labels map[string]any, command []any, values map[string]string) map[string]any {
 	env := []any{}
-	for _, k := range SortedKeys(values) {
-		env = append(env, map[string]any{"name": "SPEC_" + strings.ToUpper(strings.ReplaceAll(k, ".", "_")), "value": values[k]})
-	}
-	for _, k := range SortedKeys(values) {
-		if name, ok := strings.CutPrefix(k, "env."); ok && appEnvName(name) {
-			env = append(env, map[string]any{"name": name, "value": values[k]})
-		}
+	for _, k := range SortedKeys(vars) {
+		env = append(env, map[string]any{"name": k, "value": vars[k]})
 	}
 	container := map[string]any{
 		"name": "main", "image": p.Versions.ChildImage, "command": command, "env": env,
-		"ports": []any{map[string]any{"name": "http", "containerPort": containerPort(values), "protocol": "TCP"}},
+		"ports": []any{map[string]any{"name": "http", "containerPort": spec.integer(conv.Port, 8080), "protocol": "TCP"}},
 		"securityContext": map[string]any{
 			"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
 			"capabilities": map[string]any{"drop": []any{"ALL"}},
 		},
 	}
-	if image := values["image"]; image != "" {
+	if image, ok := spec.value(conv.Image); ok {
 		// The application's image runs its own entrypoint.
 		container["image"] = image
 		delete(container, "command")
 	}
-	if resources := specResources(values); len(resources) > 0 {
+	resources := map[string]any{}
+	for section, f := range map[string]*Field{"requests": conv.Requests, "limits": conv.Limits} {
+		if list := spec.strings(f); len(list) > 0 {
+			resources[section] = toAny(list)
+		}
+	}
+	if len(resources) > 0 {
 		container["resources"] = resources
 	}
 	return map[string]any{
@@ -329,20 +354,10 @@ func podTemplate(p Project, labels map[string]any, command []any, values map[str
 	}
 }
 
-// specResources is the workloads' container resources by convention: each
-// key of spec.resources.requests and spec.resources.limits whose value is
-// a quantity (quantityPattern, the API server's), as written.
-func specResources(values map[string]string) map[string]any {
-	out := map[string]any{}
-	for _, k := range SortedKeys(values) {
-		parts := strings.Split(k, ".")
-		if len(parts) != 3 || parts[0] != "resources" || parts[1] != "requests" && parts[1] != "limits" || parts[2] == "" || !quantityRE().MatchString(values[k]) {
-			continue
-		}
-		if out[parts[1]] == nil {
-			out[parts[1]] = map[string]any{}
-		}
-		out[parts[1]].(map[string]any)[parts[2]] = values[k]
+func toAny(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
 	}
 	return out
 }
@@ -368,16 +383,6 @@ func sameQuantities(desired, actual any) bool {
 		}
 	}
 	return true
-}
-
-// appEnvName reports whether a key of spec.env is the application's
-// environment variable by convention: a C identifier, not one of the
-// SPEC_ variables.
-func appEnvName(name string) bool {
-	if name == "" || strings.HasPrefix(name, "SPEC_") || name[0] >= '0' && name[0] <= '9' {
-		return false
-	}
-	return strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == ""
 }
 
 // StatusPatch returns the status a reconciled resource should record, or nil

@@ -41,50 +41,76 @@ func TestIsSubset(t *testing.T) {
 }
 
 // The one encoding of spec values into children, which every style
-// matches byte for byte (their generated tests read the same table from
-// tests/spec-values.json).
-func TestFlattenSpecTrickyValues(t *testing.T) {
-	assert.Equal(t, map[string]string{
-		"html":               `["a&b<c>"]`,
-		"utf8":               `["café","日本"]`,
-		"quotes":             `["say \"hi\"","back\\slash"]`,
-		"lines":              `["one\ntwo","tab\there"]`,
-		"empty":              `[]`,
-		"text":               "a&b <c> café \"q\"\n",
-		"flag":               "true",
-		"count":              "3",
-		"nested.k":           "v",
-		"nested.deeper.list": `["x"]`,
-	}, flattenSpec(TrickySpec()))
+// matches byte for byte (the conformance case tricky-values holds them).
+func TestFieldText(t *testing.T) {
+	for _, tc := range []struct {
+		value any
+		want  string
+	}{
+		{"a&b <c> café \"q\"\n", "a&b <c> café \"q\"\n"},
+		{true, "true"},
+		{float64(3), "3"},
+		{int64(-7), "-7"},
+		{[]any{"a&b<c>"}, `["a&b<c>"]`},
+		{[]any{"café", "日本"}, `["café","日本"]`},
+		{[]any{`say "hi"`, `back\slash`}, `["say \"hi\"","back\\slash"]`},
+		{[]any{"one\ntwo", "tab\there"}, `["one\ntwo","tab\there"]`},
+		{[]any{}, `[]`},
+		{map[string]any{"b": "1", "app.kubernetes.io/part-of": "x", "a": "<"}, `{"a":"<","app.kubernetes.io/part-of":"x","b":"1"}`},
+	} {
+		assert.Equal(t, tc.want, FieldText(tc.value), "%#v", tc.value)
+	}
+}
+
+// microservice is a kind with the conventions' fields, owning owns.
+func microservice(t *testing.T, owns ...string) API {
+	return API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: owns,
+		Fields: mustFields(t, "image:string", "port:int32", "replicas:int32", "minReplicas:int32", "maxReplicas:int32",
+			"host:string", "schedule:string", "env:map[string]string", "resources.requests:map[string]string",
+			"resources.limits:map[string]string", "tier:string", "db.port:int32", "tags:[]string")}
+}
+
+// Each field set is a key of the ConfigMap's (and, base64, the Secret's)
+// data under its name, as text; a field not set is no key.
+func TestChildrenData(t *testing.T) {
+	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	a := microservice(t, "ConfigMap", "Secret")
+	children := cartChildren(p, a, map[string]any{"tier": "gold", "db": map[string]any{"port": float64(5432)},
+		"tags": []any{"a", "b"}, "env": map[string]any{"app.kubernetes.io/part-of": "shop"}, "port": float64(80)})
+	want := map[string]any{"tier": "gold", "db.port": "5432", "tags": `["a","b"]`,
+		"env": `{"app.kubernetes.io/part-of":"shop"}`, "port": "80"}
+	assert.Equal(t, want, children["ConfigMap"]["data"])
+	secret := children["Secret"]["data"].(map[string]any)
+	assert.Equal(t, "Z29sZA==", secret["tier"])
+	assert.Len(t, secret, len(want))
+	assert.Equal(t, map[string]any{}, cartChildren(p, a, map[string]any{})["ConfigMap"]["data"])
 }
 
 // The well-known spec fields, by convention: image runs the workloads with
-// its own entrypoint, port is the container's and the Service's port;
-// anything else about them keeps the starter's.
+// its own entrypoint, port is the container's and the Service's port, each
+// as the object sets it; a kind without the field, or an object that does
+// not set it, keeps the starter's.
 func TestChildrenConventions(t *testing.T) {
 	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
-	a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: []string{"Deployment", "Service"}}
 	child := DefaultVersions().ChildImage
 	for _, tc := range []struct {
 		name                   string
+		a                      API
 		spec                   map[string]any
 		image                  string
 		command                bool
 		containerPort, svcPort int64
 	}{
-		{"neither", map[string]any{}, child, true, 8080, 80},
-		{"both", map[string]any{"image": "shop/cart:1.2", "port": float64(9090)}, "shop/cart:1.2", false, 9090, 9090},
-		{"empty image", map[string]any{"image": ""}, child, true, 8080, 80},
-		{"port as written digits", map[string]any{"port": "0443"}, child, true, 443, 443},
-		{"port 0", map[string]any{"port": float64(0)}, child, true, 8080, 80},
-		{"port over 65535", map[string]any{"port": float64(70000)}, child, true, 8080, 80},
-		{"negative port", map[string]any{"port": float64(-1)}, child, true, 8080, 80},
-		{"port with a sign", map[string]any{"port": "+80"}, child, true, 8080, 80},
-		{"port not a number", map[string]any{"port": "http"}, child, true, 8080, 80},
-		{"nested port is no convention", map[string]any{"db": map[string]any{"port": float64(5432)}}, child, true, 8080, 80},
+		{"neither", microservice(t, "Deployment", "Service"), map[string]any{}, child, true, 8080, 80},
+		{"both", microservice(t, "Deployment", "Service"), map[string]any{"image": "shop/cart:1.2", "port": float64(9090)}, "shop/cart:1.2", false, 9090, 9090},
+		{"a set value as it is", microservice(t, "Deployment", "Service"), map[string]any{"port": float64(0)}, child, true, 0, 0},
+		{"nested port is no convention", microservice(t, "Deployment", "Service"), map[string]any{"db": map[string]any{"port": float64(5432)}}, child, true, 8080, 80},
+		{"a kind without the fields", API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices",
+			Owns: []string{"Deployment", "Service"}, Fields: mustFields(t, "image:int32", "tier:string")},
+			map[string]any{"image": float64(3), "port": float64(9090)}, child, true, 8080, 80},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			children := cartChildren(p, a, tc.spec)
+			children := cartChildren(p, tc.a, tc.spec)
 			container := children["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
 			assert.Equal(t, tc.image, container["image"])
 			_, hasCommand := container["command"]
@@ -112,13 +138,11 @@ func TestChildrenReferringToOthers(t *testing.T) {
 		{"replicas is the minimum", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{"replicas": float64(2), "maxReplicas": float64(5)}, "Deployment", 2, 5},
 		{"minReplicas wins", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{"replicas": float64(2), "minReplicas": float64(3), "maxReplicas": float64(6)}, "Deployment", 3, 6},
 		{"maximum below minimum", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{"minReplicas": float64(4), "maxReplicas": float64(2)}, "Deployment", 4, 4},
-		{"zero and negatives are no count", []string{"Deployment", "HorizontalPodAutoscaler"}, map[string]any{"minReplicas": float64(0), "maxReplicas": float64(-3)}, "Deployment", 1, 1},
 		{"a StatefulSet alone", []string{"StatefulSet", "HorizontalPodAutoscaler"}, map[string]any{"maxReplicas": float64(3)}, "StatefulSet", 1, 3},
 		{"the Deployment before the StatefulSet", []string{"Deployment", "StatefulSet", "HorizontalPodAutoscaler"}, map[string]any{}, "Deployment", 1, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: tc.owns}
-			children := cartChildren(p, a, tc.spec)
+			children := cartChildren(p, microservice(t, tc.owns...), tc.spec)
 			hpa := children["HorizontalPodAutoscaler"]["spec"].(map[string]any)
 			assert.Equal(t, map[string]any{"apiVersion": "apps/v1", "kind": tc.target, "name": "cart-" + strings.ToLower(tc.target)}, hpa["scaleTargetRef"])
 			assert.Equal(t, tc.min, hpa["minReplicas"])
@@ -132,7 +156,7 @@ func TestChildrenReferringToOthers(t *testing.T) {
 		})
 	}
 
-	a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: []string{"Service", "Ingress", "CronJob", "ServiceMonitor"}}
+	a := microservice(t, "Service", "Ingress", "CronJob", "ServiceMonitor")
 	for _, tc := range []struct {
 		name           string
 		spec           map[string]any
@@ -167,33 +191,34 @@ func cartChildren(p Project, a API, spec map[string]any) map[any]map[string]any 
 	return children
 }
 
-// spec.env's keys that are C identifiers, and not SPEC_ variables, are the
-// application's environment variables too, after the SPEC_ ones.
-func TestChildrenAppEnv(t *testing.T) {
+// The workloads' environment: a SPEC_ variable for each field set but the
+// container's own image, env and resources, and each entry of spec.env,
+// which wins over a SPEC_ variable of the same name; sorted by name.
+func TestChildrenEnv(t *testing.T) {
 	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
-	a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: []string{"Deployment"}}
-	spec := map[string]any{"env": map[string]any{
-		"LOG_LEVEL": "debug", "_x1": "y", "WORKERS": float64(4),
-		"1BAD": "no", "SPEC_ENV_X": "no", "with-dash": "no", "nested": map[string]any{"K": "no"}, "": "no"}}
-	container := cartChildren(p, a, spec)["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
-	var names []string
-	for _, e := range container["env"].([]any) {
-		names = append(names, e.(map[string]any)["name"].(string))
-	}
-	assert.Equal(t, []string{"SPEC_ENV_", "SPEC_ENV_1BAD", "SPEC_ENV_LOG_LEVEL", "SPEC_ENV_SPEC_ENV_X", "SPEC_ENV_WORKERS",
-		"SPEC_ENV__X1", "SPEC_ENV_NESTED_K", "SPEC_ENV_WITH-DASH", "LOG_LEVEL", "WORKERS", "_x1"}, names)
+	spec := map[string]any{"image": "x", "port": float64(80), "tier": "gold", "db": map[string]any{"port": float64(5432)},
+		"tags": []any{"a"}, "resources": map[string]any{"requests": map[string]any{"cpu": "1"}},
+		"env": map[string]any{"LOG_LEVEL": "debug", "log-level": "x", "SPEC_TIER": "mine"}}
+	container := cartChildren(p, microservice(t, "Deployment"), spec)["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
+	assert.Equal(t, []any{
+		map[string]any{"name": "LOG_LEVEL", "value": "debug"},
+		map[string]any{"name": "SPEC_DB_PORT", "value": "5432"},
+		map[string]any{"name": "SPEC_PORT", "value": "80"},
+		map[string]any{"name": "SPEC_TAGS", "value": `["a"]`},
+		map[string]any{"name": "SPEC_TIER", "value": "mine"},
+		map[string]any{"name": "log-level", "value": "x"},
+	}, container["env"])
 }
 
-// spec.resources' requests and limits that are quantities are the
-// workloads' container resources as written; the API server's canonical
-// form of them (1 for 1000m) is no drift.
+// spec.resources' requests and limits are the workloads' container
+// resources as written; the API server's canonical form of them (1 for
+// 1000m) is no drift.
 func TestChildrenResources(t *testing.T) {
 	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
-	a := API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: []string{"Deployment"}}
+	a := microservice(t, "Deployment")
 	spec := map[string]any{"resources": map[string]any{
-		"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi", "bad": "lots"},
-		"limits":   map[string]any{"memory": "1Gi", "nested": map[string]any{"x": "1"}},
-		"claims":   map[string]any{"gpu": "1"},
+		"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi"},
+		"limits":   map[string]any{"memory": "1Gi"},
 	}}
 	container := cartChildren(p, a, spec)["Deployment"]["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)["containers"].([]any)[0].(map[string]any)
 	assert.Equal(t, map[string]any{"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi"}, "limits": map[string]any{"memory": "1Gi"}}, container["resources"])
@@ -215,5 +240,21 @@ func TestChildrenResources(t *testing.T) {
 			desired := map[string]any{"resources": map[string]any{"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi"}}}
 			assert.Equal(t, tc.matches, isSubset(desired, map[string]any{"resources": tc.actual}))
 		})
+	}
+}
+
+// A child carries the resource's own labels besides its three, which win;
+// the workloads select their pods by the three alone.
+func TestChildrenLabels(t *testing.T) {
+	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	cr := map[string]any{"apiVersion": "apps.example.com/v1", "kind": "Microservice",
+		"metadata": map[string]any{"name": "cart", "namespace": "shop", "uid": "u",
+			"labels": map[string]any{"team": "payments", "app.kubernetes.io/name": "mine"}}, "spec": map[string]any{}}
+	for _, c := range DesiredChildren(p, microservice(t, "Deployment"), cr) {
+		assert.Equal(t, map[string]any{"team": "payments", "app.kubernetes.io/name": "microservice",
+			"app.kubernetes.io/instance": "cart", "app.kubernetes.io/managed-by": "shop"}, c["metadata"].(map[string]any)["labels"])
+		selector := c["spec"].(map[string]any)["selector"].(map[string]any)["matchLabels"]
+		assert.Equal(t, map[string]any{"app.kubernetes.io/name": "microservice",
+			"app.kubernetes.io/instance": "cart", "app.kubernetes.io/managed-by": "shop"}, selector)
 	}
 }

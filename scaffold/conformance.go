@@ -3,7 +3,10 @@ package scaffold
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"sigs.k8s.io/yaml"
@@ -129,10 +132,50 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 			rejected(caseName(a, f.Name, "missing"), fmt.Sprintf("spec.%s, which is required, left out.", f.Name), s)
 		}
 	}
+	if tricky, ok := trickySpec(a, crd, sample, spec()); ok {
+		accepted("tricky-values", "Values encodings disagree on (HTML characters, non-ASCII, quotes, backslashes, "+
+			"newlines, a map key with a slash): the children hold them byte for byte as in every style.", tricky)
+	}
 	if c, ok := specChange(p, a, sample, cases); ok && !seen[c.name] {
 		cases = append(cases, c)
 	}
 	return cases, nil
+}
+
+// trickyValue is the value of a field of type t that encodings disagree
+// on, if the type holds one.
+func trickyValue(t FieldType) (any, bool) {
+	switch t {
+	case TypeString:
+		return "a&b <c> café \"q\"\n\tback\\slash", true
+	case TypeStringArr:
+		return []any{"a&b<c>", "café", "日本", `say "hi"`, "one\ntwo", ""}, true
+	case TypeStringMap:
+		return map[string]any{"app.kubernetes.io/part-of": "a&b <c>", "café": "日本 \"q\"\n"}, true
+	}
+	return nil, false
+}
+
+// trickySpec is spec with each field that takes a tricky value (and is no
+// convention's, whose children would refuse one) set to it, if any does.
+func trickySpec(a API, crd *apiextensionsv1.CustomResourceDefinition, sample, spec map[string]any) (map[string]any, bool) {
+	conv := a.Conventions()
+	taken := []*Field{conv.Image, conv.Port, conv.Replicas, conv.MinReplicas, conv.MaxReplicas, conv.Host, conv.Schedule, conv.Env, conv.Requests, conv.Limits}
+	set := false
+	for i, f := range a.Fields {
+		v, ok := trickyValue(f.Type)
+		if !ok || len(f.Enum) > 0 || slices.Contains(taken, &a.Fields[i]) {
+			continue
+		}
+		before := RoundTrip(spec)
+		setPath(spec, f.Path(), v)
+		if len(validateObject(crd, asStored(caseObject(a, sample, "tricky-values", spec, 1)))) > 0 {
+			spec = before
+			continue
+		}
+		set = true
+	}
+	return spec, set
 }
 
 // specChange is the sample after a change of its spec, with the children

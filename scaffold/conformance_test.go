@@ -21,7 +21,7 @@ func TestConformanceCases(t *testing.T) {
 			fields: []string{"engine:string:enum=mysql,postgres:required", "version:string", "storage:quantity", "replicas:int32:min=1:max=5:default=1"},
 			owns:   []string{"ConfigMap"},
 			cases: []string{"sample", "defaults", "engine-postgres", "engine-not-in-enum", "engine-missing",
-				"replicas-beyond-min", "replicas-max", "replicas-beyond-max", "spec-change"},
+				"replicas-beyond-min", "replicas-max", "replicas-beyond-max", "tricky-values", "spec-change"},
 			rejected: map[string]string{
 				"engine-not-in-enum":  `spec.engine: Unsupported value: "not-mysql": supported values: "mysql", "postgres"`,
 				"replicas-beyond-min": "spec.replicas: Invalid value: 0: spec.replicas in body should be greater than or equal to 1",

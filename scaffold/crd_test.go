@@ -43,25 +43,17 @@ func TestCRDValidatesObjects(t *testing.T) {
 	}
 }
 
-// A map key must be one the children can hold as a data key: the CRD's
-// CEL rule refuses the others, as the API server would.
-func TestMapKeysAreWhatChildrenHold(t *testing.T) {
+// A map field takes every key Kubernetes allows in a map (a label's key,
+// with a slash, among them): the children hold a map whole, as JSON, under
+// the field's name, so no convention narrows its keys.
+func TestMapKeysAreAnyKeys(t *testing.T) {
 	a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true, Fields: mustFields(t, "labels:map[string]string")}
 	crd := BuildCRD("example.com", a)
 	require.NoError(t, ValidateCRD(crd))
-	for key, ok := range map[string]bool{
-		"app-type": true, "app.kubernetes.io_part-of": true, strings.Repeat("k", 246): true,
-		"app.kubernetes.io/part-of": false, "two words": false, "café": false, strings.Repeat("k", 247): false,
-	} {
+	for _, key := range []string{"app-type", "app.kubernetes.io/part-of", "two words", "café", strings.Repeat("k", 300)} {
 		obj := map[string]any{"apiVersion": "g.example.com/v1", "kind": "K", "metadata": map[string]any{"name": "x"},
 			"spec": map[string]any{"labels": map[string]any{key: "v"}}}
-		errs := validateObject(crd, obj)
-		if ok {
-			assert.Empty(t, errs, key)
-			continue
-		}
-		require.NotEmpty(t, errs, key)
-		assert.Contains(t, errs.ToAggregate().Error(), "keys must be at most 246 letters, digits, '-', '_' or '.'", key)
+		assert.Empty(t, validateObject(crd, obj), key)
 	}
 }
 

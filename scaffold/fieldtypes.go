@@ -189,26 +189,10 @@ func typeTable() []typeRow {
 			schema: func(f Field, s *apiextensionsv1.JSONSchemaProps) {
 				s.Type = "object"
 				s.AdditionalProperties = &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}
-				s.XValidations = mapKeyRules(f)
 			},
 			sample: func(Field) (any, bool) { return map[string]any{"example": "value"}, true },
 		},
 	}
-}
-
-// childKeyChars are the characters of a ConfigMap or Secret data key.
-const childKeyChars = "^[-._a-zA-Z0-9]+$"
-
-// mapKeyRules admit only the map keys the children can hold: each key
-// becomes part of a ConfigMap and Secret data key (<field>.<key>, at most
-// 253 characters of letters, digits, '-', '_' and '.') and of an
-// environment variable name.
-func mapKeyRules(f Field) apiextensionsv1.ValidationRules {
-	max := 253 - len(f.Name) - 1
-	return apiextensionsv1.ValidationRules{{
-		Rule:    fmt.Sprintf("self.all(k, k.size() <= %d && k.matches('%s'))", max, childKeyChars),
-		Message: fmt.Sprintf("keys must be at most %d letters, digits, '-', '_' or '.': they become keys of the children's data", max),
-	}}
 }
 
 // FieldRules are the CEL rules of a field's schema (x-kubernetes-validations).

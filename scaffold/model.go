@@ -197,6 +197,21 @@ type ChildKind struct {
 // Suffix is appended to the custom resource name to name the child.
 func (c ChildKind) Suffix() string { return strings.ToLower(c.Kind) }
 
+// Shape names the starter a style writes for the kind's builder: kinds built
+// alike share one (data: ConfigMap and Secret; workload: Deployment and
+// StatefulSet; job: Job and CronJob), the others have their own.
+func (c ChildKind) Shape() string {
+	switch c.Kind {
+	case "ConfigMap", "Secret":
+		return "data"
+	case "Deployment", "StatefulSet":
+		return "workload"
+	case "Job", "CronJob":
+		return "job"
+	}
+	return c.Suffix()
+}
+
 // APIVersion is the child's apiVersion field.
 func (c ChildKind) APIVersion() string {
 	if c.Group == "" {

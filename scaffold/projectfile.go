@@ -128,12 +128,15 @@ func (p Project) RemoveAPI(src Source, name string) (Project, error) {
 
 // Validate checks a whole project, as loaded from its file.
 func (p Project) Validate(src Source, styles Styles) error {
-	if err := ValidateProjectName(src, p.Name); err != nil {
-		return err
-	}
 	style, err := styles.Lookup(p.Style)
 	if err != nil {
+		if err := ValidateProjectName(src, p.Name); err != nil {
+			return err
+		}
 		return invalid(src, "style", p.Style, "%v", err)
+	}
+	if err := style.ValidateName(src, p.Name); err != nil {
+		return err
 	}
 	// A project decorating existing kinds adds no API group: its domain
 	// is optional.

@@ -20,8 +20,10 @@ type Access struct {
 	Child func(ChildKind) []string
 	// Extra rules the runtime itself needs (events, CRD discovery ...).
 	Extra []rbacv1.PolicyRule
-	// Events are the verbs on core Events a watch's handler records with.
-	Events []string
+	// Events are the verbs on Events a watch's handler records with, of
+	// API group EventsGroup ("" for core, or events.k8s.io).
+	Events      []string
+	EventsGroup string
 	// WatchesInNamespace says the runtime lists and watches the target of
 	// a watch narrowed to one namespace in that namespace only, so the
 	// watch's rules go to a Role there instead of the ClusterRole.
@@ -76,7 +78,7 @@ func ManagerRules(p Project, acc Access) []ScopedRules {
 			scopes[ns] = ruleSet{}
 		}
 		scopes[ns].add(w.Target.Group(), w.Target.Resource, watchVerbs)
-		scopes[ns].add("", "events", acc.Events)
+		scopes[ns].add(acc.EventsGroup, "events", acc.Events)
 	}
 	for _, r := range acc.Extra {
 		for _, g := range r.APIGroups {

@@ -2,6 +2,7 @@ package scaffold_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"flag"
 	"fmt"
@@ -198,25 +199,34 @@ func firstDiff(want, got []byte) string {
 	return ""
 }
 
-// User-owned files are written once, usually by init before any kind
-// exists, and never re-rendered: they must not depend on the kinds, or
-// init + create api would differ from scaffolding everything at once.
-func TestUserOwnedFilesDoNotDependOnKinds(t *testing.T) {
+// Files of the user's are written by init, before any kind exists, and
+// follow the project while the user has not changed them (a README listing
+// the files to edit, a kind's starter builders): init, then the kinds added,
+// writes exactly what scaffolding everything at once does.
+func TestUntouchedUserFilesFollowTheKinds(t *testing.T) {
 	t.Parallel()
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			full := c.render(t)
+			dir := t.TempDir()
 			bare := c
 			bare.project.APIs, bare.project.Decorators = nil, nil
-			initial := bare.render(t)
-			for _, f := range initial.Files() {
-				if f.Owner != scaffold.UserOwned {
-					continue
+			write := func(tree *scaffold.Tree) {
+				recorded := scaffold.Recorded{}
+				if p, err := scaffold.LoadProject(dir, styles.All()); err == nil {
+					recorded = p.Recorded()
 				}
-				later, ok := full.Get(f.Path)
-				require.True(t, ok, f.Path)
-				assert.Equal(t, string(f.Content), string(later.Content), "%s depends on the kinds", f.Path)
+				changes, err := scaffold.Plan(dir, tree, recorded, false)
+				require.NoError(t, err)
+				require.NoError(t, scaffold.Apply(context.Background(), scaffold.OSFS{}, dir, changes))
+			}
+			write(bare.render(t))
+			full := c.render(t)
+			write(full)
+			for _, f := range full.Files() {
+				b, err := os.ReadFile(filepath.Join(dir, f.Path))
+				require.NoError(t, err)
+				assert.Equal(t, string(f.Content), string(b), "%s: init, then the kinds, differs from everything at once", f.Path)
 			}
 		})
 	}

@@ -46,15 +46,6 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := t.Add(File{Path: DevContainerPath, Content: dev, Owner: UserOwned}); err != nil {
 		return nil, err
 	}
-	if !style.ExistingKinds {
-		fixture, err := specValuesFixture()
-		if err != nil {
-			return nil, err
-		}
-		if err := t.Add(File{Path: SpecValuesPath, Content: fixture, Owner: Generated}); err != nil {
-			return nil, err
-		}
-	}
 	if err := addConformanceCases(p, t); err != nil {
 		return nil, err
 	}

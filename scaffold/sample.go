@@ -24,8 +24,14 @@ import (
 // checked against the CRD schema.
 func BuildSample(domain string, a API) (map[string]any, error) {
 	spec := map[string]any{}
-	for _, f := range a.Fields {
-		if v, ok := sampleValue(f); ok {
+	conv := a.Conventions()
+	for i, f := range a.Fields {
+		v, ok := sampleValue(f)
+		if own := &a.Fields[i]; (own == conv.Requests || own == conv.Limits) && f.Default == nil {
+			// The workloads' container resources: quantities.
+			v, ok = map[string]any{"cpu": "100m", "memory": "64Mi"}, true
+		}
+		if ok {
 			setPath(spec, f.Path(), v)
 		}
 	}

@@ -29,6 +29,10 @@ type Style struct {
 	// Resync: the runtime re-syncs every object periodically (init
 	// --resync-seconds).
 	Resync bool
+	// CheckName holds the style's own rule for the project's name, beyond
+	// ValidateProjectName's (a Python style's package must not shadow a
+	// module the project imports), if it has one.
+	CheckName func(name string) error
 	// Access drives the manager ClusterRole.
 	Access Access
 	// Webhooks: the runtime serves admission webhooks (its Runtime sets
@@ -120,4 +124,18 @@ func (ss Styles) Lookup(name string) (Style, error) {
 		}
 	}
 	return Style{}, fmt.Errorf("unknown style (styles: %s)", strings.Join(ss.Names(), ", "))
+}
+
+// ValidateName checks a project name for the style: Kubernetes' rules
+// (ValidateProjectName), then the style's own.
+func (s Style) ValidateName(src Source, name string) error {
+	if err := ValidateProjectName(src, name); err != nil {
+		return err
+	}
+	if s.CheckName != nil {
+		if err := s.CheckName(name); err != nil {
+			return invalid(src, "name", name, "%v", err)
+		}
+	}
+	return nil
 }

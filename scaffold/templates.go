@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"go/format"
 	"io/fs"
 	"strings"
 	"text/template"
@@ -25,6 +24,9 @@ type Renderer struct {
 	shared    []fs.FS
 	err       error
 	parsed    *template.Template
+	// left and right delimit the actions of the unit's own templates
+	// (Delims); the partials keep {{ and }}.
+	left, right string
 }
 
 // NewRenderer renders the templates in fsys into t. Each of partials holds
@@ -37,6 +39,14 @@ func NewRenderer(t *Tree, fsys fs.FS, partials ...fs.FS) *Renderer {
 var templateFuncs = template.FuncMap{
 	"join":   strings.Join,
 	"header": func() string { return GeneratedHeader },
+}
+
+// Delims sets the action delimiters of the unit's own templates, for files
+// whose own syntax is full of {{ and }} (Jinja2, Helm): they are written as
+// they read, and actions go between left and right.
+func (r *Renderer) Delims(left, right string) *Renderer {
+	r.left, r.right = left, right
+	return r
 }
 
 // Err is the first error of any file rendered so far.
@@ -68,7 +78,7 @@ func (r *Renderer) File(out, name string, owner Ownership, data any) {
 	}
 	tmpl, err := r.parsed.Clone()
 	if err == nil {
-		tmpl, err = tmpl.New(name).Parse(string(src))
+		tmpl, err = tmpl.New(name).Delims(r.left, r.right).Parse(string(src))
 	}
 	if err != nil {
 		r.err = fmt.Errorf("template %s: %w", name, err)
@@ -81,7 +91,7 @@ func (r *Renderer) File(out, name string, owner Ownership, data any) {
 	}
 	content := buf.Bytes()
 	if strings.HasSuffix(out, ".go") {
-		if content, err = format.Source(content); err != nil {
+		if content, err = goSource(content); err != nil {
 			r.err = fmt.Errorf("internal error: %s is not valid Go: %w", out, err)
 			return
 		}

@@ -241,7 +241,7 @@ func runPlaybook(ctx context.Context, c client.Client, injector *ownerInjectingP
 		return "", err
 	}
 	cmd := exec.CommandContext(ctx, "ansible-playbook", w.localPlaybook(),
-		"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "opctl_write_status=true")
+		"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "_"+strings.ToLower(w.Kind)+"_record_status=true")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+kubeconfig, "ANSIBLE_NOCOLOR=1",
 		"ANSIBLE_COLLECTIONS_PATH="+collections+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages")

@@ -17,7 +17,7 @@ import (
 )
 
 // TestGeneratedProject runs the project's own make test: syntax check, the
-// children rendered by the role's filter compared with opctl's reference,
+// children rendered by the role's templates compared with the conformance cases,
 // and ansible-lint; then again with a second kind owning every child kind.
 func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
@@ -30,7 +30,7 @@ func TestGeneratedProject(t *testing.T) {
 
 	styletest.AddCache(t, dir, styletest.CacheFields("egressIPs:[]string")...)
 	out := styletest.ExecIn(t, dir, "make", "test")
-	assert.Equal(t, 7, strings.Count(out, "All assertions passed"), "three assertions for each of the two kinds, one for the spec values")
+	assert.Equal(t, 8, strings.Count(out, "All assertions passed"), "four assertions for each of the two kinds")
 	readme, err := os.ReadFile(filepath.Join(dir, "roles/cache/README.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "| `egressIPs` | `egress_i_ps` (lossy")
@@ -65,7 +65,7 @@ func TestGeneratedWatchProject(t *testing.T) {
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
 	out := styletest.ExecIn(t, dir, "make", "test")
 	assert.Contains(t, out, "playbook: playbooks/local-watch_secrets.yml")
-	assert.Equal(t, 3, strings.Count(out, "All assertions passed"), "the spec values; the other namespace skipped, the watch's message")
+	assert.Equal(t, 2, strings.Count(out, "All assertions passed"), "the other namespace skipped, the watch's message")
 	assert.Contains(t, out, "skipping: [localhost]", "the role skips a Secret in another namespace")
 
 	handle := filepath.Join(dir, "roles/watch_secrets/tasks/handle.yml")

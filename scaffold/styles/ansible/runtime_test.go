@@ -37,7 +37,6 @@ func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *stylet
 		"PATH="+os.Getenv("OPCTL_ANSIBLE_RUNNER_BIN_DIR")+":"+os.Getenv("PATH"),
 		"PYTHONPATH="+os.Getenv("OPCTL_ANSIBLE_PYTHONPATH"),
 		"ANSIBLE_COLLECTIONS_PATH="+os.Getenv("OPCTL_ANSIBLE_COLLECTIONS_PATH")+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages",
-		"ANSIBLE_FILTER_PLUGINS="+filepath.Join(dir, "filter_plugins"),
 		"ANSIBLE_ROLES_PATH="+filepath.Join(dir, "roles"),
 		"ANSIBLE_GATHERING=explicit")
 	return styletest.StartLogged(t, cmd)

@@ -18,7 +18,6 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
 //go:embed all:templates
@@ -139,11 +138,17 @@ func objectVar(group, kind string) string {
 
 type ansibleAPI struct {
 	scaffold.API
+	templated
 	Project     scaffold.Project
+	V           scaffold.Versions
 	FullGroup   string
 	CRVar       string
 	SamplePath  string
 	SnakeFields []snakeField
+	// Role is the kind's role (its singular), Var the name its templates
+	// see it by; RecordStatus the task file, beside its status file, that
+	// writes its status.
+	Role, Var, RecordStatus string
 	// PlaybookFile is the kind's playbook's file name, as run-<kind>.yml
 	// imports it from beside it.
 	PlaybookFile string
@@ -196,10 +201,22 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 		Project scaffold.Project
 		V       scaffold.Versions
 		APIs    []ansibleAPI
+		// CreateOnceKinds are the owned kinds created once, as a YAML list.
+		CreateOnceKinds string
 	}{Project: p, V: p.Versions}
+	createOnce := []string{}
 	for _, a := range p.APIs {
-		aa := ansibleAPI{API: a, Project: p, FullGroup: a.FullGroup(p.Domain), CRVar: CRVar(p.Domain, a), SamplePath: scaffold.SamplePath(p, a),
-			PlaybookFile: path.Base(a.Playbook)}
+		aa := ansibleAPI{API: a, templated: newTemplated(a), Project: p, V: p.Versions, FullGroup: a.FullGroup(p.Domain),
+			CRVar: CRVar(p.Domain, a), SamplePath: scaffold.SamplePath(p, a), PlaybookFile: path.Base(a.Playbook),
+			Role: a.Singular(), Var: jinjaVar(a.Singular()), RecordStatus: "record-status.yml"}
+		if a.Playbook != "" {
+			aa.RecordStatus = "record-status-" + a.Singular() + ".yml"
+		}
+		for _, c := range aa.CreatedOnce() {
+			if !slices.Contains(createOnce, c.Kind) {
+				createOnce = append(createOnce, c.Kind)
+			}
+		}
 		for _, node := range scaffold.GroupFields(a.Fields) {
 			snake := SnakeCase(node.Name)
 			lossy := false
@@ -212,18 +229,22 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 		}
 		d.APIs = append(d.APIs, aa)
 	}
-	r := python.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	b, err := json.Marshal(createOnce)
+	if err != nil {
+		return err
+	}
+	d.CreateOnceKinds = string(b)
+	// Jinja2 is full of {{ and }}: opctl's actions go between [[ and ]].
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates")).Delims("[[", "]]")
 	r.File("ansible.cfg", "ansible.cfg.tmpl", scaffold.UserOwned, d)
 	r.File(".ansible-lint", "ansible-lint.tmpl", scaffold.UserOwned, d)
 	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
 	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
 	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
-	r.File("filter_plugins/opctl.py", "filter_plugins.py.tmpl", scaffold.UserOwned, d)
 	r.File("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl", scaffold.UserOwned, d)
 	r.File("molecule/default/converge.yml", "molecule/converge.yml.tmpl", scaffold.Generated, d)
 	r.File("molecule/default/verify.yml", "molecule/verify.yml.tmpl", scaffold.Generated, d)
-	r.File("tests/test-spec-values.yml", "test-spec-values.yml.tmpl", scaffold.UserOwned, d)
 	if len(p.APIs) > 0 {
 		r.File("tests/test-conformance.yml", "test-conformance.yml.tmpl", scaffold.Generated, d)
 		r.File("tests/conformance-case.yml", "conformance-case.yml.tmpl", scaffold.Generated, d)
@@ -254,12 +275,23 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 			// around it, not a role.
 			r.File(scaffold.PlaybookFor(a.API, "run"), "playbooks/run.yml.tmpl", scaffold.Generated, a)
 			r.File(scaffold.PlaybookFor(a.API, "local"), "playbooks/local-playbook.yml.tmpl", scaffold.Generated, a)
-			r.File(scaffold.PlaybookDir+"/tasks/status-"+a.Singular()+".yml", "playbooks/status.yml.tmpl", scaffold.Generated, a)
+			r.File(scaffold.PlaybookDir+"/tasks/status-"+a.Singular()+".yml", "role/tasks/status.yml.tmpl", scaffold.Generated, a)
+			r.File(scaffold.PlaybookDir+"/tasks/"+a.RecordStatus, "role/tasks/record-status.yml.tmpl", scaffold.Generated, a)
 			continue
 		}
 		role := "roles/" + a.Singular() + "/"
 		r.File(role+"tasks/main.yml", "role/tasks/main.yml.tmpl", scaffold.UserOwned, a)
-		r.File(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", scaffold.UserOwned, a)
+		r.File(role+"tasks/children.yml", "role/tasks/children.yml.tmpl", scaffold.Generated, a)
+		r.File(role+"tasks/render.yml", "role/tasks/render.yml.tmpl", scaffold.Generated, a)
+		r.File(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", scaffold.Generated, a)
+		r.File(role+"tasks/record-status.yml", "role/tasks/record-status.yml.tmpl", scaffold.Generated, a)
+		r.File(role+"vars/main.yml", "role/vars/main.yml.tmpl", scaffold.Generated, a)
+		if a.Workloads {
+			r.File(role+"templates/pod.yaml.j2", "role/templates/pod.yaml.j2.tmpl", scaffold.UserOwned, a)
+		}
+		for _, c := range a.Children {
+			r.File(role+"templates/"+c.Template, "role/templates/"+c.Shape()+".yaml.j2.tmpl", scaffold.UserOwned, ansibleChildData{a, c})
+		}
 		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", scaffold.UserOwned, a)
 		r.File(role+"README.md", "role/README.md.tmpl", scaffold.UserOwned, a)
 		r.File("playbooks/local-"+a.Singular()+".yml", "playbooks/local.yml.tmpl", scaffold.UserOwned, a)
@@ -349,11 +381,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 		if a.Playbook != "" {
 			continue // no role: the user's playbook
 		}
-		defaults := map[string]any{
-			"opctl_owns":         ownedNames(a.API),
-			"opctl_child_image":  p.Versions.ChildImage,
-			"opctl_write_status": true,
-		}
+		defaults := map[string]any{}
 		for _, node := range scaffold.GroupFields(a.Fields) {
 			if slices.Contains(ansibleReserved, SnakeCase(node.Name)) {
 				continue
@@ -371,14 +399,6 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 		}
 	}
 	return nil
-}
-
-func ownedNames(a scaffold.API) []string {
-	out := []string{}
-	for _, c := range a.OwnedKinds() {
-		out = append(out, c.Kind)
-	}
-	return out
 }
 
 // flowYAML writes one key per line with its value in JSON, which YAML reads
@@ -407,3 +427,26 @@ func flowYAML(m map[string]any) []byte {
 	}
 	return out
 }
+
+// ansibleChildData is the template data of one child's template: its
+// kind's and its own.
+type ansibleChildData struct {
+	ansibleAPI
+	Child ansibleChild
+}
+
+// jinjaVar is the name a kind's templates see it by: its singular, unless
+// Jinja2 or the templates take that name.
+func jinjaVar(singular string) string {
+	if slices.Contains(jinjaReserved, singular) {
+		return singular + "_object"
+	}
+	return singular
+}
+
+// jinjaReserved are Jinja2's keywords and the other names a child
+// template sees.
+var jinjaReserved = []string{"and", "as", "block", "else", "endfor", "endif", "extends", "false", "for", "from",
+	"if", "import", "in", "include", "is", "macro", "none", "not", "or", "recursive", "set", "true", "with",
+	"spec", "labels", "child_labels", "child_image", "command", "restart_policy", "env", "name", "value", "minimum",
+	"loop", "lookup", "query", "range", "dict", "namespace", "self", "super", "varargs", "kwargs", "caller"}

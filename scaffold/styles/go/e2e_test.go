@@ -61,12 +61,12 @@ func runManager(t *testing.T, dir, kubeconfig, _ string) func() {
 func fakeFeatureStoreCall(t *testing.T, dir, url string) {
 	path := filepath.Join(dir, "internal/controller/trainingjob_controller.go")
 	styletest.EditFile(t, path, "import (\n", "import (\n\t\"fmt\"\n\t\"net/http\"\n\t\"net/url\"\n")
-	styletest.EditFile(t, path, `		return r.Prepare(ctx, obj)
+	styletest.EditFile(t, path, `		return r.Prepare(ctx, trainingJob)
 	}
 	return nil
-}`, `		return r.Prepare(ctx, obj)
+}`, `		return r.Prepare(ctx, trainingJob)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "`+url+`?dataset="+url.QueryEscape(obj.Spec.Dataset), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "`+url+`?dataset="+url.QueryEscape(trainingJob.Spec.Dataset), nil)
 	if err != nil {
 		return prepareError{err}
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
@@ -51,13 +50,12 @@ func Style() scaffold.Style {
 			// Status is merge-patched, so that a concurrent change is no conflict.
 			Status:     []string{"patch"},
 			Finalizers: []string{"update"},
-			Child: func(c scaffold.ChildKind) []string {
-				if c.Mutable {
-					return []string{"create", "get", "list", "update", "watch"}
-				}
-				return []string{"create", "get", "list", "watch"}
-			},
-			Extra: []rbacv1.PolicyRule{{APIGroups: []string{"events.k8s.io"}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
+			// Children are server-side applied: a patch, which creates a
+			// missing child (the API server asks for create then); the
+			// controller caches them.
+			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			// A watch's handler records Events with the events.k8s.io API.
+			Events: []string{"create", "patch"}, EventsGroup: "events.k8s.io",
 			// A watch lists its target through a cache of its own, narrowed
 			// to the watch's namespace (watch_<name>.go).
 			WatchesInNamespace: true,
@@ -114,10 +112,24 @@ type goAPI struct {
 	StatusStruct goStruct
 	Markers      []string
 	RBACMarkers  []string
-	Owned        []goChild
-	ChildImports []string
 	UsesQuantity bool
 	SamplePath   string
+	ProjectName  string
+	// Var names the kind's object in its builders (goVar); Children are
+	// the builders of its owned kinds.
+	Var       string
+	Children  []goChild
+	Workloads bool
+	// Conv are its conventional fields; DataText the ConfigMap's and
+	// Secret's data, EnvText the workloads' SPEC_ variables; ContainerPort
+	// and Replicas the conventions' int32 values, Resources the container's
+	// requests and limits.
+	Conv          scaffold.ConventionsOf[goLeaf]
+	DataText      goMapLines
+	EnvText       goMapLines
+	ContainerPort goInt32
+	Replicas      goInt32
+	Resources     []goResources
 	// The kind's admission webhooks (when it has Admission).
 	ValidatingPath, MutatingPath string
 	ValidatingName, MutatingName string
@@ -126,35 +138,11 @@ type goAPI struct {
 	DefaultedLabel               string
 }
 
-// goChild is an owned kind as the controller template uses it.
-type goChild struct {
-	scaffold.ChildKind
-	Var string // local variable name
-	// New is a Go expression of an empty object of the kind: its own type,
-	// or an unstructured object for kinds without a Go package.
-	New string
-	// Refers is the Go expression of the object the child refers to, the
-	// set function's argument before the labels, if it refers to one.
-	Refers string
-	// Scaled: the owner's HorizontalPodAutoscaler sets its replicas.
-	Scaled bool
-}
-
-func newGoChild(a scaffold.API, c scaffold.ChildKind) goChild {
-	g := goChild{ChildKind: c, Var: strings.ToLower(c.Kind[:1]) + c.Kind[1:], New: "&" + c.GoPkg + "." + c.Kind + "{}",
-		Scaled: c.Kind == a.ScaledKind()}
-	if c.GoPkg == "" {
-		g.New = "new" + c.Kind + "()"
-	}
-	switch c.Kind {
-	case "HorizontalPodAutoscaler":
-		scaled, _ := scaffold.LookupChildKind(a.ScaledKind())
-		g.Refers = fmt.Sprintf("autoscalingv2.CrossVersionObjectReference{APIVersion: %q, Kind: %q, Name: obj.Name + %q}",
-			scaled.APIVersion(), scaled.Kind, "-"+scaled.Suffix())
-	case "Ingress":
-		g.Refers = `obj.Name + "-service"`
-	}
-	return g
+// goChildData is the template data of one child builder: its kind's and
+// its own.
+type goChildData struct {
+	goAPI
+	Child goChild
 }
 
 // goGV is one API package (a group and version) of the project.
@@ -182,6 +170,9 @@ type goData struct {
 	APIs     []goAPI
 	GVs      []goGV
 	Children []scaffold.ChildKind
+	// Workloads: some kind owns a kind that runs pods; CreateOnce: some
+	// kind owns a kind whose spec cannot change (the helpers they use).
+	Workloads, CreateOnce bool
 	// PrerequisiteKinds are the owned kinds that are not built in.
 	PrerequisiteKinds []scaffold.ChildKind
 	Watches           []goWatch
@@ -217,21 +208,19 @@ func newGoData(p scaffold.Project) goData {
 			RBACMarkers:  rbacMarkers(p, a),
 			UsesQuantity: usesType(a, scaffold.TypeQuantity),
 			SamplePath:   scaffold.SamplePath(p, a),
+			ProjectName:  p.Name,
 
 			ValidatingPath: a.ValidatePath(p.Domain), MutatingPath: a.MutatePath(p.Domain),
 			ValidatingName: a.WebhookName(p.Domain, "v"), MutatingName: a.WebhookName(p.Domain, "m"),
 			NameTooLongDetail: a.NameTooLongDetail(), MaxNameLength: scaffold.MaxNameLength,
 			DefaultedLabel: scaffold.DefaultedLabel,
 		}
-		imports := map[string]bool{}
+		ga.setChildren()
 		for _, c := range a.OwnedKinds() {
-			ga.Owned = append(ga.Owned, newGoChild(a, c))
-			if c.GoPkg != "" {
-				imports[fmt.Sprintf("%s %q", c.GoPkg, c.GoImport)] = true
-			}
 			owned[c.Kind] = true
+			d.Workloads = d.Workloads || c.Workload
+			d.CreateOnce = d.CreateOnce || !c.Mutable
 		}
-		ga.ChildImports = scaffold.SortedKeys(imports)
 		d.APIs = append(d.APIs, ga)
 		i, ok := gvIndex[dir]
 		if !ok {
@@ -323,7 +312,7 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 		}
 		d.Watches = append(d.Watches, gw)
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"), scaffold.TemplateDir(files, "templates/partials"))
 	r.File("go.mod", "go.mod.tmpl", scaffold.UserOwned, d)
 	r.Copy("go.sum", "go.sum", scaffold.UserOwned)
 	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
@@ -351,21 +340,20 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if len(d.APIs) == 0 {
 		return r.Err()
 	}
-	r.File(ctl+"children.go", "controller/children.go.tmpl", scaffold.UserOwned, d)
+	r.File(ctl+"doc.go", "controller/doc.go.tmpl", scaffold.UserOwned, d)
+	r.File(ctl+"zz_generated.children.go", "controller/children.go.tmpl", scaffold.Generated, d)
 	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", scaffold.Generated, d)
-	r.File(ctl+"spec_values_test.go", "controller/spec_values_test.go.tmpl", scaffold.Generated, d)
 	r.File(ctl+"conformance_test.go", "controller/conformance_test.go.tmpl", scaffold.Generated, d)
-	workload := false
-	for _, c := range d.Children {
-		r.File(ctl+"child_"+c.Suffix()+".go", "controller/child_"+c.Suffix()+".go.tmpl", scaffold.UserOwned, d)
-		workload = workload || c.Workload
-	}
-	if workload {
-		r.File(ctl+"workload.go", "controller/workload.go.tmpl", scaffold.UserOwned, d)
-	}
 	for _, a := range d.APIs {
+		r.File(ctl+"zz_generated."+a.Singular()+".go", "controller/wiring.go.tmpl", scaffold.Generated, a)
 		r.File(ctl+a.Singular()+"_controller.go", "controller/controller.go.tmpl", scaffold.UserOwned, a)
 		r.File(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", scaffold.UserOwned, a)
+		if a.Workloads {
+			r.File(ctl+a.Singular()+"_pods.go", "controller/pods.go.tmpl", scaffold.UserOwned, a)
+		}
+		for _, c := range a.Children {
+			r.File(ctl+c.File, "controller/child_"+c.Shape()+".go.tmpl", scaffold.UserOwned, goChildData{a, c})
+		}
 	}
 	addWebhooks(r, d)
 	return r.Err()

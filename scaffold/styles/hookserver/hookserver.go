@@ -67,10 +67,15 @@ type UpdateStrategy struct {
 	Method string `json:"method"`
 }
 
-// Child is the rule for an owned kind. InPlace: the default, OnDelete,
-// never updates a child.
+// Child is the rule for an owned kind: InPlace, since the default,
+// OnDelete, never updates a child; OnDelete for a kind whose spec cannot
+// change once created (a Job), which the API server would refuse to update.
 func Child(c scaffold.ChildKind) ChildResourceRule {
-	return ChildResourceRule{ResourceRule: ResourceRule{APIVersion: c.APIVersion(), Resource: c.Resource}, UpdateStrategy: UpdateStrategy{Method: "InPlace"}}
+	method := "InPlace"
+	if !c.Mutable {
+		method = "OnDelete"
+	}
+	return ChildResourceRule{ResourceRule: ResourceRule{APIVersion: c.APIVersion(), Resource: c.Resource}, UpdateStrategy: UpdateStrategy{Method: method}}
 }
 
 // Hooks of a controller: opctl writes the sync hook.

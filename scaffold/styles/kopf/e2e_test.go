@@ -39,7 +39,7 @@ func fakeFeatureStoreCall(t *testing.T, dir, url string) {
 		`    import urllib.error
     import urllib.request
 
-    from .children import PrepareError
+    from .status import PrepareError
     try:
         with urllib.request.urlopen("`+url+`?dataset=" + body["spec"]["dataset"], timeout=5) as answer:
             logger.info("features: %s", answer.read())

@@ -113,6 +113,44 @@ def _post_event(body, type, reason, message=""):
 
 kopf.info = lambda objs, *, reason, message="": _post_event(objs, "Normal", reason, message)
 kopf.warn = lambda objs, *, reason, message="": _post_event(objs, "Warning", reason, message)
+
+
+def _each(objs):
+    return objs if isinstance(objs, list) else [objs]
+
+
+def _label(objs, labels, *, forced=False):
+    """kopf.label (kopf/_kits/hierarchies.py): an existing label stays unless forced."""
+    for obj in _each(objs):
+        have = obj.setdefault("metadata", {}).setdefault("labels", {})
+        for key, value in labels.items():
+            if forced:
+                have[key] = value
+            else:
+                have.setdefault(key, value)
+
+
+def _adopt(objs, owner):
+    """kopf.adopt: the owner's controller reference (once), its namespace
+    unless the object has one, a name of the owner's unless it has one, and
+    the owner's labels it has not (kopf/_kits/hierarchies.py)."""
+    meta = owner.get("metadata", {})
+    ref = {"controller": True, "blockOwnerDeletion": True, "apiVersion": owner.get("apiVersion"),
+           "kind": owner.get("kind"), "name": meta.get("name"), "uid": meta.get("uid")}
+    ref = {key: value for key, value in ref.items() if value is not None}
+    for obj in _each(objs):
+        obj_meta = obj.setdefault("metadata", {})
+        refs = obj_meta.setdefault("ownerReferences", [])
+        if not any(r.get("uid") == ref.get("uid") for r in refs):
+            refs.append(ref)
+        if not {"name", "generateName"} & set(obj_meta):
+            obj_meta["generateName"] = meta.get("name") + "-"
+        if obj_meta.get("namespace") is None:
+            obj_meta["namespace"] = meta.get("namespace")
+    _label(objs, meta.get("labels") or {})
+
+
+kopf.label, kopf.adopt = _label, _adopt
 sys.modules["kopf"] = kopf
 
 logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(message)s")

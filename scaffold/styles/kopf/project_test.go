@@ -18,7 +18,7 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	styletest.CheckPythonProject(t, kopf.Style(), 16, 30)
+	styletest.CheckPythonProject(t, kopf.Style(), 9, 17)
 }
 
 // TestGeneratedProjectWithWebhooks: admission handlers added to the seed
@@ -30,7 +30,7 @@ func TestGeneratedProjectWithWebhooks(t *testing.T) {
 	dir := styletest.Seed(t, kopf.Style())
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate")
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
-	assert.Regexp(t, `(?m)^19 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+	assert.Regexp(t, `(?m)^12 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
 }
 
 // TestGeneratedProjectWithWatch: the article's Secret sync as a watch, added
@@ -42,7 +42,7 @@ func TestGeneratedProjectWithWatch(t *testing.T) {
 	}
 	dir := styletest.Seed(t, kopf.Style())
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
-	assert.Regexp(t, `(?m)^17 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+	assert.Regexp(t, `(?m)^10 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
 }
 
 // TestUserEditsSurviveAnySequence: after random sequences of commands and

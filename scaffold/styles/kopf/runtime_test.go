@@ -8,6 +8,9 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/opctl/opctl/scaffold/styles/kopf"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
@@ -16,7 +19,23 @@ import (
 // OPCTL_KOPF_PYTHONPATH (make test-runtimes).
 func TestRuntime(t *testing.T) {
 	styletest.RequireEnv(t, "OPCTL_KOPF_PYTHONPATH")
-	styletest.CheckRuntime(t, kopf.Style(), runKopf)
+	styletest.CheckRuntime(t, kopf.Style(), runKopf, projectTestsWithKopf)
+}
+
+// projectTestsWithKopf runs the seed project's own tests with Kopf itself in
+// place of tests/kopf_stand_in.py, and a cluster: the unit tests against
+// kopf.adopt and kopf.label, and tests/test_operator.py, whose KopfRunner
+// runs the operator until the sample is Ready.
+func projectTestsWithKopf(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
+	suite.Check(t, "the project's own tests with Kopf itself, its KopfRunner test included", func(t *testing.T) {
+		dir := styletest.Seed(t, kopf.Style())
+		cmd := exec.Command(styletest.Python(t), "-m", "pytest", "-q", "-rs", "tests")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "KUBECONFIG="+cluster.AdminKubeconfig(t), "PYTHONPATH="+os.Getenv("OPCTL_KOPF_PYTHONPATH"))
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		assert.NotContains(t, string(out), "test_operator.py", "the KopfRunner test must run, not be skipped: %s", out)
+	})
 }
 
 // runKopf runs the project's operator module with kopf run, standalone

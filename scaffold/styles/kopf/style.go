@@ -58,14 +58,17 @@ func Style() scaffold.Style {
 			},
 			MaintainerPoints: map[string]int{"python": 4},
 		},
-		Summary: "Python handlers run by Kopf: quick to write, for Python teams and glue to Python SDKs",
+		CheckName: python.CheckName,
+		Summary:   "Python handlers run by Kopf: quick to write, for Python teams and glue to Python SDKs",
 		Access: scaffold.Access{
 			// Kopf lists, watches and patches its own annotations; a child's
 			// event handler gets its owner.
 			Parent:     []string{"get", "list", "patch", "watch"},
 			Status:     []string{"patch"},
 			Finalizers: []string{"update"},
-			// apply.py gets, creates and merge-patches; the child handlers watch.
+			// reconcile.py server-side applies (a patch, which creates a
+			// missing child: the API server asks for create then) and gets
+			// a child created once; its child handlers watch them.
 			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{
 				{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
@@ -101,8 +104,9 @@ func Style() scaffold.Style {
 }
 
 func addFiles(p scaffold.Project, t *scaffold.Tree) error {
-	d := python.NewData(p, command(p))
-	if err := python.AddPackage(t, d); err != nil {
+	d := python.NewData(p, command(p), "reconcile")
+	d.KopfStandIn = true
+	if err := python.AddPackage(t, d, "tests/observed.py"); err != nil {
 		return err
 	}
 	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
@@ -115,8 +119,12 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
 	r.File(".dockerignore", "dockerignore.tmpl", scaffold.UserOwned, d)
 	r.File(pkg+"operator.py", "pkg/operator.py.tmpl", scaffold.Generated, operatorData{d, operatorModules(p, d)})
-	r.File(pkg+"apply.py", "pkg/apply.py.tmpl", scaffold.UserOwned, d)
-	r.File("tests/fake_api.py", "tests/fake_api.py.tmpl", scaffold.UserOwned, d)
+	r.File("tests/kopf_stand_in.py", "tests/kopf_stand_in.py.tmpl", scaffold.Generated, d)
+	r.File("tests/test_operator.py", "tests/test_operator.py.tmpl", scaffold.UserOwned, d)
+	if len(d.APIs) > 0 {
+		r.File(pkg+"reconcile.py", "pkg/reconcile.py.tmpl", scaffold.Generated, d)
+		r.File("tests/fake_api.py", "tests/fake_api.py.tmpl", scaffold.UserOwned, d)
+	}
 	for _, a := range d.APIs {
 		r.File(pkg+"handlers_"+a.Singular()+".py", "pkg/handlers.py.tmpl", scaffold.UserOwned, a)
 		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", scaffold.UserOwned, a)
@@ -152,6 +160,10 @@ func operatorModules(p scaffold.Project, d python.Data) []string {
 	var out []string
 	for _, a := range d.APIs {
 		out = append(out, "handlers_"+a.Singular())
+	}
+	if len(d.APIs) > 0 {
+		// The children's event handlers.
+		out = append(out, "reconcile")
 	}
 	if p.Webhooks() {
 		out = append(out, "webhooks")

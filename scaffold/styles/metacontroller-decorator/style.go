@@ -23,6 +23,7 @@ func Style() scaffold.Style {
 		// The attachments are the children.
 		Ownership:  "Metacontroller sets each attachment's controller ownerReference and deletes one the sync hook no longer returns",
 		Finalizers: "Metacontroller adds one when the DecoratorController has a finalize hook",
+		CheckName:  python.CheckName,
 		Summary:    "a sync hook behind a Metacontroller DecoratorController: attach children to existing resources, no CRD",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function",
@@ -91,7 +92,7 @@ func manifests(p scaffold.Project) map[string][]any {
 }
 
 func addFiles(p scaffold.Project, t *scaffold.Tree) error {
-	d := python.NewData(p, hookserver.Command(p))
+	d := python.NewData(p, hookserver.Command(p), "")
 	if err := hookserver.AddFiles(t, hookserver.Data{Data: d, Decorator: true}); err != nil {
 		return err
 	}

@@ -16,5 +16,5 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	styletest.CheckPythonProject(t, metacontroller.Style(), 13, 22)
+	styletest.CheckPythonProject(t, metacontroller.Style(), 13, 23)
 }

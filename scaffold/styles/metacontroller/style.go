@@ -41,6 +41,7 @@ func Style() scaffold.Style {
 			MaintainerPoints: map[string]int{"other": 4, "go": 2, "python": 2},
 		},
 		Resync:       true,
+		CheckName:    python.CheckName,
 		Summary:      "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
 		Runtime:      hookserver.Runtime,
 		Manifests:    manifests,
@@ -94,16 +95,16 @@ func manifests(p scaffold.Project) map[string][]any {
 }
 
 func addFiles(p scaffold.Project, t *scaffold.Tree) error {
-	d := python.NewData(p, hookserver.Command(p))
+	d := python.NewData(p, hookserver.Command(p), "sync")
 	if err := hookserver.AddFiles(t, hookserver.Data{Data: d}); err != nil {
 		return err
 	}
-	if err := python.AddPackage(t, d); err != nil {
+	if err := python.AddPackage(t, d, d.Package+"/observed.py"); err != nil {
 		return err
 	}
 	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
-	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.UserOwned, d)
+	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.Generated, d)
 	for _, a := range d.APIs {
 		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", scaffold.UserOwned, a)
 	}

@@ -58,7 +58,6 @@ type hookBinding struct {
 	} `json:"namespace"`
 	LabelSelector        *metav1.LabelSelector `json:"labelSelector"`
 	IncludeSnapshotsFrom []string              `json:"includeSnapshotsFrom"`
-	AllowFailure         bool                  `json:"allowFailure"`
 }
 
 // runHookOnce does what shell-operator does for one hook: it asks the hook
@@ -66,12 +65,13 @@ type hookBinding struct {
 // (label selectors applied), runs the hook with a Synchronization context
 // of its first binding carrying the snapshots it includes, and carries out
 // every operation the hook writes as shell-operator's object patcher does
-// (pkg/kube/object_patch/patch.go): Create creates; CreateOrUpdate is Create, then on
-// AlreadyExists Get and Update; MergePatch with subresource status patches
-// status, and with ignoreMissingObject takes a missing object as done; all
-// operations are applied and their errors collected. A run
-// whose operations failed fails, unless its binding has allowFailure: then
-// shell-operator logs the failure and goes on with the queue.
+// (pkg/kube/object_patch/patch.go): Create creates; CreateIfNotExists
+// creates and takes AlreadyExists as done; CreateOrUpdate is Create, then
+// on AlreadyExists Get and Update; MergePatch with subresource status
+// patches status, and with ignoreMissingObject takes a missing object as
+// done; all operations are applied and their errors collected. A run whose
+// operations failed is retried (the hooks' bindings have no allowFailure);
+// a hook that fails to run fails the suite.
 func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(string, ...any)) error {
 	out, err := exec.CommandContext(ctx, hook, "--config").Output()
 	if err != nil {
@@ -163,17 +163,23 @@ func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(st
 			errs = append(errs, fmt.Errorf("%s %s %s: %w", op.Operation, op.Kind, op.Name, err))
 		}
 	}
-	if err := errors.Join(errs...); err != nil && first.AllowFailure {
-		logf("%s failed, allowed: %v", filepath.Base(hook), err)
-		return nil
+	if err := errors.Join(errs...); err != nil {
+		// shell-operator retries the failed run, at the head of the hook's
+		// queue: the next pass runs it again.
+		logf("%s failed, retried: %v", filepath.Base(hook), err)
 	}
-	return errors.Join(errs...)
+	return nil
 }
 
 func shellOperatorOperation(ctx context.Context, c client.Client, operation, apiVersion, kind, ns, name, subresource string, object map[string]any, mergePatch json.RawMessage) error {
 	switch operation {
 	case "Create":
 		return c.Create(ctx, &unstructured.Unstructured{Object: object})
+	case "CreateIfNotExists":
+		if err := c.Create(ctx, &unstructured.Unstructured{Object: object}); !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+		return nil
 	case "CreateOrUpdate":
 		obj := &unstructured.Unstructured{Object: object}
 		err := c.Create(ctx, obj.DeepCopy())

@@ -42,6 +42,10 @@ func Style() scaffold.Style {
 		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
 			Status: []string{"patch"},
+			// The children's controller reference blocks the owner's
+			// deletion, which needs update on its finalizers where the
+			// OwnerReferencesPermissionEnforcement admission plugin runs.
+			Finalizers: []string{"update"},
 			// The hooks watch the children (snapshots); shell-operator's
 			// CreateOrUpdate creates, and on AlreadyExists gets and updates
 			// (pkg/kube/object_patch/patch.go).
@@ -92,11 +96,18 @@ func Style() scaffold.Style {
 // shellAPI is the template data of one kind in the shell-operator style.
 type shellAPI struct {
 	scaffold.API
+	jqTemplated
 	FullGroup         string
 	Hook              string // hook file name without .sh: 10-databases
-	OwnsJSON          string
 	ChildBindingsJSON string // names of the children's bindings, as JSON
 	Config            string // what the hook prints for --config
+}
+
+// shellChildData is the template data of one child's template: its kind's
+// and its own.
+type shellChildData struct {
+	shellAPI
+	Child jqChild
 }
 
 // hookConfig is the part of shell-operator's configVersion v1 hook
@@ -134,33 +145,33 @@ type scheduleBinding struct {
 	failureIsolation
 }
 
-// failureIsolation keeps one object's failing write from delaying others:
-// each kind has its own queue (a failing run blocks only its queue), and a
-// failed run is not retried at the head of it (shell-operator applies every
-// operation of a run, so the other objects converge in the same run; the
-// failed one is tried again on its next event or the drift check).
+// failureIsolation keeps one kind's failing run from delaying others: each
+// kind has a queue of its own, where a failed run is retried (shell-operator
+// applies every operation of a run, so the other objects of the kind
+// converge in the same run, and each retry reconciles every object of the
+// kind's fresh snapshot).
 type failureIsolation struct {
-	Queue        string `json:"queue"`
-	AllowFailure bool   `json:"allowFailure"`
+	Queue string `json:"queue"`
 }
 
 // childBinding names the binding that watches one owned kind of a.
 func childBinding(a scaffold.API, c scaffold.ChildKind) string { return a.Plural + "-" + c.Resource }
 
-// newHookConfig watches the kind (spec changes only: the jqFilter keeps
-// status writes from running the hook again) and each owned kind, narrowed
-// to this kind's children by their labels, with every binding's snapshot in
-// every run so that the hook sees the children as they are.
+// newHookConfig watches the kind (changes of its spec and labels only: the
+// jqFilter keeps status writes from running the hook again) and each owned
+// kind, narrowed to this kind's children by their labels, with every
+// binding's snapshot in every run so that the hook sees the children as
+// they are.
 func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 	snapshots := []string{a.Plural}
 	for _, c := range a.OwnedKinds() {
 		snapshots = append(snapshots, childBinding(a, c))
 	}
-	isolated := failureIsolation{Queue: a.Plural, AllowFailure: true}
+	isolated := failureIsolation{Queue: a.Plural}
 	cfg := hookConfig{ConfigVersion: "v1", Kubernetes: []kubernetesBinding{{
 		Name: a.Plural, APIVersion: a.FullGroup(p.Domain) + "/" + a.Version, Kind: a.Kind,
 		ExecuteHookOnEvent: []string{"Added", "Modified"}, ExecuteHookOnSynchronization: true,
-		JQFilter: ".spec", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated,
+		JQFilter: "{spec: .spec, labels: .metadata.labels}", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated,
 	}}}
 	for _, c := range a.OwnedKinds() {
 		cfg.Kubernetes = append(cfg.Kubernetes, kubernetesBinding{
@@ -173,17 +184,18 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 			failureIsolation:             isolated,
 		})
 	}
-	// A safety net: every object is checked against its children every
-	// minute. shell-operator has been seen to miss a child's deletion event
-	// under load (docs/real-runtimes.md); this repairs it within a minute.
+	// A resync, as the other runtimes have: every object is checked against
+	// its children every minute. shell-operator has been seen to miss a
+	// child's deletion event under load (docs/real-runtimes.md); this
+	// repairs it within a minute.
 	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "* * * * *", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated}}
 	return cfg
 }
 
 // watchConfig watches the target's objects where the watch looks, each
 // appearing or changing object running the hook. The watch has a queue of
-// its own, and a failed run is retried (no allowFailure): the handler's
-// work is not done until it succeeds.
+// its own, where a failed run is retried: the handler's work is not done
+// until it succeeds.
 func watchConfig(w scaffold.Watch) hookConfig {
 	b := kubernetesBinding{Name: w.Name, APIVersion: w.Target.APIVersion, Kind: w.Target.Kind,
 		ExecuteHookOnEvent: []string{"Added", "Modified"}, ExecuteHookOnSynchronization: true,
@@ -379,27 +391,9 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 	d := struct {
 		Project scaffold.Project
 		V       scaffold.Versions
-	}{p, p.Versions}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
-	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
-	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
-	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
-	r.File(".shellcheckrc", "shellcheckrc.tmpl", scaffold.UserOwned, d)
-	r.File("hooks/lib/reconcile.sh", "hooks/lib/reconcile.sh.tmpl", scaffold.UserOwned, d)
-	r.File("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", scaffold.UserOwned, d)
-	r.File("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", scaffold.UserOwned, d)
-	r.Chmod("tests/test_hooks.sh", 0o755)
-	if len(p.APIs) > 0 {
-		r.File("tests/test_conformance.sh", "tests/test_conformance.sh.tmpl", scaffold.Generated, d)
-		r.Chmod("tests/test_conformance.sh", 0o755)
-	}
+		APIs    []shellAPI
+	}{Project: p, V: p.Versions}
 	for i, a := range p.APIs {
-		var owns []string
-		for _, c := range a.OwnedKinds() {
-			owns = append(owns, c.Kind)
-		}
-		ownsJSON, _ := json.Marshal(append([]string{}, owns...))
 		cfg := newHookConfig(p, a)
 		configJSON, err := json.MarshalIndent(cfg, "", "  ")
 		if err != nil {
@@ -410,20 +404,37 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 			bindings = append(bindings, b.Name)
 		}
 		childBindingsJSON, _ := json.Marshal(bindings)
-		sa := shellAPI{API: a, FullGroup: a.FullGroup(p.Domain), Hook: HookName(i, a), OwnsJSON: string(ownsJSON),
-			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON)}
-		r.File("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", scaffold.UserOwned, sa)
+		d.APIs = append(d.APIs, shellAPI{API: a, jqTemplated: newJQTemplated(a), FullGroup: a.FullGroup(p.Domain), Hook: HookName(i, a),
+			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON)})
+	}
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
+	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
+	r.File(".shellcheckrc", "shellcheckrc.tmpl", scaffold.UserOwned, d)
+	r.File("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", scaffold.Generated, d)
+	r.Chmod("tests/test_hooks.sh", 0o755)
+	if len(p.APIs) > 0 {
+		r.File("hooks/lib/children.sh", "hooks/lib/children.sh.tmpl", scaffold.Generated, d)
+		r.File("hooks/lib/children.jq", "hooks/lib/children.jq.tmpl", scaffold.Generated, d)
+		r.File("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", scaffold.Generated, d)
+		r.File("tests/test_conformance.sh", "tests/test_conformance.sh.tmpl", scaffold.Generated, d)
+		r.Chmod("tests/test_conformance.sh", 0o755)
+	}
+	for _, sa := range d.APIs {
+		r.File("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", scaffold.Generated, sa)
 		r.Chmod("hooks/"+sa.Hook+".sh", 0o755)
-		if a.Admission != nil {
+		if sa.Workloads {
+			r.File("hooks/lib/"+sa.Plural+"/pod.jq", "hooks/children/pod.jq.tmpl", scaffold.UserOwned, sa)
+		}
+		for _, c := range sa.Children {
+			r.File("hooks/"+c.Module+".jq", "hooks/children/"+c.Shape()+".jq.tmpl", scaffold.UserOwned, shellChildData{sa, c})
+		}
+		if sa.Admission != nil {
 			if err := addAdmissionHooks(p, r, sa); err != nil {
 				return err
 			}
-		}
-		if r.Err() != nil {
-			return r.Err()
-		}
-		if err := addHookFixtures(p, a, sa.Hook, t); err != nil {
-			return err
 		}
 	}
 	if err := addWatchHooks(p, r, t); err != nil {
@@ -434,233 +445,3 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 
 // fixtureNow is the clock the hook tests run with.
 const fixtureNow = "2025-01-01T00:00:00Z"
-
-// addHookFixtures writes binding contexts for the hook and the operations
-// the reference implementation (children.go) expects from it.
-func addHookFixtures(p scaffold.Project, a scaffold.API, hook string, t *scaffold.Tree) error {
-	sample, err := scaffold.BuildSample(p.Domain, a)
-	if err != nil {
-		return err
-	}
-	object := func(name, uid string, generation int64, status map[string]any) map[string]any {
-		o := map[string]any{"apiVersion": sample["apiVersion"], "kind": sample["kind"], "spec": sample["spec"],
-			"metadata": map[string]any{"name": name, "namespace": "default", "uid": uid, "generation": generation}}
-		if status != nil {
-			o["status"] = status
-		}
-		return scaffold.RoundTrip(o)
-	}
-	// reconciled is the status of a resource reconciled at generation gen.
-	reconciled := func(gen int64, pending []string) map[string]any {
-		return scaffold.StatusPatch(map[string]any{"metadata": map[string]any{"generation": gen}}, "2024-12-01T00:00:00Z", pending)
-	}
-	// observed is a child as the API server returns it.
-	observed := func(child map[string]any) map[string]any {
-		o := scaffold.RoundTrip(child)
-		meta := o["metadata"].(map[string]any)
-		meta["resourceVersion"], meta["uid"] = "42", "00000000-0000-4000-8000-0000000000c1"
-		return o
-	}
-	childrenOf := func(crs ...map[string]any) []map[string]any {
-		var out []map[string]any
-		for _, cr := range crs {
-			for _, c := range scaffold.DesiredChildren(p, a, cr) {
-				out = append(out, observed(c))
-			}
-		}
-		return out
-	}
-	cfg := newHookConfig(p, a)
-	childBindings := cfg.Kubernetes[1:]
-	item := func(o map[string]any) map[string]any { return map[string]any{"object": o, "filterResult": o["spec"]} }
-	items := func(objs []map[string]any) []any {
-		out := []any{}
-		for _, o := range objs {
-			out = append(out, item(o))
-		}
-		return out
-	}
-	snapshots := func(crs []map[string]any, children []map[string]any) map[string]any {
-		snap := map[string]any{a.Plural: items(crs)}
-		for _, b := range childBindings {
-			var ofKind []map[string]any
-			for _, c := range children {
-				if c["kind"] == b.Kind {
-					ofKind = append(ofKind, c)
-				}
-			}
-			snap[b.Name] = items(ofKind)
-		}
-		return snap
-	}
-	event := func(binding, watch string, o map[string]any, snap map[string]any) map[string]any {
-		c := map[string]any{"binding": binding, "type": "Event", "watchEvent": watch, "object": o}
-		if binding == a.Plural {
-			c["filterResult"] = o["spec"]
-		}
-		if snap != nil {
-			c["snapshots"] = snap
-		}
-		return c
-	}
-
-	first := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 1, nil)
-	second := object(a.Singular()+"-other", "00000000-0000-4000-8000-000000000002", 2, reconciled(2, nil))
-	changed := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 2, reconciled(1, nil))
-	// The children of changed, out of date: written for its first generation.
-	var stale []map[string]any
-	for _, c := range childrenOf(changed) {
-		c["metadata"].(map[string]any)["labels"].(map[string]any)["app.kubernetes.io/instance"] = "out-of-date"
-		stale = append(stale, c)
-	}
-	type hookCase struct {
-		name     string
-		contexts []map[string]any
-	}
-	cases := []hookCase{
-		// Start-up: first has no children yet, second is up to date.
-		{"synchronization", []map[string]any{{"binding": a.Plural, "type": "Synchronization",
-			"objects": items([]map[string]any{first, second}), "snapshots": snapshots([]map[string]any{first, second}, childrenOf(second))}}},
-		{"added", []map[string]any{event(a.Plural, "Added", first, snapshots([]map[string]any{first}, nil))}},
-		{"modified", []map[string]any{event(a.Plural, "Modified", changed, snapshots([]map[string]any{changed}, stale))}},
-		// Several queued contexts in one run: the snapshot's copy of an object
-		// wins, a Deleted event needs nothing, the drift check reconciles all.
-		{"combined", []map[string]any{event(a.Plural, "Added", first, nil), event(a.Plural, "Deleted", second, nil),
-			event(a.Plural, "Modified", changed, nil),
-			{"binding": a.Plural + "-drift-check", "type": "Schedule", "snapshots": snapshots([]map[string]any{changed, second}, childrenOf(second))}}},
-		// An object deleted after its event was queued: gone from the
-		// snapshot, so nothing is written for it.
-		{"deleted-since-queued", []map[string]any{event(a.Plural, "Added", first, snapshots([]map[string]any{second}, childrenOf(second)))}},
-	}
-	// Children as a runtime that merges name-keyed lists leaves them: the
-	// same items, another order. Not drift: nothing to write.
-	var reordered []map[string]any
-	for _, c := range childrenOf(second) {
-		reordered = append(reordered, reverseNamedLists(c).(map[string]any))
-	}
-	// A key the spec no longer has, left in a child: stale, written again.
-	var stale2 []map[string]any
-	for _, c := range childrenOf(second) {
-		if data, ok := c["data"].(map[string]any); ok {
-			data["removed"] = "cmVtb3ZlZA=="
-		}
-		stale2 = append(stale2, c)
-	}
-	cases = append(cases, hookCase{"child-stale-key", []map[string]any{{"binding": a.Plural, "type": "Synchronization",
-		"objects": items([]map[string]any{second}), "snapshots": snapshots([]map[string]any{second}, stale2)}}})
-	cases = append(cases, hookCase{"children-reordered", []map[string]any{{"binding": a.Plural, "type": "Synchronization",
-		"objects": items([]map[string]any{second}), "snapshots": snapshots([]map[string]any{second}, reordered)}}})
-	if len(childBindings) > 0 {
-		// The child's own events: once a child is written as desired, Ready
-		// turns True; a deleted child is made again.
-		pendingNames := []string{}
-		for _, c := range scaffold.DesiredChildren(p, a, changed) {
-			pendingNames = append(pendingNames, c["kind"].(string)+" "+c["metadata"].(map[string]any)["name"].(string))
-		}
-		waiting := object(a.Singular()+"-sample", "00000000-0000-4000-8000-000000000001", 2, reconciled(2, pendingNames))
-		children := childrenOf(waiting)
-		// Tricky spec values reach the children encoded as in every style.
-		tricky := object(a.Singular()+"-tricky", "00000000-0000-4000-8000-000000000003", 1, nil)
-		tricky["spec"] = scaffold.RoundTrip(scaffold.TrickySpec())
-		cases = append(cases,
-			hookCase{"spec-values", []map[string]any{{"binding": a.Plural, "type": "Synchronization",
-				"objects": items([]map[string]any{tricky}), "snapshots": snapshots([]map[string]any{tricky}, nil)}}},
-			hookCase{"child-written", []map[string]any{event(childBindings[0].Name, "Modified", children[0], snapshots([]map[string]any{waiting}, children))}},
-			hookCase{"child-deleted", []map[string]any{event(childBindings[0].Name, "Deleted", childrenOf(second)[0], snapshots([]map[string]any{second}, childrenOf(second)[1:]))}},
-		)
-	}
-	for _, c := range cases {
-		if err := addFixture(t, hook, c.name, c.contexts, hookOperations(p, a, c.contexts, childBindings)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// hookOperations is the reference of what a hook writes for its binding
-// contexts: for every object the newest snapshot holds, a CreateOrUpdate
-// for each child the snapshots do not show as desired, and the status when
-// it must change (nothing when the object is gone by then).
-func hookOperations(p scaffold.Project, a scaffold.API, contexts []map[string]any, childBindings []kubernetesBinding) []any {
-	contexts = roundTripAll(contexts)
-	var snap map[string]any
-	for _, c := range contexts {
-		if s, ok := c["snapshots"].(map[string]any); ok {
-			snap = s
-		}
-	}
-	objectsOf := func(list any) []map[string]any {
-		var out []map[string]any
-		items, _ := list.([]any)
-		for _, it := range items {
-			if o, ok := it.(map[string]any)["object"].(map[string]any); ok {
-				out = append(out, o)
-			}
-		}
-		return out
-	}
-	key := func(o map[string]any) string {
-		m := o["metadata"].(map[string]any)
-		return fmt.Sprint(o["kind"], "/", m["namespace"], "/", m["name"])
-	}
-	observed := map[string]map[string]any{}
-	for _, b := range childBindings {
-		for _, o := range objectsOf(snap[b.Name]) {
-			observed[key(o)] = o
-		}
-	}
-	ops := []any{}
-	for _, o := range objectsOf(snap[a.Plural]) {
-		if o["kind"] != a.Kind {
-			continue
-		}
-		pending := []string{}
-		for _, child := range scaffold.DesiredChildren(p, a, o) {
-			child = scaffold.RoundTrip(child)
-			if scaffold.Matches(child, observed[key(child)]) {
-				continue
-			}
-			ops = append(ops, map[string]any{"operation": "CreateOrUpdate", "object": child})
-			pending = append(pending, fmt.Sprint(child["kind"], " ", child["metadata"].(map[string]any)["name"]))
-		}
-		if st := scaffold.StatusPatch(o, fixtureNow, pending); st != nil {
-			meta := o["metadata"].(map[string]any)
-			ops = append(ops, map[string]any{"operation": "MergePatch", "apiVersion": o["apiVersion"], "kind": o["kind"],
-				"namespace": meta["namespace"], "name": meta["name"], "subresource": "status",
-				"mergePatch": map[string]any{"status": st}, "ignoreMissingObject": true})
-		}
-	}
-	return ops
-}
-
-// reverseNamedLists reverses every list of objects keyed by name in v.
-func reverseNamedLists(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = reverseNamedLists(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = reverseNamedLists(x)
-		}
-		if scaffold.ByName(t) != nil {
-			for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-		return out
-	}
-	return v
-}
-
-func roundTripAll(objs []map[string]any) []map[string]any {
-	out := make([]map[string]any, len(objs))
-	for i, o := range objs {
-		out[i] = scaffold.RoundTrip(o)
-	}
-	return out
-}

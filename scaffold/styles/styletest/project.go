@@ -109,25 +109,34 @@ func relativeSnapshot(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// OtherSpec is a spec of SeedWithOther's Other kind: the tricky values but
-// null and an empty object (which a schema of typed fields cannot hold), a
-// map with HTML characters in a value, and a port (no image: the checks
-// add it, and the starter's command must then go).
+// OtherSpec is a spec of SeedWithOther's Other kind: values encodings
+// disagree on (HTML characters, non-ASCII, quotes and backslashes,
+// newlines, an empty list, nesting), a map with a key only a map can hold
+// (a label's, with a slash) and HTML characters in a value, and the
+// conventional fields (no image: the checks add it, and the starter's
+// command must then go).
 func OtherSpec() map[string]any {
-	spec := scaffold.TrickySpec()
-	delete(spec, "none")
-	delete(spec["nested"].(map[string]any), "empty")
-	spec["labels"] = map[string]any{"a": "1", "b": "x&y <z>"}
-	spec["port"] = float64(9090)
-	spec["replicas"], spec["maxReplicas"] = float64(2), float64(3)
-	spec["host"], spec["schedule"] = "other.example.com", "*/5 * * * *"
-	// One application variable; a SPEC_ name and a name that is no C
-	// identifier are not.
-	spec["env"] = map[string]any{"LOG_LEVEL": "debug", "SPEC_TEXT": "no", "log-level": "no"}
-	// Quantities the API server writes otherwise (1, 512Mi): no drift.
-	spec["resources"] = map[string]any{"requests": map[string]any{"cpu": "100m", "memory": "0.5Gi"},
-		"limits": map[string]any{"cpu": "1000m", "memory": "1Gi"}}
-	return scaffold.RoundTrip(spec)
+	return scaffold.RoundTrip(map[string]any{
+		"html":   []any{"a&b<c>"},
+		"utf8":   []any{"café", "日本"},
+		"quotes": []any{`say "hi"`, `back\slash`},
+		"lines":  []any{"one\ntwo", "tab\there"},
+		"empty":  []any{},
+		"text":   "a&b <c> café \"q\"\n",
+		"flag":   true,
+		"count":  3,
+		"nested": map[string]any{"k": "v", "deeper": map[string]any{"list": []any{"x"}}},
+		"labels": map[string]any{"a": "1", "b": "x&y <z>", "app.kubernetes.io/part-of": "shop"},
+		"port":   9090, "replicas": 2, "maxReplicas": 3,
+		"host": "other.example.com", "schedule": "*/5 * * * *",
+		// The application's variables: one that is a C identifier, one that
+		// is not (Kubernetes takes any printable name without =), and one
+		// that takes the place of the SPEC_ variable of spec.text.
+		"env": map[string]any{"LOG_LEVEL": "debug", "log-level": "info", "SPEC_TEXT": "replaced"},
+		// Quantities the API server writes otherwise (1, 512Mi): no drift.
+		"resources": map[string]any{"requests": map[string]any{"cpu": "100m", "memory": "0.5Gi"},
+			"limits": map[string]any{"cpu": "1000m", "memory": "1Gi"}},
+	})
 }
 
 // AddCache adds the project tests' second kind to the project in dir:

@@ -40,10 +40,14 @@ func RequireEnv(t *testing.T, vars ...string) {
 	}
 }
 
+// RuntimeCheck is a style's own check in its real runtime, recorded in
+// suite.
+type RuntimeCheck func(t *testing.T, cluster *Cluster, suite *Conformance)
+
 // CheckRuntime runs the style's seed project in its real runtime, started
 // by start, against a new API server (make test-runtimes), and checks that
-// it behaves as every style must.
-func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
+// it behaves as every style must; then each of extra.
+func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime, extra ...RuntimeCheck) {
 	cluster := StartAPIServer(t, "make test-runtimes")
 	suite := NewConformance(t, style.Name)
 	// Each project's runtime stops when its checks end: two ansible-operators
@@ -57,6 +61,9 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
 				return func() {} // the runtime stops with the test that started it
 			})
 		})
+	}
+	for _, check := range extra {
+		check(t, cluster, suite)
 	}
 }
 

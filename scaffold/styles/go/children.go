@@ -1,0 +1,200 @@
+package golang
+
+import (
+	"fmt"
+	"go/token"
+	"slices"
+	"strings"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// goLeaf is one spec field as a child builder reads it, written out for
+// the kind's Go types.
+type goLeaf struct {
+	scaffold.Field
+	// Guard is when the object sets the field ("" when it always does:
+	// a required field outside optional objects).
+	Guard string
+	// Expr is the field in the object (database.Spec.Backup.Schedule),
+	// Value its value (*database.Spec.Backup.Schedule), Int32 an integer's
+	// value as an int32, and Text the value as the children hold it
+	// (scaffold.FieldText).
+	Expr, Value, Int32, Text string
+	// Filled is when the object sets a list or a map and it is not empty.
+	Filled string
+}
+
+// goChild is an owned kind's builder: a user-owned file of the kind's
+// controller package.
+type goChild struct {
+	scaffold.ChildKind
+	// Func builds the child (databaseConfigMap); Var holds it in the
+	// generated wiring (configMap); File is the builder's file.
+	Func, Var, File string
+	// Unstructured: the kind has no Go package in client-go (a
+	// ServiceMonitor), so its builder returns an unstructured object.
+	Unstructured bool
+	// CreateOnce: the child's spec cannot change once created (a Job).
+	CreateOnce bool
+	// Scaled: the owner's HorizontalPodAutoscaler sets its replicas.
+	Scaled bool
+	// Target is the workload an autoscaler scales.
+	Target scaffold.ChildKind
+	// New is a Go expression of an empty object of the kind.
+	New string
+}
+
+// goReserved are names a kind's variable must not take in the controller
+// package: Go's keywords and predeclared names, the packages its files
+// import, and the names its templates use.
+var goReserved = []string{
+	"any", "append", "bool", "byte", "cap", "clear", "close", "complex", "copy", "delete", "error", "false",
+	"float32", "float64", "imag", "int", "int8", "int16", "int32", "int64", "iota", "len", "make", "max", "min",
+	"new", "nil", "panic", "print", "println", "real", "recover", "rune", "string", "true", "uint", "uint8",
+	"uint16", "uint32", "uint64", "uintptr",
+	"appsv1", "appsv1ac", "autoscalingv2", "autoscalingv2ac", "batchv1", "batchv1ac", "builder", "bytes", "client",
+	"context", "corev1", "corev1ac", "ctrl", "errors", "fmt", "intstr", "json", "meta", "metav1", "metav1ac",
+	"networkingv1", "networkingv1ac", "policyv1", "policyv1ac", "ptr", "resource", "runtime", "sort", "strconv",
+	"strings", "time", "unstructured", "apierrors",
+	"child", "command", "container", "ctx", "data", "env", "err", "errs", "labels", "name", "obj", "owner", "r",
+	"req", "requests", "limits", "resources", "spec", "template", "value", "values", "port", "targetPort",
+}
+
+// goVar is the name of a kind's object in its builders: the kind in
+// lowerCamelCase (database), unless that name is taken.
+func goVar(kind string) string {
+	v := strings.ToLower(kind[:1]) + kind[1:]
+	if token.IsKeyword(v) || slices.Contains(goReserved, v) {
+		return v + "Obj"
+	}
+	return v
+}
+
+// goLeaves are the kind's fields as its builders read them from v.
+func goLeaves(a scaffold.API, v string) []goLeaf {
+	out := make([]goLeaf, 0, len(a.Fields))
+	for _, f := range a.Fields {
+		out = append(out, newGoLeaf(f, v))
+	}
+	return out
+}
+
+func newGoLeaf(f scaffold.Field, v string) goLeaf {
+	path := f.Path()
+	expr := v + ".Spec"
+	var guards []string
+	for _, seg := range path[:len(path)-1] {
+		// Nested objects are pointers (goStructs).
+		expr += "." + scaffold.UpperFirst(seg)
+		guards = append(guards, expr+" != nil")
+	}
+	expr += "." + scaffold.UpperFirst(path[len(path)-1])
+	l := goLeaf{Field: f, Expr: expr, Value: expr, Filled: strings.Join(append(slices.Clone(guards), "len("+expr+") > 0"), " && ")}
+	switch {
+	case f.Required:
+	case f.Type.Go().Nilable:
+		guards = append(guards, expr+" != nil")
+	default:
+		guards = append(guards, expr+" != nil")
+		l.Value = "*" + expr
+	}
+	l.Guard = strings.Join(guards, " && ")
+	l.Int32 = l.Value
+	switch f.Type {
+	case scaffold.TypeString:
+		l.Text = l.Value
+	case scaffold.TypeBool:
+		l.Text = fmt.Sprintf("strconv.FormatBool(%s)", l.Value)
+	case scaffold.TypeInt32:
+		l.Text = fmt.Sprintf("strconv.FormatInt(int64(%s), 10)", l.Value)
+	case scaffold.TypeInt64:
+		l.Text = fmt.Sprintf("strconv.FormatInt(%s, 10)", l.Value)
+		l.Int32 = fmt.Sprintf("int32(%s)", l.Value)
+	case scaffold.TypeQuantity:
+		l.Text = expr + ".String()"
+	case scaffold.TypeDuration:
+		l.Text = expr + ".Duration.String()"
+	case scaffold.TypeDatetime:
+		l.Text = expr + ".UTC().Format(time.RFC3339)"
+	default: // lists and maps
+		l.Text = fmt.Sprintf("jsonText(%s)", l.Value)
+	}
+	return l
+}
+
+// goChildren are the builders of the kind's owned kinds.
+func goChildren(a scaffold.API) []goChild {
+	var out []goChild
+	for _, c := range a.OwnedKinds() {
+		g := goChild{ChildKind: c, Func: strings.ToLower(a.Kind[:1]) + a.Kind[1:] + c.Kind, Var: strings.ToLower(c.Kind[:1]) + c.Kind[1:],
+			File: a.Singular() + "_" + c.Suffix() + ".go", Unstructured: c.GoPkg == "", CreateOnce: !c.Mutable,
+			Scaled: c.Kind == a.ScaledKind()}
+		g.New = "&" + c.GoPkg + "." + c.Kind + "{}"
+		if g.Unstructured {
+			g.New = fmt.Sprintf(`&unstructured.Unstructured{Object: map[string]any{"apiVersion": %q, "kind": %q}}`, c.APIVersion(), c.Kind)
+		}
+		if c.Kind == "HorizontalPodAutoscaler" {
+			g.Target, _ = scaffold.LookupChildKind(a.ScaledKind())
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// ownsWorkload reports whether the kind owns a kind that runs pods.
+func ownsWorkload(a scaffold.API) bool {
+	return slices.ContainsFunc(a.OwnedKinds(), func(c scaffold.ChildKind) bool { return c.Workload })
+}
+
+// goMapLines is a map[string]string variable a builder declares, and its
+// entries (the goMapLines partial).
+type goMapLines struct {
+	Var     string
+	Entries []goEntry
+}
+
+// goEntry is one key of a goMapLines, set when Guard holds.
+type goEntry struct {
+	Key, Guard, Text string
+}
+
+// goInt32 is an int32 variable a builder declares: Leaf's value when the
+// object sets it, else Otherwise (the goInt32 partial).
+type goInt32 struct {
+	Name      string
+	Leaf      *goLeaf
+	Otherwise int
+}
+
+// goResources is a section of the container's resources (Requests,
+// Limits) and the field that holds it.
+type goResources struct {
+	Section string
+	Leaf    *goLeaf
+}
+
+// setChildren fills in what the kind's builders read.
+func (a *goAPI) setChildren() {
+	a.Var = goVar(a.Kind)
+	leaves := goLeaves(a.API, a.Var)
+	var envLeaves []goLeaf
+	a.Conv, envLeaves = scaffold.ConventionLeaves(a.API, leaves, func(l goLeaf) string { return l.Name })
+	a.Children = goChildren(a.API)
+	a.Workloads = ownsWorkload(a.API)
+	a.DataText = goMapLines{Var: "data"}
+	for _, l := range leaves {
+		a.DataText.Entries = append(a.DataText.Entries, goEntry{Key: l.Name, Guard: l.Guard, Text: l.Text})
+	}
+	a.EnvText = goMapLines{Var: "env"}
+	for _, l := range envLeaves {
+		a.EnvText.Entries = append(a.EnvText.Entries, goEntry{Key: l.EnvName(), Guard: l.Guard, Text: l.Text})
+	}
+	a.ContainerPort = goInt32{Name: "containerPort", Leaf: a.Conv.Port, Otherwise: 8080}
+	a.Replicas = goInt32{Name: "replicas", Leaf: a.Conv.Replicas, Otherwise: 1}
+	for _, r := range []goResources{{"Requests", a.Conv.Requests}, {"Limits", a.Conv.Limits}} {
+		if r.Leaf != nil {
+			a.Resources = append(a.Resources, r)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package python
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A project's package must not shadow a module it imports: Python would
+// import the project's instead.
+func TestCheckName(t *testing.T) {
+	for name, ok := range map[string]bool{
+		"db-operator": true, "json": false, "logging": false, "kopf": false, "yaml": false, "pytest": false,
+		"http": false, "json-sync": true, "conftest": false, "2fa": true,
+	} {
+		err := CheckName(name)
+		if ok {
+			assert.NoError(t, err, name)
+			continue
+		}
+		assert.ErrorContains(t, err, "would shadow the module", name)
+	}
+}

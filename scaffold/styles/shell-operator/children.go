@@ -1,0 +1,126 @@
+package shelloperator
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// jqLeaf is one spec field as a child template reads it: .spec.<path> in
+// jq, null when the object does not set it.
+type jqLeaf struct {
+	scaffold.Field
+	// Value is the field's value (.spec.backup.schedule); Text the value as
+	// the children hold it (scaffold.FieldText), null when it is not set.
+	Value, Text string
+}
+
+// Key is the field's name as a key of a jq object.
+func (l jqLeaf) Key() string { return `"` + l.Name + `"` }
+
+// Get is the field's value, else otherwise (a jq expression).
+func (l jqLeaf) Get(otherwise string) string { return "(" + l.Value + " // " + otherwise + ")" }
+
+// jqChild is an owned kind's template: a user-owned jq module under
+// hooks/lib, which shell-operator never runs as a hook, defining one function.
+type jqChild struct {
+	scaffold.ChildKind
+	// Module is the template's module (lib/databases/configmap), Func its
+	// function (configmap).
+	Module, Func string
+	// Scaled: the owner's HorizontalPodAutoscaler sets its replicas.
+	Scaled bool
+	// Target is the workload an autoscaler scales.
+	Target scaffold.ChildKind
+}
+
+// jqKeywords are jq's keywords: a field so named is read as .["name"].
+var jqKeywords = []string{"__loc__", "and", "as", "catch", "def", "elif", "else", "end", "foreach", "if", "import",
+	"include", "label", "not", "or", "reduce", "then", "try"}
+
+// jqPath is a path in spec as jq reads it.
+func jqPath(path []string) string {
+	out := ".spec"
+	for _, seg := range path {
+		if slices.Contains(jqKeywords, seg) {
+			out += `["` + seg + `"]`
+		} else {
+			out += "." + seg
+		}
+	}
+	return out
+}
+
+// jqTemplated is what a kind's child templates read.
+type jqTemplated struct {
+	Leaves    []jqLeaf
+	EnvLeaves []jqLeaf
+	Conv      scaffold.ConventionsOf[jqLeaf]
+	Children  []jqChild
+	// Workloads: the kind owns a kind that runs pods (its templates
+	// include pod.jq).
+	Workloads bool
+}
+
+func newJQTemplated(a scaffold.API) jqTemplated {
+	var t jqTemplated
+	for _, f := range a.Fields {
+		l := jqLeaf{Field: f, Value: jqPath(f.Path())}
+		l.Text = l.Value
+		if f.Type != scaffold.TypeString && f.Type != scaffold.TypeDuration && f.Type != scaffold.TypeDatetime {
+			l.Text = "(" + l.Value + " | text)"
+		}
+		t.Leaves = append(t.Leaves, l)
+	}
+	t.Conv, t.EnvLeaves = scaffold.ConventionLeaves(a, t.Leaves, func(l jqLeaf) string { return l.Name })
+	for _, ck := range a.OwnedKinds() {
+		child := jqChild{ChildKind: ck, Module: "lib/" + a.Plural + "/" + ck.Suffix(), Func: ck.Suffix(), Scaled: ck.Kind == a.ScaledKind()}
+		if ck.Kind == "HorizontalPodAutoscaler" {
+			child.Target, _ = scaffold.LookupChildKind(a.ScaledKind())
+		}
+		t.Children = append(t.Children, child)
+		t.Workloads = t.Workloads || ck.Workload
+	}
+	return t
+}
+
+// Program is the jq the kind's hook hands lib/reconcile.jq: it includes the
+// kind's templates and names the children they make of a resource.
+func (t jqTemplated) Program() string {
+	var b strings.Builder
+	var calls []string
+	for _, c := range t.Children {
+		b.WriteString(`include "` + c.Module + `"; `)
+		calls = append(calls, c.Func)
+	}
+	if calls == nil {
+		calls = []string{"empty"}
+	}
+	b.WriteString("def children: " + strings.Join(calls, ", ") + ";")
+	return b.String()
+}
+
+// DataEntries are the entries of a jq object holding each field's text
+// under its name, commas between them.
+func (t jqTemplated) DataEntries() []string {
+	return jqEntries(t.Leaves, func(l jqLeaf) string { return l.Key() })
+}
+
+// EnvEntries are the entries of a jq object holding each SPEC_ variable's
+// value, commas between them.
+func (t jqTemplated) EnvEntries() []string {
+	return jqEntries(t.EnvLeaves, func(l jqLeaf) string { return l.EnvName() })
+}
+
+func jqEntries(leaves []jqLeaf, key func(jqLeaf) string) []string {
+	var out []string
+	for i, l := range leaves {
+		entry := key(l) + ": " + l.Text
+		if i < len(leaves)-1 {
+			entry += ","
+		}
+		out = append(out, entry)
+	}
+	return out
+}

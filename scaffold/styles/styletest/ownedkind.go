@@ -1,0 +1,121 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+)
+
+// checkOwnedKindAdded: with every file of the user's changed (a comment
+// added to each one that takes comments, as a team's work would change
+// them), Secret added to the Database's owned kinds by hand in opctl.yaml
+// and opctl generate run, the operator, started again, gives a Database the
+// Secret its new builder makes, and Ready; no file the user changed is
+// touched (the conformance cases, still as opctl wrote them, follow the
+// project).
+func checkOwnedKindAdded(t *testing.T, cluster *Cluster, dir, ns string, run Runner) {
+	before, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	changed := map[string][]byte{}
+	for file := range before.Starters {
+		if strings.HasPrefix(file, scaffold.ConformanceDir+"/") {
+			continue
+		}
+		if b, ok := withComment(t, filepath.Join(dir, file)); ok {
+			changed[file] = b
+		}
+	}
+	require.NotEmpty(t, changed)
+	addOwnedKind(t, dir, "Database", "Secret")
+	MustRun(t, dir, "generate")
+
+	after, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	for file, want := range changed {
+		got, err := os.ReadFile(filepath.Join(dir, file))
+		require.NoError(t, err)
+		assert.Equal(t, string(want), string(got), "%s is the user's: generate must not touch it", file)
+	}
+	var added []string
+	for file := range after.Starters {
+		if _, ok := before.Starters[file]; !ok && !strings.HasPrefix(file, scaffold.ConformanceDir+"/") {
+			added = append(added, file)
+		}
+	}
+	require.NotEmpty(t, added, "no file of the user's holds the Secret's builder")
+	t.Logf("the Secret's builder: %v", added)
+
+	cluster.applyRBAC(t, dir)
+	kubeconfig := cluster.ServiceAccountKubeconfig(t, after.Namespace(), after.Name+"-controller-manager")
+	stop := run(t, dir, kubeconfig, cluster.AdminKubeconfig(t))
+	defer stop()
+	i := slices.IndexFunc(after.APIs, func(a scaffold.API) bool { return a.Kind == "Database" })
+	cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
+	cr.SetNamespace(ns)
+	cr.SetName("with-secret")
+	require.NoError(t, cluster.Client.Create(context.Background(), cr))
+	t.Cleanup(func() { _ = cluster.Client.Delete(context.Background(), cr) })
+	kinds := map[any]bool{}
+	for _, c := range scaffold.DesiredChildren(after, after.APIs[i], cr.Object) {
+		kinds[c["kind"]] = true
+	}
+	require.True(t, kinds["Secret"], "the reference gives the Database no Secret")
+	waitConverged(t, cluster.Client, after, after.APIs[i], cr, "the Database's ConfigMap and its new Secret, and Ready")
+}
+
+// withComment appends a comment to a file that takes one, as a user's
+// change, and returns what the file then holds.
+func withComment(t *testing.T, file string) ([]byte, bool) {
+	comment := map[string]string{
+		".go": "\n// Changed by the team.\n", ".py": "\n# Changed by the team.\n", ".sh": "\n# Changed by the team.\n",
+		".jq": "\n# Changed by the team.\n", ".yml": "\n# Changed by the team.\n", ".yaml": "\n# Changed by the team.\n",
+		".j2": "{# Changed by the team. #}\n", ".md": "\nChanged by the team.\n", ".txt": "\n# Changed by the team.\n",
+		"Makefile": "\n# Changed by the team.\n", "Dockerfile": "\n# Changed by the team.\n",
+	}[map[bool]string{true: path.Base(file), false: path.Ext(file)}[path.Ext(file) == ""]]
+	if comment == "" {
+		return nil, false
+	}
+	info, err := os.Stat(file)
+	require.NoError(t, err)
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	b = append(b, comment...)
+	require.NoError(t, os.WriteFile(file, b, info.Mode()))
+	return b, true
+}
+
+// addOwnedKind edits opctl.yaml by hand, as a user would: kind owns owned
+// too.
+func addOwnedKind(t *testing.T, dir, kind, owned string) {
+	file := filepath.Join(dir, scaffold.ProjectFileName)
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var project map[string]any
+	require.NoError(t, yaml.Unmarshal(b, &project))
+	found := false
+	for _, a := range project["apis"].([]any) {
+		api := a.(map[string]any)
+		if api["kind"] == kind {
+			owns, _ := api["owns"].([]any)
+			api["owns"] = append(owns, owned)
+			found = true
+		}
+	}
+	require.True(t, found, "opctl.yaml has no kind %s", kind)
+	b, err = yaml.Marshal(project)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, b, 0o644))
+}
