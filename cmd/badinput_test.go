@@ -165,6 +165,22 @@ func TestBadInputs(t *testing.T) {
 		{"playbook missing", "policy-seed", create("--playbook", "playbooks/site.yml"), 2, `--playbook "playbooks/site.yml": no such file in the project`},
 		{"playbook not a playbook", "policy-seed", create("--playbook", "playbooks/vars.yml"), 2, `--playbook "playbooks/vars.yml": is not a playbook (a YAML list of plays)`},
 		{"playbook play without hosts", "policy-seed", create("--playbook", "playbooks/tasks.yml"), 2, `--playbook "playbooks/tasks.yml": play 1 has no hosts`},
+		// edit api: what it changes must exist, and must not break v1.
+		{"edit without a kind", "seed", []string{"edit", "api", "--field", "x:string"}, 2, "--kind is required"},
+		{"edit of an unknown kind", "seed", []string{"edit", "api", "--kind", "Widget", "--field", "x:string"}, 2, `--kind "Widget": the project has no such kind (kinds: Database)`},
+		{"edit before any kind", "empty-project", []string{"edit", "api", "--kind", "Database", "--field", "x:string"}, 2, "--kind Database: the project has no kinds yet"},
+		{"edit changing nothing", "seed", []string{"edit", "api", "--kind", "Database"}, 2, "nothing to change: give --field"},
+		{"edit in a decorator project", "decorator", []string{"edit", "api", "--kind", "Database", "--field", "x:string"}, 2, "decorates existing kinds and has none"},
+		{"edit removing an unknown field", "seed", []string{"edit", "api", "--kind", "Database", "--remove-field", "size"}, 2, `--remove-field "size": Database has no such field or object (fields: engine, version, storage, replicas)`},
+		{"edit owning a kind twice", "seed", []string{"edit", "api", "--kind", "Database", "--owns", "ConfigMap"}, 2, `--owns "ConfigMap": Database already owns this kind`},
+		{"edit disowning a kind not owned", "seed", []string{"edit", "api", "--kind", "Database", "--remove-owns", "Secret"}, 2, `--remove-owns "Secret": Database does not own this kind (it owns ConfigMap)`},
+		{"edit removing an unknown rule", "seed", []string{"edit", "api", "--kind", "Database", "--remove-rule", "true"}, 2, `--remove-rule "true": Database has no spec rule with this expression (rules: none)`},
+		{"edit with a bad field", "seed", []string{"edit", "api", "--kind", "Database", "--field", "size:int9"}, 2, `--field "size:int9": unknown type "int9"`},
+		{"edit removing a field of v1", "seed", []string{"edit", "api", "--kind", "Database", "--remove-field", "engine"}, 2,
+			`--remove-field "engine": breaks v1 of Database, which is served: removing a field drops what objects already stored hold in it; v1 is a stable version: make the change in a new version of Database`},
+		{"edit breaking v1 with --allow-breaking", "seed", []string{"edit", "api", "--kind", "Database", "--field", "replicas:int32:min=1:max=3:default=1", "--allow-breaking"}, 2,
+			`--field "replicas": breaks v1 of Database, which is served: its max goes from 5 to 3: values already accepted between them would be refused; v1 is a stable version: make the change in a new version of Database (--allow-breaking is for pre-release versions only)`},
+		{"edit owning a kind that needs another", "seed", []string{"edit", "api", "--kind", "Database", "--owns", "HorizontalPodAutoscaler"}, 2, `--owns "HorizontalPodAutoscaler": needs Deployment or StatefulSet owned too`},
 		// Admission: what the style can serve, and policy rules compiled as
 		// the API server compiles them.
 		{"webhook without what to do", "seed", []string{"create", "webhook", "--kind", "Database"}, 2, "--validate, --default or both are required"},

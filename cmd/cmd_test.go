@@ -246,7 +246,7 @@ func TestSecondKindKeepsUserFiles(t *testing.T) {
 
 	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "opctl: --kind \"Cache\": the project already has this kind (cache.example.com/v1alpha1); kind names are unique in a project\n", r.stderr)
+	assert.Equal(t, "opctl: --kind \"Cache\": the project already has this kind (cache.example.com/v1alpha1); kind names are unique in a project (opctl edit api --kind Cache changes it)\n", r.stderr)
 }
 
 // --force overwrites a hand-edited generated file, never a file of the
@@ -620,4 +620,53 @@ func TestCreateAPINamesPrerequisites(t *testing.T) {
 	r = run(t, dir, nil, false, "create", "api", "--group", "shop", "--version", "v1", "--kind", "Order", "--owns", "Service")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "prerequisite: the cluster needs the CRD servicemonitors", "still owned by Cart")
+}
+
+func TestEditAPI(t *testing.T) {
+	t.Parallel()
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	controller := filepath.Join(dir, "src/database_controller.txt")
+	require.NoError(t, os.WriteFile(controller, []byte("reconcile Database, the team's way\n"), 0o644))
+
+	r := run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--field", "backup.schedule:string", "--field", "replicas:int32:min=0:max=9:default=1", "--owns", "Secret")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, r.stderr)
+	assert.Contains(t, r.stdout, "update    src/myapp/v1/database_types.txt")
+	b, err := os.ReadFile(controller)
+	require.NoError(t, err)
+	assert.Equal(t, "reconcile Database, the team's way\n", string(b), "the user's file is kept")
+	p, err := scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	db := p.APIs[0]
+	assert.Equal(t, []string{"ConfigMap", "Secret"}, db.Owns)
+	names := []string{}
+	for _, f := range db.Fields {
+		names = append(names, f.Name)
+	}
+	assert.Equal(t, []string{"engine", "version", "storage", "replicas", "backup.schedule"}, names, "a field defined again stays where it was")
+	assert.EqualValues(t, 9, *db.Fields[3].Max)
+
+	// A pre-release version may break, when the user says so.
+	require.Equal(t, 0, run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache", "--field", "size:int32", "--field", "tier:string").code)
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Cache", "--remove-field", "tier")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --remove-field \"tier\": breaks v1alpha1 of Cache, which is served: removing a field drops what objects already stored hold in it; v1alpha1 is a pre-release version: --allow-breaking makes the change anyway\n", r.stderr)
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Cache", "--remove-field", "tier", "--allow-breaking")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "opctl: warning: --remove-field \"tier\" breaks v1alpha1 of Cache (allowed, a pre-release version): removing a field drops what objects already stored hold in it\n", r.stderr)
+	p, err = scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	require.Len(t, p.APIs[1].Fields, 1)
+	assert.Equal(t, "size", p.APIs[1].Fields[0].Name)
+
+	// Owned kinds go as they came, and a field can become an object.
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Cache", "--remove-field", "size", "--field", "size.max:int32", "--allow-breaking")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stderr, `--field "size" breaks v1alpha1 of Cache (allowed, a pre-release version): it changes from int32 to an object`)
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--remove-owns", "Secret")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err = scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"ConfigMap"}, p.APIs[0].Owns)
 }

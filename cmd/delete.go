@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"bytes"
+	"fmt"
+
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
@@ -43,7 +46,7 @@ and listed. opctl.yaml forgets the kind.`,
 }
 
 func runDeleteAPI(cmd *cobra.Command, env Env, name string, w writeFlags) error {
-	p, style, err := loadProject(env)
+	p, _, err := loadProject(env)
 	if err != nil {
 		return err
 	}
@@ -52,15 +55,26 @@ func runDeleteAPI(cmd *cobra.Command, env Env, name string, w writeFlags) error 
 	if err != nil {
 		return err
 	}
-	previous, err := scaffold.Render(p, style)
+	return writeChange(cmd, env, p, without, w)
+}
+
+// writeChange writes the project changed from before to after: what after
+// renders, and the files of the user's that before rendered and after
+// does not, removed when unchanged and otherwise listed as left.
+func writeChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w writeFlags) error {
+	style, err := env.Styles.Lookup(after.Style)
 	if err != nil {
 		return err
 	}
-	tree, err := scaffold.Render(without, style)
+	previous, err := scaffold.Render(before, style)
 	if err != nil {
 		return err
 	}
-	changes, err := scaffold.Plan(env.Dir, tree, p.Recorded(), w.force)
+	tree, err := scaffold.Render(after, style)
+	if err != nil {
+		return err
+	}
+	changes, err := scaffold.Plan(env.Dir, tree, before.Recorded(), w.force)
 	if err != nil {
 		return err
 	}
@@ -68,5 +82,18 @@ func runDeleteAPI(cmd *cobra.Command, env Env, name string, w writeFlags) error 
 	if err != nil {
 		return err
 	}
-	return writePlan(cmd.Context(), env, env.Dir, append(changes, left...), w, nil)
+	if err := writePlan(cmd.Context(), env, env.Dir, append(changes, left...), w, nil); err != nil {
+		return err
+	}
+	// A kept file of the user's that opctl would now write differently
+	// (a builder that does not use a new field) is the user's to bring up
+	// to date: say which.
+	for _, c := range changes {
+		if was, ok := previous.Get(c.Path); ok && c.Action == scaffold.ActionKeep && !bytes.Equal(was.Content, c.File.Content) {
+			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours and changed, so it is kept; opctl's version of it changed with the project (--dry-run -v shows it)\n", c.Path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -107,6 +107,7 @@ func TestDocsExamplesRun(t *testing.T) {
 			" && mkdir -p playbooks && printf -- '- name: backup\\n  hosts: localhost\\n  tasks: []\\n' > playbooks/backup.yml"},
 		{"opctl create api", initArgs(newKinds)},
 		{"opctl delete api Cache", initArgs(newKinds) + " && opctl create api --group cache --version v1 --kind Cache"},
+		{"opctl edit api", initArgs(newKinds) + " && opctl " + strings.Join(seed.Create(), " ")},
 		{"opctl create webhook", initArgs(newKinds) + " && opctl create api --group myapp --version v1 --kind Database"},
 	}
 	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))

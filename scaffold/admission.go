@@ -314,29 +314,23 @@ func withWebhookServer(c *corev1.Container, pod *corev1.PodSpec, ws WebhookServe
 // AddAdmission returns the project with admission added to the kind named
 // kind (merged with what it has), checked against what style can serve.
 func (p Project) AddAdmission(src Source, style Style, kind string, adm Admission) (Project, error) {
-	var kinds []string
-	for i, a := range p.APIs {
-		kinds = append(kinds, a.Kind)
-		if a.Kind != kind {
-			continue
-		}
-		if a.Admission != nil {
-			adm.Validate = adm.Validate || a.Admission.Validate
-			adm.Default = adm.Default || a.Admission.Default
-			adm.Rules = append(slices.Clone(a.Admission.Rules), adm.Rules...)
-		}
-		a.Admission = &adm
-		if err := validateAdmission(src, style, a); err != nil {
-			return p, err
-		}
-		p.APIs = append([]API(nil), p.APIs...)
-		p.APIs[i] = a
-		return p, nil
+	i, err := p.kindIndex(src, kind)
+	if err != nil {
+		return p, err
 	}
-	if len(kinds) == 0 {
-		return p, inputErrorf("%s %s: the project has no kinds yet: add one with opctl create api", src("kind"), kind)
+	a := p.APIs[i]
+	if a.Admission != nil {
+		adm.Validate = adm.Validate || a.Admission.Validate
+		adm.Default = adm.Default || a.Admission.Default
+		adm.Rules = append(slices.Clone(a.Admission.Rules), adm.Rules...)
 	}
-	return p, invalid(src, "kind", kind, "the project has no such kind (kinds: %s)", strings.Join(kinds, ", "))
+	a.Admission = &adm
+	if err := validateAdmission(src, style, a); err != nil {
+		return p, err
+	}
+	p.APIs = append([]API(nil), p.APIs...)
+	p.APIs[i] = a
+	return p, nil
 }
 
 // validateAdmission checks a kind's admission against its style: defaults

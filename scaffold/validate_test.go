@@ -120,10 +120,10 @@ func TestAddAPIRejectsDuplicates(t *testing.T) {
 	again := seedAPI()
 	again.Version = "v2"
 	_, err := p.AddAPI(FlagSource, again)
-	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project`)
+	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it)`)
 	again.Group = "other"
 	_, err = p.AddAPI(FlagSource, again)
-	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project`)
+	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it)`)
 	plural := seedAPI()
 	plural.Kind = "Databasey"
 	_, err = p.AddAPI(FlagSource, plural)

@@ -76,3 +76,12 @@ func TestGeneratedWatchProject(t *testing.T) {
 	assert.Error(t, err, "the test must catch a changed message: %s", b)
 	assert.Contains(t, string(b), "synced")
 }
+
+// TestEditedAPI: an optional field and an owned kind added with opctl
+// edit api keep the user's changed code, and the project's tests pass.
+func TestEditedAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's Ansible tests")
+	}
+	assert.Contains(t, styletest.CheckEditKeepsUserCode(t, ansible.Style(), "make", "test"), "All assertions passed")
+}

@@ -89,6 +89,16 @@ func assertTidy(t *testing.T, dir string) {
 	}
 }
 
+// TestEditedAPI: an optional field and an owned kind added with opctl
+// edit api keep the user's changed code; the project builds and its
+// controller tests, conformance cases included, pass.
+func TestEditedAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated Go project; run without -short (make test does)")
+	}
+	assert.Contains(t, styletest.CheckEditKeepsUserCode(t, golang.Style(), "sh", "-c", "go build ./... && go test ./internal/controller/"), "ok")
+}
+
 // TestUserEditsSurviveAnySequence: after random sequences of commands and
 // hand edits, the project, edits and all, still builds.
 func TestUserEditsSurviveAnySequence(t *testing.T) {

@@ -54,3 +54,12 @@ func TestUserEditsSurviveAnySequence(t *testing.T) {
 	}
 	styletest.EditSequences(t, kopf.Style(), "make test PYTHON="+styletest.Python(t), 6)
 }
+
+// TestEditedAPI: an optional field and an owned kind added with opctl
+// edit api keep the user's changed code, and the project's tests pass.
+func TestEditedAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's Python tests")
+	}
+	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, kopf.Style(), "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+}

@@ -5,6 +5,8 @@ package metacontroller_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
+
 	"github.com/opctl/opctl/scaffold/styles/metacontroller"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
@@ -17,4 +19,13 @@ func TestGeneratedProject(t *testing.T) {
 		t.Skip("runs the generated project's Python tests")
 	}
 	styletest.CheckPythonProject(t, metacontroller.Style(), 13, 23)
+}
+
+// TestEditedAPI: an optional field and an owned kind added with opctl
+// edit api keep the user's changed code, and the project's tests pass.
+func TestEditedAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's Python tests")
+	}
+	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, metacontroller.Style(), "make", "test", "lint", "PYTHON="+styletest.Python(t)))
 }

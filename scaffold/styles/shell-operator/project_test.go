@@ -71,3 +71,12 @@ func TestGeneratedWatchProject(t *testing.T) {
 	assert.Contains(t, string(written), `"message":"synced second"`)
 	assert.NotContains(t, string(written), `"name":"first"`)
 }
+
+// TestEditedAPI: an optional field and an owned kind added with opctl
+// edit api keep the user's changed code, and the project's tests pass.
+func TestEditedAPI(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's hook tests")
+	}
+	assert.Regexp(t, `[1-9][0-9]* passed, 0 failed`, styletest.CheckEditKeepsUserCode(t, shelloperator.Style(), "make", "test", "lint"))
+}

@@ -144,7 +144,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 		})
 	})
 
-	t.Run("an owned kind added in opctl.yaml reaches the operator, no file of the user's touched", func(t *testing.T) {
+	t.Run("an owned kind added with edit api reaches the operator, no file of the user's touched", func(t *testing.T) {
 		checkOwnedKindAdded(t, cluster, dir, ns, run)
 	})
 

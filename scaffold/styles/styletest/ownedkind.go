@@ -5,7 +5,6 @@ package styletest
 import (
 	"context"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -21,8 +19,8 @@ import (
 
 // checkOwnedKindAdded: with every file of the user's changed (a comment
 // added to each one that takes comments, as a team's work would change
-// them), Secret added to the Database's owned kinds by hand in opctl.yaml
-// and opctl generate run, the operator, started again, gives a Database the
+// them) and Secret added to the Database's owned kinds with opctl edit
+// api, the operator, started again, gives a Database the
 // Secret its new builder makes, and Ready; no file the user changed is
 // touched (the conformance cases, still as opctl wrote them, follow the
 // project).
@@ -39,15 +37,14 @@ func checkOwnedKindAdded(t *testing.T, cluster *Cluster, dir, ns string, run Run
 		}
 	}
 	require.NotEmpty(t, changed)
-	addOwnedKind(t, dir, "Database", "Secret")
-	MustRun(t, dir, "generate")
+	MustRun(t, dir, "edit", "api", "--kind", "Database", "--owns", "Secret")
 
 	after, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	for file, want := range changed {
 		got, err := os.ReadFile(filepath.Join(dir, file))
 		require.NoError(t, err)
-		assert.Equal(t, string(want), string(got), "%s is the user's: generate must not touch it", file)
+		assert.Equal(t, string(want), string(got), "%s is the user's: edit api must not touch it", file)
 	}
 	var added []string
 	for file := range after.Starters {
@@ -74,48 +71,4 @@ func checkOwnedKindAdded(t *testing.T, cluster *Cluster, dir, ns string, run Run
 	}
 	require.True(t, kinds["Secret"], "the reference gives the Database no Secret")
 	waitConverged(t, cluster.Client, after, after.APIs[i], cr, "the Database's ConfigMap and its new Secret, and Ready")
-}
-
-// withComment appends a comment to a file that takes one, as a user's
-// change, and returns what the file then holds.
-func withComment(t *testing.T, file string) ([]byte, bool) {
-	comment := map[string]string{
-		".go": "\n// Changed by the team.\n", ".py": "\n# Changed by the team.\n", ".sh": "\n# Changed by the team.\n",
-		".jq": "\n# Changed by the team.\n", ".yml": "\n# Changed by the team.\n", ".yaml": "\n# Changed by the team.\n",
-		".j2": "{# Changed by the team. #}\n", ".md": "\nChanged by the team.\n", ".txt": "\n# Changed by the team.\n",
-		"Makefile": "\n# Changed by the team.\n", "Dockerfile": "\n# Changed by the team.\n",
-	}[map[bool]string{true: path.Base(file), false: path.Ext(file)}[path.Ext(file) == ""]]
-	if comment == "" {
-		return nil, false
-	}
-	info, err := os.Stat(file)
-	require.NoError(t, err)
-	b, err := os.ReadFile(file)
-	require.NoError(t, err)
-	b = append(b, comment...)
-	require.NoError(t, os.WriteFile(file, b, info.Mode()))
-	return b, true
-}
-
-// addOwnedKind edits opctl.yaml by hand, as a user would: kind owns owned
-// too.
-func addOwnedKind(t *testing.T, dir, kind, owned string) {
-	file := filepath.Join(dir, scaffold.ProjectFileName)
-	b, err := os.ReadFile(file)
-	require.NoError(t, err)
-	var project map[string]any
-	require.NoError(t, yaml.Unmarshal(b, &project))
-	found := false
-	for _, a := range project["apis"].([]any) {
-		api := a.(map[string]any)
-		if api["kind"] == kind {
-			owns, _ := api["owns"].([]any)
-			api["owns"] = append(owns, owned)
-			found = true
-		}
-	}
-	require.True(t, found, "opctl.yaml has no kind %s", kind)
-	b, err = yaml.Marshal(project)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(file, b, 0o644))
 }

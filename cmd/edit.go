@@ -1,0 +1,137 @@
+package cmd
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/apicompat"
+)
+
+func newEditCmd(env Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "edit",
+		Short: "Change part of the project in the current directory",
+		Args:  maxArgs(0),
+	}
+	cmd.AddCommand(newEditAPICmd(env))
+	return cmd
+}
+
+type editAPIOptions struct {
+	kind                 string
+	fields, removeFields []string
+	owns, removeOwns     []string
+	rules, removeRules   []string
+	allowBreaking        bool
+	write                writeFlags
+}
+
+func newEditAPICmd(env Env) *cobra.Command {
+	var o editAPIOptions
+	cmd := &cobra.Command{
+		Use:   "api",
+		Short: "Change a kind of the project: fields, owned kinds, rules; checked against its served version",
+		Long: `Change a kind of the project in the current directory, then re-render the
+project: the CRD, the types, the wiring, the samples and, where you have not
+changed them, the conformance cases and starters. Files you changed are
+left alone; a starter for a newly owned kind is written beside them.
+
+--field takes the syntax of create api: a new field, or a new definition of
+the field of that name (give all its modifiers). --remove-field removes a
+field, or an object with every field below it.
+
+The kind's version is served: objects of it are stored and clients send
+them. A change that would break them is refused, naming the field and the
+rule (Kubernetes' API change rules):
+  - removing a field, or changing its type
+  - making a field required, or adding a required field, without a default
+  - adding, changing or removing a default
+  - narrowing: an enum losing a value or added, min or minLength raised,
+    max or maxLength lowered, a pattern added or changed
+  - a field becoming immutable, or a new rule (on a field or the spec)
+Widening is safe: new optional fields, relaxed bounds and enums, removed
+rules, owned kinds added or removed. A pre-release version (v1alpha1,
+v1beta2) may break with --allow-breaking; a stable one changes in a new
+version.`,
+		Example: `  opctl edit api --kind Database --field backup.schedule:string --owns Secret
+  opctl edit api --kind Database --field replicas:int32:min=1:max=9:default=1
+  opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind`,
+		Args: maxArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.kind == "" {
+				return usageErrorf("--kind is required: the kind to change")
+			}
+			return runEditAPI(env, cmd, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.kind, "kind", "", "the project's kind to change (e.g. Database)")
+	f.StringArrayVar(&o.fields, "field", nil, "add a spec field, or define one again: NAME:TYPE[:MODIFIER...] (repeatable)")
+	f.StringArrayVar(&o.removeFields, "remove-field", nil, "remove a field, or an object and its fields (repeatable)")
+	f.StringSliceVar(&o.owns, "owns", nil, "own these child kinds too: "+strings.Join(scaffold.ChildKindNames(), ","))
+	f.StringSliceVar(&o.removeOwns, "remove-owns", nil, "own these child kinds no more")
+	f.StringArrayVar(&o.rules, "rule", nil, "add a CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
+	f.StringArrayVar(&o.removeRules, "remove-rule", nil, "remove the spec rule with this CEL expression (repeatable)")
+	f.BoolVar(&o.allowBreaking, "allow-breaking", false, "make a breaking change in a pre-release version (v1alpha1, v1beta1)")
+	o.write.register(cmd)
+	return cmd
+}
+
+func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
+	p, style, err := loadProject(env)
+	if err != nil {
+		return err
+	}
+	if style.ExistingKinds {
+		return usageErrorf("edit api changes the project's own kinds; a %s project decorates existing kinds and has none", p.Style)
+	}
+	edit := scaffold.APIEdit{RemoveFields: o.removeFields, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules}
+	for _, spec := range o.fields {
+		f, err := scaffold.ParseField(spec)
+		if err != nil {
+			return err
+		}
+		edit.Fields = append(edit.Fields, f)
+	}
+	for _, r := range o.rules {
+		edit.Rules = append(edit.Rules, scaffold.ParseRule(r))
+	}
+	if edit.Empty() {
+		return usageErrorf("nothing to change: give --field, --remove-field, --owns, --remove-owns, --rule or --remove-rule")
+	}
+	edited, old, err := p.EditAPI(scaffold.FlagSource, o.kind, edit)
+	if err != nil {
+		return err
+	}
+	if err := edited.Validate(scaffold.FlagSource, env.Styles); err != nil {
+		return err
+	}
+	breaks := apicompat.Check(old, edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })])
+	if err := refuseBreaks(old, breaks, o.allowBreaking); err != nil {
+		return err
+	}
+	for _, b := range breaks {
+		fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --%s %q breaks %s of %s (allowed, a pre-release version): %s\n", b.Key, b.Value, old.Version, old.Kind, b.Why)
+	}
+	return writeChange(cmd, env, p, edited, o.write)
+}
+
+// refuseBreaks refuses the first breaking change, unless the version is a
+// pre-release one and the user allowed it.
+func refuseBreaks(a scaffold.API, breaks []apicompat.Break, allow bool) error {
+	if len(breaks) == 0 || (allow && apicompat.Prerelease(a.Version)) {
+		return nil
+	}
+	b := breaks[0]
+	way := fmt.Sprintf("%s is a stable version: make the change in a new version of %s", a.Version, a.Kind)
+	if apicompat.Prerelease(a.Version) {
+		way = fmt.Sprintf("%s is a pre-release version: --allow-breaking makes the change anyway", a.Version)
+	} else if allow {
+		way += " (--allow-breaking is for pre-release versions only)"
+	}
+	return usageErrorf("--%s %q: breaks %s of %s, which is served: %s; %s", b.Key, b.Value, a.Version, a.Kind, b.Why, way)
+}

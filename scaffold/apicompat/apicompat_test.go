@@ -1,0 +1,101 @@
+package apicompat_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/apicompat"
+)
+
+func api(t *testing.T, fields ...string) scaffold.API {
+	t.Helper()
+	a := scaffold.API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true}
+	for _, spec := range fields {
+		f, err := scaffold.ParseField(spec)
+		require.NoError(t, err)
+		a.Fields = append(a.Fields, f)
+	}
+	return a
+}
+
+func TestCheck(t *testing.T) {
+	seed := []string{"engine:string:enum=mysql,postgres:required", "version:string", "replicas:int32:min=1:max=5:default=1", "backup.schedule:string"}
+	tests := []struct {
+		name   string
+		new    []string
+		rules  []string
+		breaks []apicompat.Break // nil: safe
+	}{
+		{name: "unchanged", new: seed},
+		{name: "an optional field added", new: append(seed[:4:4], "tier:string")},
+		{name: "a required field with a default added", new: append(seed[:4:4], "tier:string:required:default=gold")},
+		{name: "a required field added in a new object", new: append(seed[:4:4], "tls.secret:string:required")},
+		{name: "an enum widened", new: []string{"engine:string:enum=mysql,postgres,mariadb:required", seed[1], seed[2], seed[3]}},
+		{name: "bounds relaxed", new: []string{seed[0], seed[1], "replicas:int32:min=0:default=1", seed[3]}},
+		{name: "required dropped", new: []string{"engine:string:enum=mysql,postgres", seed[1], seed[2], seed[3]}},
+		{name: "a column added", new: []string{seed[0], "version:string:column", seed[2], seed[3]}},
+		{name: "a field removed", new: []string{seed[0], seed[2], seed[3]},
+			breaks: []apicompat.Break{{"remove-field", "version", "removing a field drops what objects already stored hold in it"}}},
+		{name: "a type changed", new: []string{seed[0], "version:int32", seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "version", "its type changes from string to int32: values stored in it no longer fit"}}},
+		{name: "a field made an object", new: []string{seed[0], "version.major:int32", seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "version", "it changes from string to an object: values stored in it no longer fit"}}},
+		{name: "made required", new: []string{seed[0], "version:string:required", seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "version", "it becomes required without a default: objects already stored may lack it"}}},
+		{name: "a required field added", new: append(seed[:4:4], "tier:string:required"),
+			breaks: []apicompat.Break{{"field", "tier", "a new required field without a default: objects already stored lack it"}}},
+		{name: "a required field added in an object that exists", new: append(seed[:4:4], "backup.bucket:string:required"),
+			breaks: []apicompat.Break{{"field", "backup.bucket", "a new required field without a default: objects already stored lack it"}}},
+		{name: "an enum narrowed", new: []string{"engine:string:enum=postgres:required", seed[1], seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "engine", "its enum loses mysql: objects holding it would be refused"}}},
+		{name: "an enum added", new: []string{seed[0], "version:string:enum=15,16", seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "version", "it gets an enum: values already accepted outside it would be refused"}}},
+		{name: "bounds narrowed", new: []string{seed[0], "version:string:maxLength=8", "replicas:int32:min=2:max=3:default=2", seed[3]},
+			breaks: []apicompat.Break{
+				{"field", "version", "it gets maxLength=8: values already accepted beyond it would be refused"},
+				{"field", "replicas", `its default changes from "1" to "2": objects stored without the field would read back differently`},
+				{"field", "replicas", "its min goes from 1 to 2: values already accepted between them would be refused"},
+				{"field", "replicas", "its max goes from 5 to 3: values already accepted between them would be refused"},
+			}},
+		{name: "a default added", new: []string{seed[0], "version:string:default=16", seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "version", `it gets the default "16": objects stored without the field would read back with it`}}},
+		{name: "a default removed", new: []string{seed[0], seed[1], "replicas:int32:min=1:max=5", seed[3]},
+			breaks: []apicompat.Break{{"field", "replicas", `its default "1" goes: objects stored without the field would read back without it`}}},
+		{name: "a pattern added", new: []string{seed[0], "version:string:pattern=^[0-9]+$", seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "version", "its pattern changes: values the old one accepted may not match"}}},
+		{name: "made immutable", new: []string{seed[0], "version:string:immutable", seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "version", "it becomes immutable: updates that change it would be refused"}}},
+		{name: "a field rule added", new: []string{seed[0], "version:string:rule=self != 'x'", seed[2], seed[3]},
+			breaks: []apicompat.Break{{"field", "version", `it gets the rule "self != 'x'": values already accepted may be refused`}}},
+		{name: "an optional immutable field added", new: append(seed[:4:4], "region:string:immutable")},
+		{name: "a spec rule added", new: seed, rules: []string{"self.replicas <= 3#at most 3"},
+			breaks: []apicompat.Break{{"rule", "self.replicas <= 3", "a new rule may refuse objects the version accepted"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old, new := api(t, seed...), api(t, tt.new...)
+			for _, r := range tt.rules {
+				new.Rules = append(new.Rules, scaffold.ParseRule(r))
+			}
+			assert.Equal(t, tt.breaks, apicompat.Check(old, new))
+		})
+	}
+}
+
+func TestCheckOfARemovedRuleOrOwnedKind(t *testing.T) {
+	old := api(t, "engine:string")
+	old.Rules = []scaffold.Rule{{Rule: "self.engine != ''"}}
+	old.Owns = []string{"ConfigMap", "Secret"}
+	new := api(t, "engine:string")
+	new.Owns = []string{"Secret", "Deployment"}
+	assert.Empty(t, apicompat.Check(old, new), "widening: a rule dropped, owned kinds changed")
+}
+
+func TestPrerelease(t *testing.T) {
+	for version, want := range map[string]bool{"v1": false, "v2": false, "v1alpha1": true, "v1beta2": true, "v10beta10": true} {
+		assert.Equal(t, want, apicompat.Prerelease(version), version)
+	}
+}

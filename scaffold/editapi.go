@@ -1,0 +1,129 @@
+package scaffold
+
+import (
+	"slices"
+	"strings"
+)
+
+// APIEdit is a change to one kind of the project, as opctl edit api's
+// flags give it.
+type APIEdit struct {
+	// Fields are new fields, or new definitions of the fields of the same
+	// names (each replaces the old one where it stood).
+	Fields []Field
+	// RemoveFields names fields, or objects: an object goes with every
+	// field below it.
+	RemoveFields []string
+	Owns         []string
+	RemoveOwns   []string
+	Rules        []Rule
+	// RemoveRules are the expressions of spec rules to remove.
+	RemoveRules []string
+}
+
+// Empty reports whether the edit changes nothing.
+func (e APIEdit) Empty() bool {
+	return len(e.Fields)+len(e.RemoveFields)+len(e.Owns)+len(e.RemoveOwns)+len(e.Rules)+len(e.RemoveRules) == 0
+}
+
+// EditAPI returns the project with the kind changed by e, checked by the
+// rules create api meets, and the kind as it was.
+func (p Project) EditAPI(src Source, kind string, e APIEdit) (Project, API, error) {
+	i, err := p.kindIndex(src, kind)
+	if err != nil {
+		return p, API{}, err
+	}
+	old := p.APIs[i]
+	a, err := e.apply(src, old)
+	if err != nil {
+		return p, old, err
+	}
+	if err := validateAPI(src, p.Domain, a); err != nil {
+		return p, old, err
+	}
+	p.APIs = slices.Clone(p.APIs)
+	p.APIs[i] = a
+	return p, old, nil
+}
+
+// apply makes the edit's changes to a, removals first, so a field can be
+// removed and defined again as an object (or the other way round).
+func (e APIEdit) apply(src Source, a API) (API, error) {
+	a.Fields, a.Owns, a.Rules = slices.Clone(a.Fields), slices.Clone(a.Owns), slices.Clone(a.Rules)
+	for _, name := range e.RemoveFields {
+		kept := slices.DeleteFunc(a.Fields, func(f Field) bool { return f.Name == name || strings.HasPrefix(f.Name, name+".") })
+		if len(kept) == len(a.Fields) {
+			return a, invalid(src, "remove-field", name, "%s has no such field or object (fields: %s)", a.Kind, fieldNames(a.Fields))
+		}
+		a.Fields = kept
+	}
+	for _, f := range e.Fields {
+		if j := slices.IndexFunc(a.Fields, func(old Field) bool { return old.Name == f.Name }); j >= 0 {
+			a.Fields[j] = f
+		} else {
+			a.Fields = append(a.Fields, f)
+		}
+	}
+	for _, kind := range e.RemoveOwns {
+		j := slices.Index(a.Owns, kind)
+		if j < 0 {
+			return a, invalid(src, "remove-owns", kind, "%s does not own this kind (it owns %s)", a.Kind, orNone(a.Owns))
+		}
+		a.Owns = slices.Delete(a.Owns, j, j+1)
+	}
+	for _, kind := range e.Owns {
+		if slices.Contains(a.Owns, kind) {
+			return a, invalid(src, "owns", kind, "%s already owns this kind", a.Kind)
+		}
+		a.Owns = append(a.Owns, kind)
+	}
+	for _, expr := range e.RemoveRules {
+		j := slices.IndexFunc(a.Rules, func(r Rule) bool { return r.Rule == strings.TrimSpace(expr) })
+		if j < 0 {
+			var rules []string
+			for _, r := range a.Rules {
+				rules = append(rules, r.Rule)
+			}
+			return a, invalid(src, "remove-rule", expr, "%s has no spec rule with this expression (rules: %s)", a.Kind, orNone(rules))
+		}
+		a.Rules = slices.Delete(a.Rules, j, j+1)
+	}
+	for _, r := range e.Rules {
+		if slices.ContainsFunc(a.Rules, func(old Rule) bool { return old.Rule == r.Rule }) {
+			return a, invalid(src, "rule", r.Rule, "%s already has this rule", a.Kind)
+		}
+		a.Rules = append(a.Rules, r)
+	}
+	return a, nil
+}
+
+func fieldNames(fields []Field) string {
+	var names []string
+	for _, f := range fields {
+		names = append(names, f.Name)
+	}
+	return orNone(names)
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// kindIndex is the index of the project's kind named kind (given as src's
+// "kind"), or an error naming the kinds there are.
+func (p Project) kindIndex(src Source, kind string) (int, error) {
+	var kinds []string
+	for i, a := range p.APIs {
+		if a.Kind == kind {
+			return i, nil
+		}
+		kinds = append(kinds, a.Kind)
+	}
+	if len(kinds) == 0 {
+		return -1, inputErrorf("%s %s: the project has no kinds yet: add one with opctl create api", src("kind"), kind)
+	}
+	return -1, invalid(src, "kind", kind, "the project has no such kind (kinds: %s)", strings.Join(kinds, ", "))
+}
