@@ -165,6 +165,11 @@ func TestBadInputs(t *testing.T) {
 		{"playbook missing", "policy-seed", create("--playbook", "playbooks/site.yml"), 2, `--playbook "playbooks/site.yml": no such file in the project`},
 		{"playbook not a playbook", "policy-seed", create("--playbook", "playbooks/vars.yml"), 2, `--playbook "playbooks/vars.yml": is not a playbook (a YAML list of plays)`},
 		{"playbook play without hosts", "policy-seed", create("--playbook", "playbooks/tasks.yml"), 2, `--playbook "playbooks/tasks.yml": play 1 has no hosts`},
+		{"short name not a resource name", "seed", create("--short-names", "W"), 2, `--short-names "W": must be lower-case letters and digits, starting with a letter`},
+		{"short name twice", "seed", create("--short-names", "w,w"), 2, `--short-names "w": listed twice`},
+		{"short name the plural", "seed", create("--short-names", "widgets"), 2, `--short-names "widgets": is already the kind's plural or singular`},
+		{"short name of another kind", "seed", create("--short-names", "database"), 2, `--short-names "database": already names Database in this project`},
+		{"category not a resource name", "seed", create("--categories", "my-things"), 2, `--categories "my-things": must be lower-case letters and digits`},
 		// edit api: what it changes must exist, and must not break v1.
 		{"edit without a kind", "seed", []string{"edit", "api", "--field", "x:string"}, 2, "--kind is required"},
 		{"edit of an unknown kind", "seed", []string{"edit", "api", "--kind", "Widget", "--field", "x:string"}, 2, `--kind "Widget": the project has no such kind (kinds: Database)`},

@@ -109,11 +109,12 @@ type createAPIOptions struct {
 	namespace                          string
 	namespaced                         bool
 	fields, rules, owns                []string
+	shortNames, categories             []string
 	write                              writeFlags
 }
 
 // modelFlags are the flags that describe the API; --from replaces them all.
-var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "rule", "owns", "playbook"}
+var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "rule", "owns", "playbook", "short-names", "categories"}
 
 func newCreateAPICmd(env Env) *cobra.Command {
 	var o createAPIOptions
@@ -165,6 +166,8 @@ re-rendered; your files already there are left alone.
 	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
+	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource (e.g. db)")
+	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in (e.g. all)")
 	f.StringVar(&o.playbook, "playbook", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Playbooks })+
 		": an existing playbook under playbooks/ to run for the kind instead of a generated role")
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
@@ -308,7 +311,8 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 			return scaffold.API{}, nil, usageErrorf("--%s is required", name)
 		}
 	}
-	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, Playbook: o.playbook}
+	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, Playbook: o.playbook,
+		ShortNames: o.shortNames, Categories: o.categories}
 	if a.Plural == "" {
 		a.Plural = pluralize(a.Kind)
 	}

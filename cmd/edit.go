@@ -22,19 +22,20 @@ func newEditCmd(env Env) *cobra.Command {
 }
 
 type editAPIOptions struct {
-	kind                 string
-	fields, removeFields []string
-	owns, removeOwns     []string
-	rules, removeRules   []string
-	allowBreaking        bool
-	write                writeFlags
+	kind                   string
+	fields, removeFields   []string
+	owns, removeOwns       []string
+	rules, removeRules     []string
+	shortNames, categories []string
+	allowBreaking          bool
+	write                  writeFlags
 }
 
 func newEditAPICmd(env Env) *cobra.Command {
 	var o editAPIOptions
 	cmd := &cobra.Command{
 		Use:   "api",
-		Short: "Change a kind of the project: fields, owned kinds, rules; checked against its served version",
+		Short: "Change a kind of the project: fields, owned kinds, rules, names; checked against its served version",
 		Long: `Change a kind of the project in the current directory, then re-render the
 project: the CRD, the types, the wiring, the samples and, where you have not
 changed them, the conformance cases and starters. Files you changed are
@@ -76,6 +77,8 @@ version.`,
 	f.StringSliceVar(&o.removeOwns, "remove-owns", nil, "own these child kinds no more")
 	f.StringArrayVar(&o.rules, "rule", nil, "add a CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringArrayVar(&o.removeRules, "remove-rule", nil, "remove the spec rule with this CEL expression (repeatable)")
+	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource, replacing the kind's (--short-names= for none)")
+	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in, replacing the kind's (--categories= for none)")
 	f.BoolVar(&o.allowBreaking, "allow-breaking", false, "make a breaking change in a pre-release version (v1alpha1, v1beta1)")
 	o.write.register(cmd)
 	return cmd
@@ -100,8 +103,14 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	for _, r := range o.rules {
 		edit.Rules = append(edit.Rules, scaffold.ParseRule(r))
 	}
+	if cmd.Flags().Changed("short-names") {
+		edit.ShortNames = &o.shortNames
+	}
+	if cmd.Flags().Changed("categories") {
+		edit.Categories = &o.categories
+	}
 	if edit.Empty() {
-		return usageErrorf("nothing to change: give --field, --remove-field, --owns, --remove-owns, --rule or --remove-rule")
+		return usageErrorf("nothing to change: give --field, --remove-field, --owns, --remove-owns, --rule, --remove-rule, --short-names or --categories")
 	}
 	edited, old, err := p.EditAPI(scaffold.FlagSource, o.kind, edit)
 	if err != nil {

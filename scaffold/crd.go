@@ -29,10 +29,12 @@ func BuildCRD(domain string, a API) *apiextensionsv1.CustomResourceDefinition {
 		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
 			Group: a.FullGroup(domain),
 			Names: apiextensionsv1.CustomResourceDefinitionNames{
-				Kind:     a.Kind,
-				ListKind: a.Kind + "List",
-				Plural:   a.Plural,
-				Singular: a.Singular(),
+				Kind:       a.Kind,
+				ListKind:   a.Kind + "List",
+				Plural:     a.Plural,
+				Singular:   a.Singular(),
+				ShortNames: a.ShortNames,
+				Categories: a.Categories,
 			},
 			Scope: apiextensionsv1.ResourceScope(a.Scope()),
 			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{

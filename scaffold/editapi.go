@@ -19,11 +19,14 @@ type APIEdit struct {
 	Rules        []Rule
 	// RemoveRules are the expressions of spec rules to remove.
 	RemoveRules []string
+	// ShortNames and Categories, when not nil, replace the kind's.
+	ShortNames, Categories *[]string
 }
 
 // Empty reports whether the edit changes nothing.
 func (e APIEdit) Empty() bool {
-	return len(e.Fields)+len(e.RemoveFields)+len(e.Owns)+len(e.RemoveOwns)+len(e.Rules)+len(e.RemoveRules) == 0
+	return len(e.Fields)+len(e.RemoveFields)+len(e.Owns)+len(e.RemoveOwns)+len(e.Rules)+len(e.RemoveRules) == 0 &&
+		e.ShortNames == nil && e.Categories == nil
 }
 
 // EditAPI returns the project with the kind changed by e, checked by the
@@ -93,6 +96,12 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 			return a, invalid(src, "rule", r.Rule, "%s already has this rule", a.Kind)
 		}
 		a.Rules = append(a.Rules, r)
+	}
+	if e.ShortNames != nil {
+		a.ShortNames = *e.ShortNames
+	}
+	if e.Categories != nil {
+		a.Categories = *e.Categories
 	}
 	return a, nil
 }

@@ -70,12 +70,17 @@ func (f Field) Leaf() string {
 
 // API is one kind: the single source of truth every file is derived from.
 type API struct {
-	Group      string  `json:"group"`
-	Version    string  `json:"version"`
-	Kind       string  `json:"kind"`
-	Plural     string  `json:"plural"`
-	Namespaced bool    `json:"namespaced"`
-	Fields     []Field `json:"fields,omitempty"`
+	Group      string `json:"group"`
+	Version    string `json:"version"`
+	Kind       string `json:"kind"`
+	Plural     string `json:"plural"`
+	Namespaced bool   `json:"namespaced"`
+	// ShortNames are kubectl's abbreviations of the resource (db for
+	// databases); Categories are the groups of resources kubectl get
+	// CATEGORY lists it in (all).
+	ShortNames []string `json:"shortNames,omitempty"`
+	Categories []string `json:"categories,omitempty"`
+	Fields     []Field  `json:"fields,omitempty"`
 	// Rules are CEL rules on the spec (self is the spec): rules across
 	// fields.
 	Rules []Rule   `json:"rules,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -89,6 +90,12 @@ func (p Project) AddAPI(src Source, a API) (Project, error) {
 		}
 		if old.Group == a.Group && old.Plural == a.Plural {
 			return p, invalid(src, "plural", a.Plural, "group %s already has a kind with this plural (%s)", a.Group, old.Kind)
+		}
+		for _, n := range a.ShortNames {
+			if slices.Contains(old.ShortNames, n) || n == old.Plural || n == old.Singular() {
+				// kubectl would not know which kind the name means.
+				return p, invalid(src, "short-names", n, "already names %s in this project", old.Kind)
+			}
 		}
 	}
 	p.APIs = append(append([]API(nil), p.APIs...), a)

@@ -37,7 +37,7 @@ import (
 func TestE2E(t *testing.T) {
 	cluster := styletest.StartAPIServer(t, "make test-e2e")
 	ctx := context.Background()
-	api := scaffold.API{Group: "values", Version: "v1", Kind: "Probe", Plural: "probes", Namespaced: true,
+	api := scaffold.API{Group: "values", Version: "v1", Kind: "Probe", Plural: "probes", Namespaced: true, ShortNames: []string{"pb"}, Categories: []string{"all"},
 		Fields: mustFields(t, "labels:map[string]string", "tags:[]string", "backup.retentionDays:int32:default=7",
 			"engine:string:immutable", "replicas:int32:rule=self <= 5#at most 5 replicas", "region:string:immutable"),
 		Rules: []scaffold.Rule{scaffold.ParseRule(`!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres`)}}

@@ -86,6 +86,9 @@ func validateAPI(src Source, domain string, a API) error {
 	if err := ValidateFields(src, a.Fields); err != nil {
 		return err
 	}
+	if err := validateNames(src, a); err != nil {
+		return err
+	}
 	if err := validateOwns(src, a); err != nil {
 		return err
 	}
@@ -237,6 +240,29 @@ func CheckNewKind(kind string) error {
 	}
 	if slices.Contains(builtinKinds, kind) {
 		return fmt.Errorf("Kubernetes has a kind of this name: choose another, or decorate the existing kind (a style that decorates existing kinds)")
+	}
+	return nil
+}
+
+// validateNames checks the kind's short names and categories: each a
+// resource name, given once, and no short name its plural or singular.
+func validateNames(src Source, a API) error {
+	for _, list := range []struct {
+		key   string
+		names []string
+	}{{"short-names", a.ShortNames}, {"categories", a.Categories}} {
+		seen := map[string]bool{}
+		for _, n := range list.names {
+			switch {
+			case checkPlural(n) != nil:
+				return invalid(src, list.key, n, "%v", checkPlural(n))
+			case seen[n]:
+				return invalid(src, list.key, n, "listed twice")
+			case list.key == "short-names" && (n == a.Plural || n == a.Singular()):
+				return invalid(src, list.key, n, "is already the kind's plural or singular")
+			}
+			seen[n] = true
+		}
 	}
 	return nil
 }

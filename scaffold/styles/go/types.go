@@ -136,11 +136,14 @@ func ruleMarkers(rules apiextensionsv1.ValidationRules) []string {
 
 // kindMarkers are the type-level markers of the root kind.
 func kindMarkers(a scaffold.API) []string {
-	m := []string{
-		"+kubebuilder:object:root=true",
-		"+kubebuilder:subresource:status",
-		fmt.Sprintf("+kubebuilder:resource:path=%s,scope=%s", a.Plural, a.Scope()),
+	resource := fmt.Sprintf("+kubebuilder:resource:path=%s,scope=%s", a.Plural, a.Scope())
+	if len(a.ShortNames) > 0 {
+		resource += ",shortName=" + strings.Join(a.ShortNames, ";")
 	}
+	if len(a.Categories) > 0 {
+		resource += ",categories=" + strings.Join(a.Categories, ";")
+	}
+	m := []string{"+kubebuilder:object:root=true", "+kubebuilder:subresource:status", resource}
 	for _, c := range scaffold.PrinterColumns(a) {
 		m = append(m, fmt.Sprintf("+kubebuilder:printcolumn:name=%q,type=%s,JSONPath=`%s`", c.Name, c.Type, c.JSONPath))
 	}

@@ -148,7 +148,7 @@ func AddCache(t *testing.T, dir string, fields ...string) {
 	for _, f := range fields {
 		args = append(args, "--field", f)
 	}
-	MustRun(t, dir, append(args, "--owns", strings.Join(scaffold.ChildKindNames(), ","))...)
+	MustRun(t, dir, append(args, "--owns", strings.Join(scaffold.ChildKindNames(), ","), "--short-names", "kv,cch", "--categories", "all,storage")...)
 }
 
 // CacheFields are Cache's fields in the styles that flatten the spec into
