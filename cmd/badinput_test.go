@@ -20,6 +20,9 @@ func TestBadInputs(t *testing.T) {
 	t.Parallel()
 	example := toyStyles()[0].Name
 	decorating := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
+	goStyle := styleWith(t, func(s scaffold.Style) bool { return s.ModulePath })
+	noModule := styleWith(t, func(s scaffold.Style) bool { return !s.ModulePath && !s.ExistingKinds })
+	noResync := styleWith(t, func(s scaffold.Style) bool { return !s.Resync && !s.ExistingKinds })
 	create := func(extra ...string) []string {
 		return append([]string{"create", "api", "--group", "myapp", "--version", "v1", "--kind", "Widget"}, extra...)
 	}
@@ -170,6 +173,13 @@ func TestBadInputs(t *testing.T) {
 		{"short name the plural", "seed", create("--short-names", "widgets"), 2, `--short-names "widgets": is already the kind's plural or singular`},
 		{"short name of another kind", "seed", create("--short-names", "database"), 2, `--short-names "database": already names Database in this project`},
 		{"category not a resource name", "seed", create("--categories", "my-things"), 2, `--categories "my-things": must be lower-case letters and digits`},
+		// Issue 40's defects: values accepted that fail later, flags dropped.
+		{"repo not a module path", "empty", []string{"init", "--style", goStyle, "--domain", "example.com", "--name", "x", "--repo", "not a module", "--yes"}, 2, `--repo "not a module": is not a Go module path`},
+		{"repo in a style without a module", "empty", []string{"init", "--style", noModule, "--domain", "example.com", "--repo", "example.com/x", "--yes"}, 2, "--repo is the Go module path of"},
+		{"resync in a style without resync", "empty", []string{"init", "--style", noResync, "--domain", "example.com", "--resync-seconds", "30", "--yes"}, 2, "--resync-seconds is for"},
+		{"repo other than the go.mod's", "gomod", []string{"init", "--style", goStyle, "--domain", "example.com", "--name", "x", "--repo", "example.com/x", "--yes"}, 2, `--repo "example.com/x": `},
+		{"group with the domain", "seed", []string{"create", "api", "--group", "myapp.example.com", "--version", "v1", "--kind", "Widget"}, 2, `--group "myapp.example.com": already ends with the project's domain example.com, which opctl appends: give the group without it (myapp)`},
+		{"enum value with a comma", "from", []string{"create", "api", "--from", "enumcomma.yaml"}, 2, `enumcomma.yaml: field "tier": enum value "a,b" must be non-empty and free of , ; " and `},
 		// edit api: what it changes must exist, and must not break v1.
 		{"edit without a kind", "seed", []string{"edit", "api", "--field", "x:string"}, 2, "--kind is required"},
 		{"edit of an unknown kind", "seed", []string{"edit", "api", "--kind", "Widget", "--field", "x:string"}, 2, `--kind "Widget": the project has no such kind (kinds: Database)`},
@@ -233,6 +243,8 @@ func TestBadInputs(t *testing.T) {
 				require.NoError(t, os.MkdirAll(filepath.Join(dir, "playbooks"), 0o755))
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "playbooks/vars.yml"), []byte("target: x\n"), 0o644))
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "playbooks/tasks.yml"), []byte("- name: a task\n  ansible.builtin.debug: {}\n"), 0o644))
+			case "gomod":
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/other\n\ngo 1.26\n"), 0o644))
 			case "empty-project":
 				dir = initSeed(t)
 			case "watching", "watched":
@@ -246,6 +258,7 @@ func TestBadInputs(t *testing.T) {
 				dir = initSeed(t)
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("group: [\n"), 0o644))
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "unknown.yaml"), []byte("colour: blue\n"), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "enumcomma.yaml"), []byte("group: myapp\nversion: v1\nkind: Widget\nfields:\n- name: tier\n  type: string\n  enum: [\"a,b\", c]\n"), 0o644))
 			}
 			if content, ok := strings.CutPrefix(tt.setup, "yaml:"); ok {
 				// A valid project file, but for the keys the row sets itself.

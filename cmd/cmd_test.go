@@ -105,7 +105,7 @@ func run(t *testing.T, dir string, pr Prompter, interactive bool, args ...string
 // seedInit and seedCreate scaffold the seed example in the go style, whose
 // files the command tests name.
 var (
-	seedInit   = seed.Init("toy-go")
+	seedInit   = seed.Init("toy-go", true)
 	seedCreate = seed.Create()
 )
 
@@ -162,7 +162,7 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{"bad version", []string{"--version", "version1"}, `opctl: --version "version1": must look like v1, v1alpha1 or v2beta3`},
 		{"group with underscore", []string{"--group", "my_app"}, `opctl: --group "my_app": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
 		{"group upper case", []string{"--group", "MyApp"}, `opctl: --group "MyApp": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
-		{"unknown type", []string{"--field", "size:float"}, `opctl: --field "size:float": unknown type "float" (types: string, bool, int32, int64, quantity, duration, datetime, []string, map[string]string)`},
+		{"unknown type", []string{"--field", "size:float"}, `opctl: --field "size:float": unknown type "float" (types: string, bool, int32, int64, quantity, int-or-string, duration, datetime, []string, []int32, map[string]string)`},
 		{"unknown modifier", []string{"--field", "size:int32:positive"}, `opctl: --field "size:int32:positive": unknown modifier "positive" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column, immutable, rule)`},
 		{"min greater than max", []string{"--field", "size:int32:min=5:max=1"}, `opctl: --field "size": min 5 is greater than max 1`},
 		{"default outside enum", []string{"--field", "mode:string:enum=a,b:default=c"}, `opctl: --field "mode": default "c" is not in enum a,b`},
@@ -669,4 +669,17 @@ func TestEditAPI(t *testing.T) {
 	p, err = scaffold.LoadProject(dir, toyStyles())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"ConfigMap"}, p.APIs[0].Owns)
+}
+
+// An existing go.mod is kept, so its module path is the project's.
+func TestInitTakesTheModuleOfAnExistingGoMod(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/other\n\ngo 1.26\n"), 0o644))
+	r := run(t, dir, nil, false, "init", "--style", "toy-go", "--domain", "example.com", "--name", "demo", "--yes")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "note: go.mod (module example.com/other) was there already and is kept: run go mod tidy")
+	p, err := scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	assert.Equal(t, "example.com/other", p.Repo)
 }

@@ -133,7 +133,9 @@ re-rendered; your files already there are left alone.
              rule=CEL[#MESSAGE] (last: takes the rest; self is the field)
 
 --rule CEL[#MESSAGE] (repeatable): a rule on the whole spec, for rules across
-  fields: --rule 'self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres'
+  fields: --rule '!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres'
+  (has() guards an optional field: without it, an object that leaves the field
+  out is refused)
   Every rule is compiled with the API server's CEL support, cost included.
 
 --target GROUP/VERSION/KIND (or v1/KIND for the core group) reacts to an

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/mod/modfile"
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
@@ -17,7 +18,7 @@ import (
 type initOptions struct {
 	style, domain, name, repo string
 	yes                       bool
-	nameGiven                 bool
+	nameGiven, resyncGiven    bool
 	resyncSeconds             int32
 	answers                   checklistFlags
 	write                     writeFlags
@@ -49,6 +50,7 @@ kinds with opctl create api).`,
 				dir = filepath.Join(env.Dir, dir)
 			}
 			o.nameGiven = cmd.Flags().Changed("name")
+			o.resyncGiven = cmd.Flags().Changed("resync-seconds")
 			if !o.nameGiven {
 				o.name = filepath.Base(dir)
 			}
@@ -77,6 +79,20 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 		return usageErrorf("%s already has %s: add kinds with opctl create api, re-render with opctl generate, or remove %s to start over", dir, scaffold.ProjectFileName, scaffold.ProjectFileName)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
+	}
+	found, err := existingModule(dir)
+	if err != nil {
+		return err
+	}
+	if found != "" && o.style != "" {
+		if style, err := env.Styles.Lookup(o.style); err == nil && style.ModulePath {
+			// The code opctl writes imports the module's own packages: they
+			// must be the go.mod's, which init keeps.
+			if o.repo != "" && o.repo != found {
+				return usageErrorf("--repo %q: %s is module %s, which init keeps: give --repo %s, or init in another directory", o.repo, filepath.Join(dir, "go.mod"), found, found)
+			}
+			o.repo = found
+		}
 	}
 	prompt := env.IO.Interactive && !o.yes
 	var addFirst func(scaffold.Project) (scaffold.Project, error)
@@ -108,6 +124,9 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 	if err := renderAndWrite(cmd.Context(), env, dir, p, o.write, confirm); err != nil {
 		return err
 	}
+	if found != "" && p.Repo == found && !o.write.dryRun {
+		fmt.Fprintf(env.IO.Out, "note: go.mod (module %s) was there already and is kept: run go mod tidy to add the modules the project needs\n", found)
+	}
 	if !o.write.dryRun && addFirst == nil {
 		style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
 		next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
@@ -122,6 +141,21 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 	return nil
 }
 
+// existingModule is the module path of dir's go.mod, "" when it has none.
+func existingModule(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	} else if err != nil {
+		return "", err
+	}
+	path := modfile.ModulePath(b)
+	if path == "" {
+		return "", usageErrorf("%s has no module line: fix it, or init in another directory", filepath.Join(dir, "go.mod"))
+	}
+	return path, nil
+}
+
 // project checks the init flags (or answers) and builds the project.
 func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	if o.style == "" {
@@ -133,6 +167,13 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	}
 	if o.domain == "" && !style.ExistingKinds {
 		return scaffold.Project{}, usageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
+	}
+	// A flag the style has no use for would be dropped without a word.
+	switch {
+	case o.repo != "" && !style.ModulePath:
+		return scaffold.Project{}, usageErrorf("--repo is the Go module path of %s projects; a %s project has none", stylesWith(styles, func(s scaffold.Style) bool { return s.ModulePath }), o.style)
+	case o.resyncGiven && !style.Resync:
+		return scaffold.Project{}, usageErrorf("--resync-seconds is for %s projects; a %s project re-syncs as its runtime does", stylesWith(styles, func(s scaffold.Style) bool { return s.Resync }), o.style)
 	}
 	p := scaffold.Project{Name: o.name, Domain: o.domain, Version: scaffold.DefaultVersion, Style: o.style, Versions: scaffold.DefaultVersions()}
 	if style.Resync {
@@ -187,7 +228,7 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project
 		}
 	}
 	if style.ModulePath && o.repo == "" {
-		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", o.domain+"/"+o.name, nil); err != nil {
+		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", o.domain+"/"+o.name, checkAnswer(scaffold.ValidateRepo)); err != nil {
 			return nil, err
 		}
 	}

@@ -28,7 +28,9 @@ func realSeed(t *testing.T, root, name, style string) string {
 	t.Helper()
 	dir := filepath.Join(root, name)
 	require.NoError(t, os.Mkdir(dir, 0o755))
-	require.Equal(t, 0, runReal(t, dir, seed.Init(style)...).code)
+	s, err := styles.All().Lookup(style)
+	require.NoError(t, err)
+	require.Equal(t, 0, runReal(t, dir, seed.Init(style, s.ModulePath)...).code)
 	require.Equal(t, 0, runReal(t, dir, seed.Create()...).code)
 	return dir
 }

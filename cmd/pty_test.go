@@ -146,7 +146,7 @@ func TestInitInPseudoTerminal(t *testing.T) {
 	}
 	style := realStyleWith(t, func(s scaffold.Style) bool { return s.ModulePath && !s.ExistingKinds })
 	viaFlags, bin := t.TempDir(), buildOpctl(t)
-	runBinary(t, bin, viaFlags, seed.Init(style)...)
+	runBinary(t, bin, viaFlags, seed.Init(style, true)...)
 	runBinary(t, bin, viaFlags, seed.Create()...)
 
 	parent := t.TempDir()

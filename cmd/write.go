@@ -22,7 +22,7 @@ type writeFlags struct {
 
 func (w *writeFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print what would be written and write nothing")
-	cmd.Flags().BoolVarP(&w.verbose, "verbose", "v", false, "with --dry-run, print new files' contents too (changes are always shown as diffs)")
+	cmd.Flags().BoolVarP(&w.verbose, "verbose", "v", false, "list unchanged files too; with --dry-run, print new files' contents (changes are always shown as diffs)")
 	cmd.Flags().BoolVar(&w.force, "force", false, "overwrite generated files edited by hand or not written by opctl (never your own files)")
 }
 
@@ -77,13 +77,15 @@ func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Chan
 	if err := printPlan(out, changes, w); err != nil {
 		return err
 	}
-	writes, removals := 0, 0
+	writes, removals, unchanged := 0, 0, 0
 	for _, c := range changes {
 		switch {
 		case c.Writes():
 			writes++
 		case c.Action == scaffold.ActionRemove:
 			removals++
+		case c.Action == scaffold.ActionUnchanged:
+			unchanged++
 		}
 	}
 	if confirm != nil {
@@ -94,7 +96,7 @@ func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Chan
 	if err := scaffold.Apply(ctx, scaffold.OSFS{}, dir, changes); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "done: %d written, %d removed\n", writes, removals)
+	fmt.Fprintf(out, "done: %d written, %d removed, %d unchanged\n", writes, removals, unchanged)
 	return nil
 }
 
@@ -130,6 +132,9 @@ func conflictError(changes []scaffold.Change) error {
 // and new files whole.
 func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
 	for _, c := range changes {
+		if c.Action == scaffold.ActionUnchanged && !w.verbose {
+			continue // the summary counts them; -v lists them
+		}
 		note := ""
 		switch c.Action {
 		case scaffold.ActionKeep:

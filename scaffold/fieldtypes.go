@@ -23,9 +23,11 @@ const (
 	TypeInt32     FieldType = "int32"
 	TypeInt64     FieldType = "int64"
 	TypeQuantity  FieldType = "quantity"
+	TypeIntOrStr  FieldType = "int-or-string"
 	TypeDuration  FieldType = "duration"
 	TypeDatetime  FieldType = "datetime"
 	TypeStringArr FieldType = "[]string"
+	TypeInt32Arr  FieldType = "[]int32"
 	TypeStringMap FieldType = "map[string]string"
 )
 
@@ -162,6 +164,22 @@ func typeTable() []typeRow {
 			}, "a quantity (e.g. 10Gi, 500m)"),
 			sample: always("1Gi"),
 		},
+		{t: TypeIntOrStr, help: "an integer or a string, like a port (8080 or http) or a share (25%)", modifiers: scalarModifiers, column: "string",
+			goType: GoType{Name: "intstr.IntOrString", PtrCopy: "ptrValue"},
+			schema: func(_ Field, s *apiextensionsv1.JSONSchemaProps) {
+				s.AnyOf = []apiextensionsv1.JSONSchemaProps{{Type: "integer"}, {Type: "string"}}
+				s.XIntOrString = true
+			},
+			// A default that reads as an integer is one, as in Kubernetes'
+			// own IntOrString.
+			parseDefault: func(_ Field, d string) (any, error) {
+				if n, err := strconv.ParseInt(d, 10, 32); err == nil {
+					return n, nil
+				}
+				return d, nil
+			},
+			sample: always(int64(1)),
+		},
 		{t: TypeDuration, modifiers: scalarModifiers, column: "string", goType: GoType{Name: "metav1.Duration", PtrCopy: "ptr"},
 			schema: setType("string", ""),
 			parseDefault: stringDefault(func(d string) bool {
@@ -178,12 +196,19 @@ func typeTable() []typeRow {
 			parseDefault: stringDefault(strfmt.IsDateTime, "an RFC 3339 date-time"),
 			sample:       always("2025-01-01T00:00:00Z"),
 		},
-		{t: TypeStringArr, column: "string", goType: GoType{Name: "[]string", ValueCopy: "strings", Nilable: true},
+		{t: TypeStringArr, column: "string", goType: GoType{Name: "[]string", ValueCopy: "slice", Nilable: true},
 			schema: func(_ Field, s *apiextensionsv1.JSONSchemaProps) {
 				s.Type = "array"
 				s.Items = &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}
 			},
 			sample: func(Field) (any, bool) { return []any{"example"}, true },
+		},
+		{t: TypeInt32Arr, column: "string", goType: GoType{Name: "[]int32", ValueCopy: "slice", Nilable: true},
+			schema: func(_ Field, s *apiextensionsv1.JSONSchemaProps) {
+				s.Type = "array"
+				s.Items = &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &apiextensionsv1.JSONSchemaProps{Type: "integer", Format: "int32"}}
+			},
+			sample: func(Field) (any, bool) { return []any{int64(1)}, true },
 		},
 		{t: TypeStringMap, column: "string", goType: GoType{Name: "map[string]string", ValueCopy: "map", Nilable: true},
 			schema: func(f Field, s *apiextensionsv1.JSONSchemaProps) {

@@ -165,6 +165,11 @@ func (p Project) Validate(src Source, styles Styles) error {
 	case !style.Watches && len(p.Watches) > 0:
 		return inputErrorf("%s: a %s project cannot watch existing kinds", src("watches"), p.Style)
 	}
+	if style.ModulePath {
+		if err := ValidateRepo(src, p.Repo); err != nil {
+			return err
+		}
+	}
 	// Each kind and decorator is added again, by the rules flags meet.
 	rebuilt := p
 	rebuilt.APIs, rebuilt.Decorators, rebuilt.Watches = nil, nil, nil

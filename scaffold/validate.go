@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/mod/module"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -55,6 +56,14 @@ func ValidateVersion(src Source, version string) error {
 	return nil
 }
 
+// ValidateRepo checks a Go module path, as go.mod's module line takes it.
+func ValidateRepo(src Source, repo string) error {
+	if err := module.CheckPath(repo); err != nil {
+		return invalid(src, "repo", repo, "is not a Go module path (e.g. example.com/db-operator): %v", errors.Unwrap(err))
+	}
+	return nil
+}
+
 // ValidateDomain checks the project domain.
 func ValidateDomain(src Source, domain string) error {
 	if domain == "" || len(domain) > 253 || !dnsSubdomain().MatchString(domain) {
@@ -79,6 +88,12 @@ func validateAPI(src Source, domain string, a API) error {
 		if err := c.check(c.value); err != nil {
 			return invalid(src, c.key, c.value, "%v", err)
 		}
+	}
+	if short, found := strings.CutSuffix(a.Group, "."+domain); found || a.Group == domain {
+		if !found {
+			short = "myapp"
+		}
+		return invalid(src, "group", a.Group, "already ends with the project's domain %s, which opctl appends: give the group without it (%s)", domain, short)
 	}
 	if full := a.FullGroup(domain); len(full) > 253 {
 		return invalid(src, "group", a.Group, "the full group %q is longer than 253 characters", full)
@@ -412,8 +427,10 @@ func checkStringModifiers(f Field) error {
 	}
 	seen := map[string]bool{}
 	for _, e := range f.Enum {
-		if e == "" || strings.ContainsAny(e, ";\"`") {
-			return fmt.Errorf("enum value %q must be non-empty and free of ; \" and `", e)
+		// enum= splits at commas, and the go style's Enum marker at
+		// semicolons.
+		if e == "" || strings.ContainsAny(e, ",;\"`") {
+			return fmt.Errorf("enum value %q must be non-empty and free of , ; \" and `", e)
 		}
 		if seen[e] {
 			return fmt.Errorf("enum value %q listed twice", e)

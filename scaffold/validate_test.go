@@ -41,7 +41,7 @@ func TestParseField(t *testing.T) {
 func TestParseFieldErrors(t *testing.T) {
 	tests := []struct{ spec, want string }{
 		{"engine", `--field "engine": want NAME:TYPE[:MODIFIER...], e.g. replicas:int32:min=1`},
-		{"engine:strng", `--field "engine:strng": unknown type "strng" (types: string, bool, int32, int64, quantity, duration, datetime, []string, map[string]string)`},
+		{"engine:strng", `--field "engine:strng": unknown type "strng" (types: string, bool, int32, int64, quantity, int-or-string, duration, datetime, []string, []int32, map[string]string)`},
 		{"engine:string:unique", `--field "engine:string:unique": unknown modifier "unique" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column, immutable, rule)`},
 		{"engine:string:required=yes", `--field "engine:string:required=yes": modifier "required" takes no value`},
 		{"replicas:int32:min", `--field "replicas:int32:min": modifier "min" needs a value: min=V`},

@@ -86,7 +86,7 @@ func newTemplated(a scaffold.API) templated {
 			l.Text = l.Value
 		case scaffold.TypeBool:
 			l.Text = l.Value + " | to_json"
-		case scaffold.TypeInt32, scaffold.TypeInt64, scaffold.TypeQuantity:
+		case scaffold.TypeInt32, scaffold.TypeInt64, scaffold.TypeQuantity, scaffold.TypeIntOrStr:
 			l.Text = l.Value + " | string"
 		default: // lists and maps: compact JSON, keys sorted, UTF-8 as it is
 			l.Text = l.Value + " | to_json(separators=(',', ':'), ensure_ascii=False, sort_keys=True)"

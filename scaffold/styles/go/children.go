@@ -111,7 +111,7 @@ func newGoLeaf(f scaffold.Field, v string) goLeaf {
 	case scaffold.TypeInt64:
 		l.Text = fmt.Sprintf("strconv.FormatInt(%s, 10)", l.Value)
 		l.Int32 = fmt.Sprintf("int32(%s)", l.Value)
-	case scaffold.TypeQuantity:
+	case scaffold.TypeQuantity, scaffold.TypeIntOrStr:
 		l.Text = expr + ".String()"
 	case scaffold.TypeDuration:
 		l.Text = expr + ".Duration.String()"

@@ -113,6 +113,7 @@ type goAPI struct {
 	Markers      []string
 	RBACMarkers  []string
 	UsesQuantity bool
+	UsesIntOrStr bool
 	SamplePath   string
 	ProjectName  string
 	// Var names the kind's object in its builders (goVar); Children are
@@ -207,6 +208,7 @@ func newGoData(p scaffold.Project) goData {
 			Markers:      kindMarkers(a),
 			RBACMarkers:  rbacMarkers(p, a),
 			UsesQuantity: usesType(a, scaffold.TypeQuantity),
+			UsesIntOrStr: usesType(a, scaffold.TypeIntOrStr),
 			SamplePath:   scaffold.SamplePath(p, a),
 			ProjectName:  p.Name,
 

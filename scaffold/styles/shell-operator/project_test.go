@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,6 +57,19 @@ func TestGeneratedWatchProject(t *testing.T) {
 	styletest.MustRun(t, dir, "init", "--style", "shell-operator", "--name", "vault-sync", "--domain", "example.com", "--yes")
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
 	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "4 passed, 0 failed")
+
+	// The expected Events hold the handler's message: the user changes
+	// them with it, and opctl generate keeps them.
+	expected := filepath.Join(dir, "tests/expected/watch-secrets--added.json")
+	b, err := os.ReadFile(expected)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "handled Secret")
+	mine := strings.ReplaceAll(string(b), "handled Secret", "synced Secret")
+	require.NoError(t, os.WriteFile(expected, []byte(mine), 0o644))
+	styletest.MustRun(t, dir, "generate")
+	b, err = os.ReadFile(expected)
+	require.NoError(t, err)
+	assert.Equal(t, mine, string(b), "the expected Events are the user's")
 
 	handler := filepath.Join(dir, "hooks/lib/handle-secrets.sh")
 	require.NoError(t, os.WriteFile(handler, []byte("#!/usr/bin/env bash\nset -euo pipefail\nname=$(jq -r .metadata.name)\n[ \"$name\" != first ] || { echo \"vault unreachable\" >&2; exit 1; }\necho \"synced $name\"\n"), 0o755))

@@ -278,8 +278,9 @@ func addWatchFixtures(p scaffold.Project, w scaffold.Watch, t *scaffold.Tree) er
 	return nil
 }
 
-// addFixture writes a hook's test case: the binding contexts it runs with
-// and the operations it must write.
+// addFixture writes a watch hook's test case: the binding contexts it runs
+// with and the operations it must write. They are the user's: the Events
+// hold the message of the user's handler, which the user changes.
 func addFixture(t *scaffold.Tree, hook, name string, contexts, ops any) error {
 	for path, v := range map[string]any{
 		"tests/fixtures/" + hook + "--" + name + ".json": contexts,
@@ -289,7 +290,7 @@ func addFixture(t *scaffold.Tree, hook, name string, contexts, ops any) error {
 		if err != nil {
 			return err
 		}
-		if err := t.Add(scaffold.File{Path: path, Content: append(b, '\n')}); err != nil {
+		if err := t.Add(scaffold.File{Path: path, Content: append(b, '\n'), Owner: scaffold.UserOwned}); err != nil {
 			return err
 		}
 	}

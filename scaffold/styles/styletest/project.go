@@ -20,7 +20,7 @@ import (
 func Seed(t *testing.T, style scaffold.Style) string {
 	t.Helper()
 	dir := t.TempDir()
-	MustRun(t, dir, seed.Init(style.Name)...)
+	MustRun(t, dir, seed.Init(style.Name, style.ModulePath)...)
 	MustRun(t, dir, seed.Create()...)
 	return dir
 }
@@ -38,7 +38,7 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 	MustRun(t, dir, "create", "api", "--group", "other", "--version", "v1", "--kind", "Other",
 		"--field", "count:int32", "--field", "flag:bool", "--field", "text:string",
 		"--field", "html:[]string", "--field", "utf8:[]string", "--field", "quotes:[]string",
-		"--field", "lines:[]string", "--field", "empty:[]string",
+		"--field", "lines:[]string", "--field", "empty:[]string", "--field", "ports:[]int32", "--field", "surge:int-or-string",
 		"--field", "nested.k:string", "--field", "nested.deeper.list:[]string",
 		"--field", "labels:map[string]string", "--field", "image:string", "--field", "port:int32",
 		"--field", "replicas:int32", "--field", "maxReplicas:int32", "--field", "host:string", "--field", "schedule:string",
@@ -152,10 +152,10 @@ func AddCache(t *testing.T, dir string, fields ...string) {
 }
 
 // CacheFields are Cache's fields in the styles that flatten the spec into
-// the children: a number, a list and a nested field with a default, the
-// image and port of the children's conventions, then extra.
+// the children: a number, lists, an int-or-string and a nested field with a
+// default, the image and port of the children's conventions, then extra.
 func CacheFields(extra ...string) []string {
-	return append([]string{"size:int64", "tags:[]string", "backup.schedule:string:default=@daily",
+	return append([]string{"size:int64", "tags:[]string", "shards:[]int32", "surge:int-or-string:default=25%", "backup.schedule:string:default=@daily",
 		"image:string:default=registry.example.com/cache", "port:int32:default=6379"}, extra...)
 }
 

@@ -102,7 +102,7 @@ func CheckWatch(t *testing.T, cluster *Cluster, style scaffold.Style, run Runner
 // it otherwise.
 func initNamed(t *testing.T, style scaffold.Style, name string) string {
 	dir := t.TempDir()
-	args := seed.Init(style.Name)
+	args := seed.Init(style.Name, style.ModulePath)
 	for i := range args[:len(args)-1] {
 		switch args[i] {
 		case "--name":

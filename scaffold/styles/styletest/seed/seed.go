@@ -5,9 +5,13 @@
 package seed
 
 // Init returns the arguments of opctl init that start the seed project in
-// the named style.
-func Init(style string) []string {
-	return []string{"init", "--style", style, "--domain", "example.com", "--name", "db-operator", "--repo", "example.com/db-operator", "--yes"}
+// the named style; modulePath: the style takes a Go module path (--repo).
+func Init(style string, modulePath bool) []string {
+	args := []string{"init", "--style", style, "--domain", "example.com", "--name", "db-operator"}
+	if modulePath {
+		args = append(args, "--repo", "example.com/db-operator")
+	}
+	return append(args, "--yes")
 }
 
 // Create returns the arguments of opctl create api that add the seed's
