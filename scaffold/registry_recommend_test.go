@@ -38,9 +38,11 @@ func TestRecommendScenarios(t *testing.T) {
 		{"Microservice CR always becoming Deployment+Service+HPA+ServiceMonitor",
 			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "python", "logic": "declarative", "maintainers": "yes"},
 			Metacontroller, Kopf},
+		// decide's defaults: the maintainers' language weighs most, and opctl
+		// writes Metacontroller's hook in Python.
 		{"Microservice CR, Go team",
 			Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "small", "language": "go", "logic": "declarative", "maintainers": "yes"},
-			Metacontroller, Go},
+			Go, Metacontroller},
 		{"ops team on bash syncing Secrets to a vault, no CRD",
 			Answers{"existing": "no", "new-crd": "no", "stage": "production", "scale": "small", "language": "shell", "logic": "imperative", "maintainers": "yes"},
 			ShellOperator, MetacontrollerDecorator},

@@ -29,7 +29,7 @@ func Style() scaffold.Style {
 				Idempotency: "Metacontroller: it diffs and applies what the hook returns",
 				Maturity:    "stable, community-maintained", BestFit: "spec → children mappings without external calls"},
 			Points: map[string]int{"new-crd=yes": 1, "new-crd=no": -8, "stage=prototype": 2, "scale=small": 1,
-				"language=go": 1, "language=python": 1, "language=other": 3,
+				"language=python": 1, "language=other": 3,
 				"logic=declarative": 5, "logic=imperative": -1, "maintainers=no": 2},
 			Reasons: map[string]string{
 				"stage=prototype":   "a prototype: a Metacontroller sync hook is one pure function",
@@ -37,8 +37,10 @@ func Style() scaffold.Style {
 				"logic=declarative": "declarative: Metacontroller computes the diff and applies the children for you",
 				"maintainers=no":    "maintainers outside the team: one pure sync function is the least code to maintain",
 			},
-			// The hook is a plain webhook: Go and Python teams can write it too.
-			MaintainerPoints: map[string]int{"other": 4, "go": 2, "python": 2},
+			// The hook is a plain webhook in any language, but opctl writes it
+			// in Python: a Go team maintains it in Go only by rewriting it,
+			// so Go gets no points here.
+			MaintainerPoints: map[string]int{"other": 4, "python": 2},
 		},
 		Resync:       true,
 		CheckName:    python.CheckName,
