@@ -68,7 +68,6 @@ func TestBadInputs(t *testing.T) {
 		{"field and object", "seed", create("--field", "backup:string", "--field", "backup.at:string"), 2, `"backup" is a field, so it cannot also be an object`},
 		{"reserved status", "seed", create("--field", "status:string"), 2, `name "status" is reserved`},
 		{"reserved metadata", "seed", create("--field", "metadata:string"), 2, `name "metadata" is reserved`},
-		{"go keyword", "seed", create("--field", "func:string"), 2, `name "func" is a Go keyword`},
 		{"not lowerCamelCase", "seed", create("--field", "Size:int32"), 2, `name "Size" must be lowerCamelCase`},
 		{"unknown owned kind", "seed", create("--owns", "Pod"), 2, `--owns "Pod": unknown kind`},
 		{"owned kind in lower case", "seed", create("--owns", "configmap"), 2, `--owns "configmap": unknown kind; kinds are case-sensitive: ConfigMap`},

@@ -172,7 +172,6 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{"reserved kind", []string{"--field", "kind:string"}, `opctl: --field "kind": name "kind" is reserved`},
 		{"reserved metadata", []string{"--field", "metadata:string"}, `opctl: --field "metadata": name "metadata" is reserved`},
 		{"reserved status", []string{"--field", "status:string"}, `opctl: --field "status": name "status" is reserved`},
-		{"go keyword", []string{"--field", "func:string"}, `opctl: --field "func": name "func" is a Go keyword`},
 		{"not lowerCamelCase", []string{"--field", "Size:int32"}, `opctl: --field "Size": name "Size" must be lowerCamelCase (e.g. storageClass)`},
 		{"unknown owned kind", []string{"--owns", "Pod"}, `opctl: --owns "Pod": unknown kind (kinds: ConfigMap, Secret, Service, Deployment, StatefulSet, Job, PodDisruptionBudget, NetworkPolicy, HorizontalPodAutoscaler, Ingress, CronJob, ServiceMonitor)`},
 		{"missing kind", []string{"--kind", ""}, `opctl: --kind is required`},
@@ -376,7 +375,7 @@ func TestDeleteAPI(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "remove    src/cache/v1/cache_types.txt (generated, no longer produced)")
 	assert.Contains(t, r.stdout, "remove    src/cache_controller.txt (yours, but as opctl wrote it and no longer produced)")
-	assert.Contains(t, r.stdout, "leave     src/cache_controller_test.txt (yours, no longer produced, changed since opctl wrote it: left in place; remove it if you no longer need it)")
+	assert.Contains(t, r.stdout, "leave     src/cache_controller_test.txt (yours, no longer produced, changed since opctl wrote it: left in place; remove it unless you still need it, as it may refer to what is gone)")
 	p, err := scaffold.LoadProject(dir, toyStyles())
 	require.NoError(t, err)
 	require.Len(t, p.APIs, 1)

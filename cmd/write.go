@@ -155,7 +155,7 @@ func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
 		case scaffold.ActionOrphaned:
 			note = " (generated, no longer produced, but edited by hand; --force removes)"
 		case scaffold.ActionLeave:
-			note = " (yours, no longer produced, changed since opctl wrote it: left in place; remove it if you no longer need it)"
+			note = " (yours, no longer produced, changed since opctl wrote it: left in place; remove it unless you still need it, as it may refer to what is gone)"
 		}
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
 		switch {

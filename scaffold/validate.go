@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"go/token"
 	"regexp"
 	"slices"
 	"strconv"
@@ -360,8 +359,6 @@ func checkFieldName(f Field) error {
 		switch {
 		case !lowerCamel().MatchString(seg):
 			return fmt.Errorf("name %q must be lowerCamelCase (e.g. storageClass)", seg)
-		case token.IsKeyword(seg):
-			return fmt.Errorf("name %q is a Go keyword", seg)
 		case i == 0 && slices.Contains(reservedTopLevel, seg):
 			return fmt.Errorf("name %q is reserved", seg)
 		}

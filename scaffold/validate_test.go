@@ -84,7 +84,6 @@ func TestValidateAPIErrors(t *testing.T) {
 		{"reserved metadata", func(a *API) { a.Fields = []Field{field("metadata:string")} }, `--field "metadata": name "metadata" is reserved`},
 		{"reserved kind", func(a *API) { a.Fields = []Field{field("kind:string")} }, `--field "kind": name "kind" is reserved`},
 		{"reserved apiVersion", func(a *API) { a.Fields = []Field{field("apiVersion:string")} }, `--field "apiVersion": name "apiVersion" is reserved`},
-		{"go keyword", func(a *API) { a.Fields = []Field{field("type:string")} }, `--field "type": name "type" is a Go keyword`},
 		{"not lowerCamelCase", func(a *API) { a.Fields = []Field{field("Engine:string")} }, `--field "Engine": name "Engine" must be lowerCamelCase (e.g. storageClass)`},
 		{"snake case", func(a *API) { a.Fields = []Field{field("storage_class:string")} }, `--field "storage_class": name "storage_class" must be lowerCamelCase (e.g. storageClass)`},
 		{"field and object", func(a *API) { a.Fields = []Field{field("backup:string"), field("backup.schedule:string")} }, `--field "backup.schedule": "backup" is a field, so it cannot also be an object`},

@@ -35,7 +35,7 @@ func TestGeneratedProject(t *testing.T) {
 	// children as 1h0m0s whatever the spec says (Style.CanonicalValues),
 	// and the Cache conformance cases, from opctl's reference, would fail.
 	styletest.AddCache(t, dir, "size:int64:min=0:column", "ttl:duration:default=1h0m0s", "enabled:bool:default=true",
-		"since:datetime", "tags:[]string", "shards:[]int32", "surge:int-or-string:default=25%", "maxUnavailable:int-or-string:default=1", "labels:map[string]string",
+		"since:datetime", "type:string", "range.func:int32", "tags:[]string", "shards:[]int32", "surge:int-or-string:default=25%", "maxUnavailable:int-or-string:default=1", "labels:map[string]string",
 		"backup.schedule:string:default=@daily", "backup.target.bucket:string:required",
 		"memory:quantity:required", "tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$",
 		"image:string:default=registry.example.com/cache", "port:int32:default=6379")

@@ -39,6 +39,7 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "count:int32", "--field", "flag:bool", "--field", "text:string",
 		"--field", "html:[]string", "--field", "utf8:[]string", "--field", "quotes:[]string",
 		"--field", "lines:[]string", "--field", "empty:[]string", "--field", "ports:[]int32", "--field", "surge:int-or-string",
+		"--field", "type:string", "--field", "import:string", "--field", "range.func:int32",
 		"--field", "nested.k:string", "--field", "nested.deeper.list:[]string",
 		"--field", "labels:map[string]string", "--field", "image:string", "--field", "port:int32",
 		"--field", "replicas:int32", "--field", "maxReplicas:int32", "--field", "host:string", "--field", "schedule:string",
