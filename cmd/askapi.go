@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,11 +31,28 @@ func askAPI(pr Prompter, domain string) (scaffold.API, error) {
 		return a, err
 	}
 	if a.Namespaced {
-		if a.Owns, err = pr.MultiSelect(fmt.Sprintf("Child kinds each %s owns", a.Kind), "one child of each, named <name>-<kind>", scaffold.ChildKindNames()); err != nil {
+		// Some kinds need another owned too (an autoscaler its workload):
+		// the question is asked again, not the whole run lost.
+		check := func(owns []string) error {
+			trial := a
+			trial.Owns = owns
+			return ownsError(scaffold.ValidateOwns(scaffold.FlagSource, trial))
+		}
+		if a.Owns, err = pr.MultiSelect(fmt.Sprintf("Child kinds each %s owns", a.Kind), "one child of each, named <name>-<kind>", scaffold.ChildKindNames(), check); err != nil {
 			return a, err
 		}
 	}
 	return a, nil
+}
+
+// ownsError is a prompt's message for a refused set of owned kinds: the
+// kind and the rule, as no flag was typed.
+func ownsError(err error) error {
+	var inputErr *scaffold.InputError
+	if errors.As(err, &inputErr) && inputErr.Rule != "" {
+		return fmt.Errorf("%s %s", inputErr.Value, inputErr.Rule)
+	}
+	return err
 }
 
 func askFields(pr Prompter, kind string) ([]scaffold.Field, error) {

@@ -59,12 +59,22 @@ func (f *fakePrompter) Select(message, _ string, options []string, _ string) (st
 	return a, err
 }
 
-func (f *fakePrompter) MultiSelect(message, _ string, _ []string) ([]string, error) {
-	a, err := f.next(message)
-	if a == "" {
-		return nil, err
+func (f *fakePrompter) MultiSelect(message, _ string, _ []string, validate func([]string) error) ([]string, error) {
+	for {
+		a, err := f.next(message)
+		var chosen []string
+		if a != "" {
+			chosen = strings.Split(a, ",")
+		}
+		if err != nil || validate == nil {
+			return chosen, err
+		}
+		verr := validate(chosen)
+		if verr == nil {
+			return chosen, nil
+		}
+		f.rejected = append(f.rejected, message+": "+verr.Error())
 	}
-	return strings.Split(a, ","), err
 }
 
 func (f *fakePrompter) Input(message, _, _ string, validate func(string) error) (string, error) {

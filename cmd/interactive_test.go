@@ -66,6 +66,8 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db-operator")
 	answers := seedAnswers()
 	answers[confirmWrite(len(relative(t, viaFlags)), dir)] = []string{"y"}
+	// An autoscaler without its workload: the question is asked again.
+	answers["Child kinds each Database owns"] = []string{"ConfigMap,HorizontalPodAutoscaler", "ConfigMap"}
 	pr := newFakePrompter(t, answers)
 	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -73,6 +75,7 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 	assert.Equal(t, []string{
 		"Kind: must be UpperCamelCase (e.g. Database), at most 63 characters",
 		"Default (empty: none): default 9 is outside min/max",
+		"Child kinds each Database owns: HorizontalPodAutoscaler needs Deployment or StatefulSet owned too: it refers to it",
 	}, pr.rejected)
 	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/AlecAivazis/survey/v2"
+	"github.com/AlecAivazis/survey/v2/core"
 	"github.com/AlecAivazis/survey/v2/terminal"
 )
 
@@ -13,7 +14,8 @@ import (
 type Prompter interface {
 	// Select returns one of options; def is preselected when not empty.
 	Select(message, help string, options []string, def string) (string, error)
-	MultiSelect(message, help string, options []string) ([]string, error)
+	// MultiSelect re-asks until validate (if not nil) accepts the answer.
+	MultiSelect(message, help string, options []string, validate func([]string) error) ([]string, error)
 	// Input re-asks until validate (if not nil) accepts the answer.
 	Input(message, help, def string, validate func(string) error) (string, error)
 	Confirm(message string, def bool) (bool, error)
@@ -52,9 +54,19 @@ func (p surveyPrompter) Select(message, help string, options []string, def strin
 	return answer, p.ask(q, &answer)
 }
 
-func (p surveyPrompter) MultiSelect(message, help string, options []string) ([]string, error) {
+func (p surveyPrompter) MultiSelect(message, help string, options []string, validate func([]string) error) ([]string, error) {
 	var answer []string
-	return answer, p.ask(&survey.MultiSelect{Message: message, Help: help, Options: options}, &answer)
+	var opts []survey.AskOpt
+	if validate != nil {
+		opts = append(opts, survey.WithValidator(func(v any) error {
+			var chosen []string
+			for _, o := range v.([]core.OptionAnswer) {
+				chosen = append(chosen, o.Value)
+			}
+			return validate(chosen)
+		}))
+	}
+	return answer, p.ask(&survey.MultiSelect{Message: message, Help: help, Options: options}, &answer, opts...)
 }
 
 func (p surveyPrompter) Input(message, help, def string, validate func(string) error) (string, error) {

@@ -103,7 +103,7 @@ func validateAPI(src Source, domain string, a API) error {
 	if err := validateNames(src, a); err != nil {
 		return err
 	}
-	if err := validateOwns(src, a); err != nil {
+	if err := ValidateOwns(src, a); err != nil {
 		return err
 	}
 	return validateRules(src, domain, a)
@@ -289,7 +289,9 @@ func checkPlural(plural string) error {
 	return nil
 }
 
-func validateOwns(src Source, a API) error {
+// ValidateOwns checks a kind's owned kinds: each known, once, with the
+// kinds it needs, and none for a cluster-scoped kind.
+func ValidateOwns(src Source, a API) error {
 	seen := map[string]bool{}
 	for _, o := range a.Owns {
 		if !slices.Contains(ChildKindNames(), o) {
