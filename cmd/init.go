@@ -116,6 +116,15 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 		confirm = func(n int) error {
 			ok, err := env.Prompter.Confirm(fmt.Sprintf("Write these %d files to %s?", n, dir), true)
 			if err == nil && !ok {
+				// The answers need not be given again.
+				shown := dir
+				if rel, err := filepath.Rel(env.Dir, dir); err == nil {
+					shown = rel
+				}
+				style, _ := env.Styles.Lookup(p.Style) // validated with the project
+				if line, ok := equivalentCommand(shown, p, style); ok {
+					fmt.Fprintf(env.IO.Out, "To write this project later without the questions:\n%s\n", line)
+				}
 				err = errCancelled
 			}
 			return err

@@ -118,6 +118,19 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "opctl: cancelled: nothing was written\n", r.stderr)
 	assert.NoDirExists(t, dir)
+
+	// The command it prints writes what the answers would have.
+	_, lines, found := strings.Cut(r.stdout, "To write this project later without the questions:\n")
+	require.True(t, found, r.stdout)
+	initLine, createLine, _ := strings.Cut(strings.TrimSpace(lines), "\n")
+	assert.Equal(t, "opctl init --style toy-go --domain example.com --name db-operator --repo example.com/db-operator --yes db-operator", initLine)
+	create, found := strings.CutPrefix(createLine, "cd db-operator && opctl ")
+	require.True(t, found, createLine)
+	require.Equal(t, 0, run(t, filepath.Dir(dir), nil, false, strings.Fields(initLine)[1:]...).code)
+	require.Equal(t, 0, run(t, dir, nil, false, strings.Fields(create)...).code)
+	viaFlags := initSeed(t)
+	require.Equal(t, 0, run(t, viaFlags, nil, false, seedCreate...).code)
+	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
 }
 
 func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {

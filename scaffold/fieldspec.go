@@ -139,3 +139,48 @@ func joinTypes() string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// Spec is the field as --field takes it, ParseField's inverse: name, type,
+// then each modifier in help's order, pattern= and rule= last as they take
+// the rest. ok is false when one --field cannot say it (two rules, or a
+// pattern and a rule, each of which must come last).
+func (f Field) Spec() (spec string, ok bool) {
+	parts := []string{f.Name, string(f.Type)}
+	if f.Required {
+		parts = append(parts, "required")
+	}
+	if f.Default != nil {
+		parts = append(parts, "default="+*f.Default)
+	}
+	if f.Enum != nil {
+		parts = append(parts, "enum="+strings.Join(f.Enum, ","))
+	}
+	for _, b := range []struct {
+		name string
+		n    *int64
+	}{{"min", f.Min}, {"max", f.Max}, {"minLength", f.MinLength}, {"maxLength", f.MaxLength}} {
+		if b.n != nil {
+			parts = append(parts, b.name+"="+strconv.FormatInt(*b.n, 10))
+		}
+	}
+	if f.Column {
+		parts = append(parts, "column")
+	}
+	if f.Immutable {
+		parts = append(parts, "immutable")
+	}
+	last := 0
+	if f.Pattern != "" {
+		parts = append(parts, "pattern="+f.Pattern)
+		last++
+	}
+	for _, r := range f.Rules {
+		rule := r.Rule
+		if r.Message != "" {
+			rule += "#" + r.Message
+		}
+		parts = append(parts, "rule="+rule)
+		last++
+	}
+	return strings.Join(parts, ":"), last <= 1 && f.Description == ""
+}
