@@ -29,7 +29,7 @@ fmt:
 	gofmt -w $$(git ls-files '*.go')
 
 .PHONY: envtest-bins
-envtest-bins: ## Build kube-apiserver and etcd from the Go module proxy into .cache/ (once; ~10 minutes cold).
+envtest-bins: ## Build kube-apiserver and etcd from the Go module proxy into the user cache, ~/.cache/opctl (once; ~10 minutes cold).
 	$(GO) run ./hack/envtest-bins
 
 .PHONY: test-e2e

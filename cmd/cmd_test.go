@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -691,4 +692,27 @@ func TestInitTakesTheModuleOfAnExistingGoMod(t *testing.T) {
 	p, err := scaffold.LoadProject(dir, toyStyles())
 	require.NoError(t, err)
 	assert.Equal(t, "example.com/other", p.Repo)
+}
+
+func TestBuildVersion(t *testing.T) {
+	settings := func(kv ...string) []debug.BuildSetting {
+		var out []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			out = append(out, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return out
+	}
+	tests := []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{nil, "(devel)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}}, "v0.3.0"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}}, "(devel)"},
+		{&debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: settings("vcs.revision", "0123456789abcdef0123", "vcs.modified", "false")}, "(devel, commit 0123456789ab)"},
+		{&debug.BuildInfo{Settings: settings("vcs.revision", "0123456789abcdef0123", "vcs.modified", "true")}, "(devel, commit 0123456789ab, with changes)"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, buildVersion(tt.info))
+	}
 }
