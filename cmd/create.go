@@ -49,6 +49,7 @@ other systems.
 
 Rules on the spec alone belong on the CRD: create api --rule and rule=.`,
 		Example: `  opctl create webhook --kind Database --validate --default
+  # --rule: in ` + webhookStyles(env.Styles, false) + ` projects, whose policy the API server runs
   opctl create webhook --kind Database --validate \
     --rule "request.operation != 'UPDATE' || object.spec.engine == oldObject.spec.engine#engine cannot change"`,
 		Args: maxArgs(0),
