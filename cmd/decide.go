@@ -227,7 +227,7 @@ func existingKindExample(s scaffold.Style) string {
 	case s.ExistingKinds:
 		return "opctl create api --target apps/v1/Deployment --selector app-type=web --owns Service"
 	case s.Watches:
-		return "opctl create api --target v1/Secret --selector app-type=web"
+		return "opctl create api --target v1/Secret --selector sync=vault"
 	}
 	return ""
 }
