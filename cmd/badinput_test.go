@@ -207,6 +207,8 @@ func TestBadInputs(t *testing.T) {
 		{"policy rule syntax error", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "object.spec.engine =="}, 2, `--rule "object.spec.engine ==": compilation failed: ERROR: <input>:1:22: Syntax error`},
 		{"policy rule of the wrong type", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "request.operation"}, 2, `--rule "request.operation": must evaluate to bool but got string`},
 		{"policy rule naming no variable", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "params.x == 1"}, 2, `--rule "params.x == 1": compilation failed: ERROR: <input>:1:1: undeclared reference to 'params'`},
+		{"policy rule reading a field the kind lacks", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "object.spec.nope == 'x'"}, 2, `--rule "object.spec.nope == 'x'": does not fit Database's schema: undefined field 'nope'`},
+		{"policy rule comparing the wrong type", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--validate", "--rule", "object.spec.replicas == 'three'"}, 2, `--rule "object.spec.replicas == 'three'": does not fit Database's schema: found no matching overload for '_==_' applied to '(int, string)'`},
 		{"policy rule without validate", "policy-seed", []string{"create", "webhook", "--kind", "Database", "--default", "--rule", "true"}, 2, "--default: a toy-python project"},
 	}
 	require.GreaterOrEqual(t, len(tests), 40)

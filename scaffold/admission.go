@@ -7,12 +7,17 @@ import (
 
 	"github.com/google/cel-go/cel"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
+	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/cel/environment"
+	"k8s.io/apiserver/pkg/cel/openapi/resolver"
+	"k8s.io/kube-openapi/pkg/validation/spec"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 )
@@ -351,7 +356,64 @@ func validateAdmission(src Source, style Style, a API) error {
 	case len(adm.Rules) > 0 && !adm.Validate:
 		return inputErrorf("%s: policy rules validate: add --validate", src("rule"))
 	}
-	return validatePolicyRules(src, adm.Rules)
+	if err := validatePolicyRules(src, adm.Rules); err != nil {
+		return err
+	}
+	return typeCheckPolicyRules(src, a, adm.Rules)
+}
+
+// typeCheckPolicyRules checks each policy rule against the kind's schema
+// with the API server's own type checker for policies: a rule reading a
+// field the kind lacks, or comparing it with the wrong type, would fail on
+// every object, and a policy with failurePolicy Fail would then refuse
+// every create and update of the kind.
+func typeCheckPolicyRules(src Source, a API, rules []Rule) error {
+	if len(rules) == 0 {
+		return nil
+	}
+	crd := BuildCRD("opctl.invalid", a) // the domain changes no type
+	structural, err := structuralOf(crd)
+	if err != nil {
+		return err
+	}
+	gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: a.Version, Kind: a.Kind}
+	mapper := meta.NewDefaultRESTMapper(nil)
+	mapper.AddSpecific(gvk, gvk.GroupVersion().WithResource(a.Plural), gvk.GroupVersion().WithResource(a.Singular()), meta.RESTScopeNamespace)
+	checker := validating.TypeChecker{SchemaResolver: kindSchema{gvk, structural.ToKubeOpenAPI()}, RestMapper: mapper}
+	ctx := checker.CreateContext(&admissionv1.ValidatingAdmissionPolicy{Spec: admissionv1.ValidatingAdmissionPolicySpec{
+		MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
+			RuleWithOperations: admissionv1.RuleWithOperations{Rule: admissionv1.Rule{
+				APIGroups: []string{gvk.Group}, APIVersions: []string{gvk.Version}, Resources: []string{a.Plural}}},
+		}}},
+	}})
+	for _, r := range rules {
+		for _, result := range checker.CheckExpression(ctx, r.Rule) {
+			problem := result.Issues
+			if problem == nil {
+				problem = result.Err
+			}
+			why := oneLine(problem)
+			if m := compileError().FindStringSubmatch(problem.Error()); m != nil {
+				why = m[2]
+			}
+			return invalid(src, "rule", r.Rule, "does not fit %s's schema: %s", a.Kind, why)
+		}
+	}
+	return nil
+}
+
+// kindSchema resolves one kind's schema, as the API server resolves a
+// CRD's.
+type kindSchema struct {
+	gvk    schema.GroupVersionKind
+	schema *spec.Schema
+}
+
+func (k kindSchema) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema, error) {
+	if gvk != k.gvk {
+		return nil, fmt.Errorf("%s: %w", gvk, resolver.ErrSchemaNotFound)
+	}
+	return k.schema, nil
 }
 
 // policyExpression is a ValidatingAdmissionPolicy validation, as the API

@@ -101,13 +101,23 @@ func validateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[strin
 		return field.ErrorList{field.InternalError(nil, err)}
 	}
 	errs := apivalidation.ValidateCustomResource(nil, obj, validator)
-	structural, err := structuralschema.NewStructural(&internal)
+	structural, err := structuralOf(crd)
 	if err != nil {
 		return append(errs, field.InternalError(nil, err))
 	}
 	celErrs, _ := cel.NewValidator(structural, true, celconfig.PerCallLimit).
 		Validate(context.Background(), nil, structural, obj, nil, celconfig.RuntimeCELCostBudget)
 	return append(errs, celErrs...)
+}
+
+// structuralOf is the structural schema of the CRD's version, the API
+// server's own form of it.
+func structuralOf(crd *apiextensionsv1.CustomResourceDefinition) (*structuralschema.Structural, error) {
+	var internal apiextensions.JSONSchemaProps
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
+		return nil, err
+	}
+	return structuralschema.NewStructural(&internal)
 }
 
 func setPath(m map[string]any, path []string, v any) {
