@@ -70,6 +70,9 @@ func writeChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w 
 	if err != nil {
 		return err
 	}
+	if err := scaffold.CheckWrittenStyle(before, previous, env.Styles); err != nil {
+		return err
+	}
 	tree, err := scaffold.Render(after, style)
 	if err != nil {
 		return err

@@ -191,3 +191,22 @@ func TestMigrateEveryPair(t *testing.T) {
 		}
 	}
 }
+
+// style: changed by hand in opctl.yaml: no command writes the other style
+// over the project; the message points to migrate.
+func TestStyleChangedByHandIsRefused(t *testing.T) {
+	t.Parallel()
+	dir := realSeed(t, t.TempDir(), "old", "go")
+	file := filepath.Join(dir, scaffold.ProjectFileName)
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(file, bytes.Replace(b, []byte("\nstyle: go\n"), []byte("\nstyle: kopf\n"), 1), 0o644))
+	before := snapshot(t, dir)
+	for _, args := range [][]string{{"generate"}, {"create", "api", "--group", "cache", "--version", "v1", "--kind", "Cache"},
+		{"edit", "api", "--kind", "Database", "--field", "tier:string"}, {"delete", "api", "Database"}} {
+		r := runReal(t, dir, args...)
+		assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+		assert.Equal(t, "opctl: opctl.yaml: style \"kopf\": the project's files were written in the go style, and writing kopf over them in place would leave neither: put style: go back, then opctl migrate --to kopf DIR writes the project in kopf into DIR\n", r.stderr, "%v", args)
+	}
+	assert.Equal(t, before, snapshot(t, dir), "nothing written")
+}

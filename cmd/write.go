@@ -41,6 +41,9 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 	if err != nil {
 		return err
 	}
+	if err := scaffold.CheckWrittenStyle(p, tree, env.Styles); err != nil {
+		return err
+	}
 	changes, err := scaffold.Plan(dir, tree, p.Recorded(), w.force)
 	if err != nil {
 		return err

@@ -196,3 +196,44 @@ func (p Project) Validate(src Source, styles Styles) error {
 	}
 	return nil
 }
+
+// CheckWrittenStyle refuses a project whose file names another style than
+// the one its files were written in (style: changed by hand): rendering it
+// would put one style's project over another's, in place. tree is p
+// rendered; only when it lacks a generated file the project file records
+// are the styles compared, each rendering p, so a command pays for it only
+// then.
+func CheckWrittenStyle(p Project, tree *Tree, styles Styles) error {
+	missing := false
+	for path := range p.Generated {
+		if _, ok := tree.Get(path); !ok {
+			missing = true
+			break
+		}
+	}
+	if !missing {
+		return nil
+	}
+	counts := map[string]int{}
+	written := p.Style
+	for _, s := range styles {
+		q := p
+		q.Style = s.Name
+		t, err := Render(q, s)
+		if err != nil {
+			continue // a style that cannot take the project did not write it
+		}
+		for _, f := range t.Files() {
+			if f.Owner == Generated && p.Generated[f.Path] != "" {
+				counts[s.Name]++
+			}
+		}
+		if counts[s.Name] > counts[written] {
+			written = s.Name
+		}
+	}
+	if written == p.Style {
+		return nil
+	}
+	return inputErrorf("%s: style %q: the project's files were written in the %s style, and writing %s over them in place would leave neither: put style: %s back, then opctl migrate --to %s DIR writes the project in %s into DIR", ProjectFileName, p.Style, written, p.Style, written, p.Style, p.Style)
+}
