@@ -308,11 +308,12 @@ func TestReadOnlyProjectLeavesNoTrace(t *testing.T) {
 	args = append(args, bin, "create", "api", "--group", "myapp", "--version", "v1", "--kind", "Database", "--owns", "ConfigMap")
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Dir = dir
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	require.Error(t, err)
 	assert.Equal(t, 1, cmd.ProcessState.ExitCode())
+	assert.Empty(t, stdout.String(), "no plan printed as if it would be written")
 	assert.Contains(t, stderr.String(), "nothing written: "+dir)
 	assert.Contains(t, stderr.String(), "permission denied")
 	assert.Equal(t, before, snapshot(t, dir), "no file and no temporary file may appear")

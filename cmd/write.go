@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -77,6 +79,10 @@ func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Chan
 		}
 		return conflicts
 	}
+	// A plan the directory cannot take is not printed as if it would be.
+	if err := checkWritable(dir); err != nil {
+		return err
+	}
 	if err := printPlan(out, changes, w); err != nil {
 		return err
 	}
@@ -101,6 +107,24 @@ func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Chan
 	}
 	fmt.Fprintf(out, "done: %d written, %d removed, %d unchanged\n", writes, removals, unchanged)
 	return nil
+}
+
+// checkWritable tries to create a file in dir, or in its nearest ancestor
+// that exists when dir does not yet.
+func checkWritable(dir string) error {
+	probe := dir
+	for {
+		if _, err := os.Stat(probe); err == nil || filepath.Dir(probe) == probe {
+			break
+		}
+		probe = filepath.Dir(probe)
+	}
+	f, err := os.CreateTemp(probe, ".opctl-probe-*")
+	if err != nil {
+		return fmt.Errorf("nothing written: %s is not writable: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // conflictError is the error a plan with conflicts stops with, or nil.
