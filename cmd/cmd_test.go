@@ -716,3 +716,18 @@ func TestBuildVersion(t *testing.T) {
 		assert.Equal(t, tt.want, buildVersion(tt.info))
 	}
 }
+
+// A rule reading an optional field without has() is valid CEL, but
+// refuses every object that leaves the field out: create api says so.
+func TestUnguardedRuleWarns(t *testing.T) {
+	t.Parallel()
+	dir := initSeed(t)
+	r := run(t, dir, nil, false, "create", "api", "--group", "myapp", "--version", "v1", "--kind", "Widget",
+		"--field", "replicas:int32", "--rule", "self.replicas <= 3#at most 3")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, "opctl: warning: --rule \"self.replicas <= 3\" reads replicas, which is optional, without has(self.replicas): an object that leaves it out is refused (no such key)\n", r.stderr)
+	r = run(t, dir, nil, false, "create", "api", "--group", "myapp", "--version", "v1", "--kind", "Gadget",
+		"--field", "replicas:int32", "--rule", "!has(self.replicas) || self.replicas <= 3#at most 3")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, r.stderr)
+}

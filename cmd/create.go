@@ -226,6 +226,7 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	if p, err = p.AddAPI(src, api); err != nil {
 		return err
 	}
+	warnUnguarded(env, api, api.Rules)
 	if err := renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.dryRun {
 		return err
 	}

@@ -123,10 +123,21 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if err := refuseBreaks(old, breaks, o.allowBreaking); err != nil {
 		return err
 	}
+	warnUnguarded(env, edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })], edit.Rules)
 	for _, b := range breaks {
 		fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --%s %q breaks %s of %s (allowed, a pre-release version): %s\n", b.Key, b.Value, old.Version, old.Kind, b.Why)
 	}
 	return writeChange(cmd, env, p, edited, o.write)
+}
+
+// warnUnguarded warns of each rule that reads an optional field without
+// has(): valid CEL, but it refuses every object that leaves the field out.
+func warnUnguarded(env Env, a scaffold.API, rules []scaffold.Rule) {
+	for _, r := range rules {
+		for _, name := range scaffold.UnguardedOptional(a, r) {
+			fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --rule %q reads %s, which is optional, without has(self.%s): an object that leaves it out is refused (no such key)\n", r.Rule, name, name)
+		}
+	}
 }
 
 // refuseBreaks refuses the first breaking change, unless the version is a
