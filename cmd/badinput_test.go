@@ -175,6 +175,7 @@ func TestBadInputs(t *testing.T) {
 		// Issue 40's defects: values accepted that fail later, flags dropped.
 		{"repo not a module path", "empty", []string{"init", "--style", goStyle, "--domain", "example.com", "--name", "x", "--repo", "not a module", "--yes"}, 2, `--repo "not a module": is not a Go module path`},
 		{"repo in a style without a module", "empty", []string{"init", "--style", noModule, "--domain", "example.com", "--repo", "example.com/x", "--yes"}, 2, "--repo is the Go module path of"},
+		{"domain in a style without kinds", "empty", []string{"init", "--style", decorating, "--domain", "example.com", "--yes"}, 2, "--domain names the API groups of a project's own kinds"},
 		{"resync in a style without resync", "empty", []string{"init", "--style", noResync, "--domain", "example.com", "--resync-seconds", "30", "--yes"}, 2, "--resync-seconds is for"},
 		{"repo other than the go.mod's", "gomod", []string{"init", "--style", goStyle, "--domain", "example.com", "--name", "x", "--repo", "example.com/x", "--yes"}, 2, `--repo "example.com/x": `},
 		{"group with the domain", "seed", []string{"create", "api", "--group", "myapp.example.com", "--version", "v1", "--kind", "Widget"}, 2, `--group "myapp.example.com": already ends with the project's domain example.com, which opctl appends: give the group without it (myapp)`},
@@ -254,7 +255,7 @@ func TestBadInputs(t *testing.T) {
 					require.Equal(t, 0, run(t, dir, nil, false, "create", "api", "--target", "v1/Secret").code)
 				}
 			case "decorator":
-				require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", decorating, "--domain", "example.com", "--name", "web", "--yes").code)
+				require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", decorating, "--name", "web", "--yes").code)
 			case "from":
 				dir = initSeed(t)
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("group: [\n"), 0o644))

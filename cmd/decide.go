@@ -213,8 +213,13 @@ func nextCommands(styles scaffold.Styles, a checklist.Answers, style, domain, na
 
 // initCommand is the exact command that creates a project of the style.
 func initCommand(styles scaffold.Styles, style, domain, name string) string {
-	cmd := fmt.Sprintf("opctl init --style %s --domain %s --name %s", style, domain, name)
-	if s, err := styles.Lookup(style); err == nil && s.ModulePath {
+	s, err := styles.Lookup(style)
+	cmd := "opctl init --style " + style
+	if err != nil || !s.ExistingKinds {
+		cmd += " --domain " + domain
+	}
+	cmd += " --name " + name
+	if err == nil && s.ModulePath {
 		cmd += fmt.Sprintf(" --repo %s/%s", domain, name)
 	}
 	return cmd + " " + name

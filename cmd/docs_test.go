@@ -91,6 +91,9 @@ func TestDocsExamplesRun(t *testing.T) {
 	watching := realStyleWith(t, func(s scaffold.Style) bool { return s.Watches })
 	newKinds := realStyleWith(t, func(s scaffold.Style) bool { return s.ModulePath })
 	initArgs := func(style string) string {
+		if style == decorating {
+			return "opctl init --style " + style + " --name demo --yes ."
+		}
 		return "opctl init --style " + style + " --domain example.com --name demo --yes ."
 	}
 	// setups prepare the directory of an example by its first command.

@@ -19,6 +19,7 @@ type initOptions struct {
 	style, domain, name, repo string
 	yes                       bool
 	nameGiven, resyncGiven    bool
+	domainGiven               bool
 	resyncSeconds             int32
 	answers                   checklistFlags
 	write                     writeFlags
@@ -51,6 +52,7 @@ kinds with opctl create api).`,
 			}
 			o.nameGiven = cmd.Flags().Changed("name")
 			o.resyncGiven = cmd.Flags().Changed("resync-seconds")
+			o.domainGiven = cmd.Flags().Changed("domain")
 			if !o.nameGiven {
 				o.name = filepath.Base(dir)
 			}
@@ -181,6 +183,8 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	switch {
 	case o.repo != "" && !style.ModulePath:
 		return scaffold.Project{}, usageErrorf("--repo is the Go module path of %s projects; a %s project has none", stylesWith(styles, func(s scaffold.Style) bool { return s.ModulePath }), o.style)
+	case o.domainGiven && style.ExistingKinds:
+		return scaffold.Project{}, usageErrorf("--domain names the API groups of a project's own kinds; a %s project decorates existing kinds and adds none", o.style)
 	case o.resyncGiven && !style.Resync:
 		return scaffold.Project{}, usageErrorf("--resync-seconds is for %s projects; a %s project re-syncs as its runtime does", stylesWith(styles, func(s scaffold.Style) bool { return s.Resync }), o.style)
 	}

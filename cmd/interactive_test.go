@@ -299,15 +299,15 @@ func TestInteractiveInitDecorator(t *testing.T) {
 	pr := newFakePrompter(t, map[string][]string{
 		"Kind to decorate": {"Deployment", "apps/v1/Deployment"},
 		"Label selector of the objects to decorate (empty: all)": {"app type=web", "app-type=web"},
-		confirmWrite(filesOf(t, []string{"init", "--style", "toy-shell", "--domain", "example.com", "--name", "web-services", "--yes"},
+		confirmWrite(filesOf(t, []string{"init", "--style", "toy-shell", "--name", "web-services", "--yes"},
 			[]string{"create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service"}), dir): {"y"},
 	})
 	decorator := styleWith(t, func(s scaffold.Style) bool { return s.ExistingKinds })
-	r := run(t, dir, pr, true, "init", "--style", decorator, "--domain", "example.com", "--name", "web-services")
+	r := run(t, dir, pr, true, "init", "--style", decorator, "--name", "web-services")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Len(t, pr.rejected, 2)
 	viaFlags := t.TempDir()
-	require.Equal(t, 0, run(t, viaFlags, nil, false, "init", "--style", decorator, "--domain", "example.com", "--name", "web-services", "--yes").code)
+	require.Equal(t, 0, run(t, viaFlags, nil, false, "init", "--style", decorator, "--name", "web-services", "--yes").code)
 	require.Equal(t, 0, run(t, viaFlags, nil, false, "create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service").code)
 	assert.Equal(t, relative(t, viaFlags), relative(t, dir), "the same bytes as with flags")
 }

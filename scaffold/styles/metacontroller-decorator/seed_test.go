@@ -14,7 +14,7 @@ import (
 func scaffoldSeed(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	styletest.MustRun(t, dir, "init", "--style", decorator.Style().Name, "--domain", "example.com", "--name", "web-services", "--yes")
+	styletest.MustRun(t, dir, "init", "--style", decorator.Style().Name, "--name", "web-services", "--yes")
 	styletest.MustRun(t, dir, "create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service")
 	return dir
 }
