@@ -195,6 +195,12 @@ func TestBadInputs(t *testing.T) {
 			`--remove-field "engine": breaks v1 of Database, which is served: removing a field drops what objects already stored hold in it; v1 is a stable version: make the change in a new version of Database`},
 		{"edit breaking v1 with --allow-breaking", "seed", []string{"edit", "api", "--kind", "Database", "--field", "replicas:int32:min=1:max=3:default=1", "--allow-breaking"}, 2,
 			`--field "replicas": breaks v1 of Database, which is served: its max goes from 5 to 3: values already accepted between them would be refused; v1 is a stable version: make the change in a new version of Database (--allow-breaking is for pre-release versions only)`},
+		{"status field nested", "seed", create("--status-field", "db.endpoint:string"), 2, `--status-field "db.endpoint": a status field is a property of status: no dots`},
+		{"status field every kind has", "seed", create("--status-field", "conditions:[]string"), 2, `--status-field "conditions": every kind's status has conditions already`},
+		{"status field required", "seed", create("--status-field", "endpoint:string:required"), 2, `--status-field "endpoint": the operator writes status, users do not: required, default, immutable and rule do not apply`},
+		{"status field twice", "seed", create("--status-field", "endpoint:string", "--status-field", "endpoint:string"), 2, `--status-field "endpoint": defined twice`},
+		{"status field of an unknown type", "seed", create("--status-field", "endpoint:url"), 2, `--status-field "endpoint:url": unknown type "url"`},
+		{"edit removing an unknown status field", "seed", []string{"edit", "api", "--kind", "Database", "--remove-status-field", "phase"}, 2, `--remove-status-field "phase": Database has no such status field (status fields: none)`},
 		{"edit owning a kind that needs another", "seed", []string{"edit", "api", "--kind", "Database", "--owns", "HorizontalPodAutoscaler"}, 2, `--owns "HorizontalPodAutoscaler": needs Deployment or StatefulSet owned too`},
 		// Admission: what the style can serve, and policy rules compiled as
 		// the API server compiles them.

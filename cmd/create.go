@@ -109,13 +109,13 @@ type createAPIOptions struct {
 	target, selector, name, playbook   string
 	namespace                          string
 	namespaced                         bool
-	fields, rules, owns                []string
+	fields, statusFields, rules, owns  []string
 	shortNames, categories             []string
 	write                              writeFlags
 }
 
 // modelFlags are the flags that describe the API; --from replaces them all.
-var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "rule", "owns", "playbook", "short-names", "categories"}
+var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "rule", "owns", "playbook", "short-names", "categories"}
 
 func newCreateAPICmd(env Env) *cobra.Command {
 	var o createAPIOptions
@@ -132,6 +132,11 @@ re-rendered; your files already there are left alone.
              maxLength=N, pattern=REGEX (last: takes the rest), column,
              immutable (no change once created),
              rule=CEL[#MESSAGE] (last: takes the rest; self is the field)
+
+--status-field NAME:TYPE[:MODIFIER...] (repeatable): a status field of the
+  kind's own (an endpoint, a phase), beside observedGeneration and Ready;
+  your code sets it through the style's status seam (the README names it).
+  Modifiers: column, enum, bounds, pattern.
 
 --rule CEL[#MESSAGE] (repeatable): a rule on the whole spec, for rules across
   fields: --rule '!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres'
@@ -167,6 +172,7 @@ re-rendered; your files already there are left alone.
 	f.StringVar(&o.plural, "plural", "", "resource name (default: the inflected plural of the kind)")
 	f.BoolVar(&o.namespaced, "namespaced", true, "namespaced kind; --namespaced=false for cluster-scoped")
 	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
+	f.StringArrayVar(&o.statusFields, "status-field", nil, "status field of the kind's own NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource (e.g. db)")
@@ -326,6 +332,13 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 			return scaffold.API{}, nil, err
 		}
 		a.Fields = append(a.Fields, f)
+	}
+	for _, spec := range o.statusFields {
+		f, err := scaffold.ParseStatusField(spec)
+		if err != nil {
+			return scaffold.API{}, nil, err
+		}
+		a.Status = append(a.Status, f)
 	}
 	for _, r := range o.rules {
 		a.Rules = append(a.Rules, scaffold.ParseRule(r))

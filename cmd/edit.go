@@ -24,6 +24,7 @@ func newEditCmd(env Env) *cobra.Command {
 type editAPIOptions struct {
 	kind                   string
 	fields, removeFields   []string
+	status, removeStatus   []string
 	owns, removeOwns       []string
 	rules, removeRules     []string
 	shortNames, categories []string
@@ -43,7 +44,8 @@ left alone; a starter for a newly owned kind is written beside them.
 
 --field takes the syntax of create api: a new field, or a new definition of
 the field of that name (give all its modifiers). --remove-field removes a
-field, or an object with every field below it.
+field, or an object with every field below it. --status-field and
+--remove-status-field do the same for the kind's own status fields.
 
 The kind's version is served: objects of it are stored and clients send
 them. A change that would break them is refused, naming the field and the
@@ -54,6 +56,7 @@ rule (Kubernetes' API change rules):
   - narrowing: an enum losing a value or added, min or minLength raised,
     max or maxLength lowered, a pattern added or changed
   - a field becoming immutable, or a new rule (on a field or the spec)
+  - removing a status field, or changing its type (clients read it)
 Widening is safe: new optional fields, relaxed bounds and enums, removed
 rules, owned kinds added or removed. A pre-release version (v1alpha1,
 v1beta2) may break with --allow-breaking; a stable one changes in a new
@@ -73,6 +76,8 @@ version.`,
 	f.StringVar(&o.kind, "kind", "", "the project's kind to change (e.g. Database)")
 	f.StringArrayVar(&o.fields, "field", nil, "add a spec field, or define one again: NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.removeFields, "remove-field", nil, "remove a field, or an object and its fields (repeatable)")
+	f.StringArrayVar(&o.status, "status-field", nil, "add a status field, or define one again: NAME:TYPE[:MODIFIER...] (repeatable)")
+	f.StringArrayVar(&o.removeStatus, "remove-status-field", nil, "remove a status field (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "own these child kinds too: "+strings.Join(scaffold.ChildKindNames(), ","))
 	f.StringSliceVar(&o.removeOwns, "remove-owns", nil, "own these child kinds no more")
 	f.StringArrayVar(&o.rules, "rule", nil, "add a CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
@@ -92,13 +97,20 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if style.ExistingKinds {
 		return usageErrorf("edit api changes the project's own kinds; a %s project decorates existing kinds and has none", p.Style)
 	}
-	edit := scaffold.APIEdit{RemoveFields: o.removeFields, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules}
+	edit := scaffold.APIEdit{RemoveFields: o.removeFields, RemoveStatusFields: o.removeStatus, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules}
 	for _, spec := range o.fields {
 		f, err := scaffold.ParseField(spec)
 		if err != nil {
 			return err
 		}
 		edit.Fields = append(edit.Fields, f)
+	}
+	for _, spec := range o.status {
+		f, err := scaffold.ParseStatusField(spec)
+		if err != nil {
+			return err
+		}
+		edit.StatusFields = append(edit.StatusFields, f)
 	}
 	for _, r := range o.rules {
 		edit.Rules = append(edit.Rules, scaffold.ParseRule(r))
@@ -110,7 +122,7 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 		edit.Categories = &o.categories
 	}
 	if edit.Empty() {
-		return usageErrorf("nothing to change: give --field, --remove-field, --owns, --remove-owns, --rule, --remove-rule, --short-names or --categories")
+		return usageErrorf("nothing to change: give --field, --remove-field, --status-field, --remove-status-field, --owns, --remove-owns, --rule, --remove-rule, --short-names or --categories")
 	}
 	edited, old, err := p.EditAPI(scaffold.FlagSource, o.kind, edit)
 	if err != nil {

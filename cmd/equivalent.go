@@ -43,6 +43,13 @@ func equivalentCommand(dir string, p scaffold.Project, style scaffold.Style) (st
 			}
 			create = append(create, "--field", spec)
 		}
+		for _, f := range a.Status {
+			spec, ok := f.Spec()
+			if !ok {
+				return "", false
+			}
+			create = append(create, "--status-field", spec)
+		}
 		if len(a.Owns) > 0 {
 			create = append(create, "--owns", strings.Join(a.Owns, ","))
 		}

@@ -42,6 +42,13 @@ func apiDoc(p Project) []byte {
 			}
 			b.WriteString("\n")
 		}
+		if len(a.Status) > 0 {
+			b.WriteString("| status field | type | constraints |\n|---|---|---|\n")
+			for _, f := range a.Status {
+				fmt.Fprintf(&b, "| `%s` | %s | %s |\n", f.Name, f.Type, constraints(f))
+			}
+			b.WriteString("\nBeside `observedGeneration` and the `Ready` condition, which every kind's status holds.\n\n")
+		}
 		if len(a.Rules) > 0 {
 			b.WriteString("Rules on the whole spec (CEL, `self` is the spec), enforced by the API server:\n\n")
 			for _, r := range a.Rules {

@@ -199,13 +199,13 @@ func specChange(p Project, a API, sample map[string]any, cases []namedCase) (nam
 // gives it and the status once they are there.
 func reconciled(p Project, a API, description string, obj map[string]any, observed []map[string]any) ConformanceCase {
 	meta := obj["metadata"].(map[string]any)
+	status := a.StatusStarter().Status(meta["name"].(string))
+	status["observedGeneration"] = meta["generation"]
+	status["conditions"] = []any{map[string]any{"type": "Ready", "status": "True", "reason": "Reconciled"}}
 	return ConformanceCase{
 		Description: description, Object: obj, Observed: RoundTripAll(observed),
 		Children: RoundTripAll(Reconciled(DesiredChildren(p, a, obj), observed)),
-		Status: map[string]any{
-			"observedGeneration": meta["generation"],
-			"conditions":         []any{map[string]any{"type": "Ready", "status": "True", "reason": "Reconciled"}},
-		},
+		Status:   status,
 	}
 }
 

@@ -87,7 +87,7 @@ func rootSchema(a API) *apiextensionsv1.JSONSchemaProps {
 			"kind":       {Type: "string", Description: "Kind is a string value representing the REST resource this object represents."},
 			"metadata":   {Type: "object"},
 			"spec":       withDescription(specSchema(a), fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind)),
-			"status":     statusSchema(a.Kind),
+			"status":     statusSchema(a),
 		},
 		Required: []string{"spec"},
 	}
@@ -247,8 +247,17 @@ func toFloat(n *int64) *float64 {
 }
 
 // statusSchema is the status contract shared by every style: the
-// generation last reconciled and metav1.Condition entries keyed by type.
-func statusSchema(kind string) apiextensionsv1.JSONSchemaProps {
+// generation last reconciled and metav1.Condition entries keyed by type,
+// then the kind's own status fields.
+func statusSchema(a API) apiextensionsv1.JSONSchemaProps {
+	s := commonStatusSchema(a.Kind)
+	for name, p := range objectSchema(a.Status).Properties {
+		s.Properties[name] = p
+	}
+	return s
+}
+
+func commonStatusSchema(kind string) apiextensionsv1.JSONSchemaProps {
 	str := func(extra apiextensionsv1.JSONSchemaProps) apiextensionsv1.JSONSchemaProps {
 		extra.Type = "string"
 		return extra
@@ -293,15 +302,20 @@ func statusSchema(kind string) apiextensionsv1.JSONSchemaProps {
 	}
 }
 
-// PrinterColumns are the columns flagged with the column modifier, then
-// Ready and Age.
+// PrinterColumns are the spec and status fields flagged with the column
+// modifier, then Ready and Age.
 func PrinterColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
 	var cols []apiextensionsv1.CustomResourceColumnDefinition
-	for _, f := range a.Fields {
-		if f.Column {
-			cols = append(cols, apiextensionsv1.CustomResourceColumnDefinition{
-				Name: columnName(f), Type: columnType(f.Type), JSONPath: ".spec." + f.Name,
-			})
+	for _, part := range []struct {
+		path   string
+		fields []Field
+	}{{".spec.", a.Fields}, {".status.", a.Status}} {
+		for _, f := range part.fields {
+			if f.Column {
+				cols = append(cols, apiextensionsv1.CustomResourceColumnDefinition{
+					Name: columnName(f), Type: columnType(f.Type), JSONPath: part.path + f.Name,
+				})
+			}
 		}
 	}
 	return append(cols,

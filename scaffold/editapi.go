@@ -14,9 +14,12 @@ type APIEdit struct {
 	// RemoveFields names fields, or objects: an object goes with every
 	// field below it.
 	RemoveFields []string
-	Owns         []string
-	RemoveOwns   []string
-	Rules        []Rule
+	// StatusFields and RemoveStatusFields do the same for status fields.
+	StatusFields       []Field
+	RemoveStatusFields []string
+	Owns               []string
+	RemoveOwns         []string
+	Rules              []Rule
 	// RemoveRules are the expressions of spec rules to remove.
 	RemoveRules []string
 	// ShortNames and Categories, when not nil, replace the kind's.
@@ -25,7 +28,7 @@ type APIEdit struct {
 
 // Empty reports whether the edit changes nothing.
 func (e APIEdit) Empty() bool {
-	return len(e.Fields)+len(e.RemoveFields)+len(e.Owns)+len(e.RemoveOwns)+len(e.Rules)+len(e.RemoveRules) == 0 &&
+	return len(e.Fields)+len(e.RemoveFields)+len(e.StatusFields)+len(e.RemoveStatusFields)+len(e.Owns)+len(e.RemoveOwns)+len(e.Rules)+len(e.RemoveRules) == 0 &&
 		e.ShortNames == nil && e.Categories == nil
 }
 
@@ -52,7 +55,7 @@ func (p Project) EditAPI(src Source, kind string, e APIEdit) (Project, API, erro
 // apply makes the edit's changes to a, removals first, so a field can be
 // removed and defined again as an object (or the other way round).
 func (e APIEdit) apply(src Source, a API) (API, error) {
-	a.Fields, a.Owns, a.Rules = slices.Clone(a.Fields), slices.Clone(a.Owns), slices.Clone(a.Rules)
+	a.Fields, a.Status, a.Owns, a.Rules = slices.Clone(a.Fields), slices.Clone(a.Status), slices.Clone(a.Owns), slices.Clone(a.Rules)
 	for _, name := range e.RemoveFields {
 		kept := slices.DeleteFunc(a.Fields, func(f Field) bool { return f.Name == name || strings.HasPrefix(f.Name, name+".") })
 		if len(kept) == len(a.Fields) {
@@ -60,13 +63,15 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 		}
 		a.Fields = kept
 	}
-	for _, f := range e.Fields {
-		if j := slices.IndexFunc(a.Fields, func(old Field) bool { return old.Name == f.Name }); j >= 0 {
-			a.Fields[j] = f
-		} else {
-			a.Fields = append(a.Fields, f)
+	a.Fields = defineFields(a.Fields, e.Fields)
+	for _, name := range e.RemoveStatusFields {
+		kept := slices.DeleteFunc(a.Status, func(f Field) bool { return f.Name == name })
+		if len(kept) == len(a.Status) {
+			return a, invalid(src, "remove-status-field", name, "%s has no such status field (status fields: %s)", a.Kind, fieldNames(a.Status))
 		}
+		a.Status = kept
 	}
+	a.Status = defineFields(a.Status, e.StatusFields)
 	for _, kind := range e.RemoveOwns {
 		j := slices.Index(a.Owns, kind)
 		if j < 0 {
@@ -135,4 +140,17 @@ func (p Project) kindIndex(src Source, kind string) (int, error) {
 		return -1, inputErrorf("%s %s: the project has no kinds yet: add one with opctl create api", src("kind"), kind)
 	}
 	return -1, invalid(src, "kind", kind, "the project has no such kind (kinds: %s)", strings.Join(kinds, ", "))
+}
+
+// defineFields adds each new field to fields, or puts it in place of the
+// field of the same name.
+func defineFields(fields, defined []Field) []Field {
+	for _, f := range defined {
+		if j := slices.IndexFunc(fields, func(old Field) bool { return old.Name == f.Name }); j >= 0 {
+			fields[j] = f
+		} else {
+			fields = append(fields, f)
+		}
+	}
+	return fields
 }

@@ -78,9 +78,15 @@ func isModifier(segment string) bool {
 // pattern= and rule= take the rest of the spec verbatim (so they come last);
 // default= extends over following segments that are not modifiers, so
 // datetimes keep their colons.
-func ParseField(spec string) (Field, error) {
+func ParseField(spec string) (Field, error) { return parseField("field", spec) }
+
+// ParseStatusField parses NAME:TYPE[:MODIFIER...] as given to
+// --status-field.
+func ParseStatusField(spec string) (Field, error) { return parseField("status-field", spec) }
+
+func parseField(flag, spec string) (Field, error) {
 	bad := func(format string, args ...any) error {
-		return invalid(FlagSource, "field", spec, format, args...)
+		return invalid(FlagSource, flag, spec, format, args...)
 	}
 	parts := strings.Split(spec, ":")
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {

@@ -81,6 +81,10 @@ type API struct {
 	ShortNames []string `json:"shortNames,omitempty"`
 	Categories []string `json:"categories,omitempty"`
 	Fields     []Field  `json:"fields,omitempty"`
+	// Status are the kind's own status fields (an endpoint, a phase),
+	// beside the observedGeneration and conditions every kind has: the
+	// user's code sets them through each style's status seam.
+	Status []Field `json:"status,omitempty"`
 	// Rules are CEL rules on the spec (self is the spec): rules across
 	// fields.
 	Rules []Rule   `json:"rules,omitempty"`

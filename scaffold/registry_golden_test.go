@@ -111,6 +111,7 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			Group: "platform", Version: "v1alpha1", Kind: "Tenant", Plural: "tenants", Namespaced: false,
 			Fields: mustFields(t, "owner:string:required:column:immutable", "quota:quantity:default=10Gi:immutable"),
 			Rules:  []scaffold.Rule{{Rule: "self.owner != 'root'", Message: "root owns no tenant"}},
+			Status: mustFields(t, "namespace:string:column"),
 		})
 		require.NoError(t, err)
 		add("cluster", cluster)
@@ -119,7 +120,8 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			Fields: mustFields(t, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
 				"since:datetime", "type:string", "range.func:int32", "tags:[]string", "shards:[]int32", "surge:int-or-string:default=25%", "labels:map[string]string", "backup.schedule:string:default=@daily",
 				"backup.target.bucket:string:required:pattern=^[a-z0-9-]+$", "tier:string:minLength=2:maxLength=8:rule=self != 'root'#tier root is reserved"),
-			Owns: []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
+			Owns:   []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
+			Status: mustFields(t, "endpoint:string", "hits:int64:min=0:column", "phase:string:enum=Warming,Serving", "lastCompaction:datetime", "usage:quantity", "shards:[]string"),
 		})
 		require.NoError(t, err)
 		// Admission: the runtime's webhooks where it serves them, else

@@ -37,8 +37,9 @@ func NewRenderer(t *Tree, fsys fs.FS, partials ...fs.FS) *Renderer {
 }
 
 var templateFuncs = template.FuncMap{
-	"join":   strings.Join,
-	"header": func() string { return GeneratedHeader },
+	"join":       strings.Join,
+	"header":     func() string { return GeneratedHeader },
+	"upperFirst": UpperFirst,
 }
 
 // Delims sets the action delimiters of the unit's own templates, for files

@@ -100,6 +100,9 @@ func validateAPI(src Source, domain string, a API) error {
 	if err := ValidateFields(src, a.Fields); err != nil {
 		return err
 	}
+	if err := validateStatusFields(src, a.Status); err != nil {
+		return err
+	}
 	if err := validateNames(src, a); err != nil {
 		return err
 	}
@@ -339,6 +342,36 @@ func ValidateFields(src Source, fields []Field) error {
 			if parent := strings.Join(path[:i], "."); byName[parent] {
 				return bad("%q is a field, so it cannot also be an object", parent)
 			}
+		}
+	}
+	return nil
+}
+
+// statusOwnFields are the status properties every kind has.
+var statusOwnFields = []string{"observedGeneration", "conditions"}
+
+// validateStatusFields checks the kind's own status fields: properties of
+// status (no nested objects), which the operator writes, so no modifier that
+// speaks of what users may write (required, default, immutable, rule).
+func validateStatusFields(src Source, fields []Field) error {
+	seen := map[string]bool{}
+	for _, f := range fields {
+		bad := func(format string, args ...any) error {
+			return invalid(src, "status-field", f.Name, format, args...)
+		}
+		switch {
+		case seen[f.Name]:
+			return bad("defined twice")
+		case strings.Contains(f.Name, "."):
+			return bad("a status field is a property of status: no dots (nested objects are spec fields only)")
+		case slices.Contains(statusOwnFields, f.Name):
+			return bad("every kind's status has %s already", f.Name)
+		case f.Required, f.Default != nil, f.Immutable, len(f.Rules) > 0:
+			return bad("the operator writes status, users do not: required, default, immutable and rule do not apply (column, enum and bounds do)")
+		}
+		seen[f.Name] = true
+		if err := checkField(f); err != nil {
+			return bad("%v", err)
 		}
 	}
 	return nil

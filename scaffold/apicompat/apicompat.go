@@ -64,6 +64,24 @@ func Check(old, new scaffold.API) []Break {
 			breaks = append(breaks, Break{"rule", r.Rule, "a new rule may refuse objects the version accepted"})
 		}
 	}
+	return append(breaks, statusBreaks(old.Status, new.Status)...)
+}
+
+// statusBreaks are the changes to status fields that break the clients
+// reading them: a field they read goes, or holds another type. The
+// operator alone writes status, so tightening a bound refuses no user's
+// object (and the API server's ratcheting keeps stored values).
+func statusBreaks(old, new []scaffold.Field) []Break {
+	var breaks []Break
+	for _, was := range old {
+		i := slices.IndexFunc(new, func(f scaffold.Field) bool { return f.Name == was.Name })
+		switch {
+		case i < 0:
+			breaks = append(breaks, Break{"remove-status-field", was.Name, "removing a status field breaks the clients that read it"})
+		case new[i].Type != was.Type:
+			breaks = append(breaks, Break{"status-field", was.Name, fmt.Sprintf("its type changes from %s to %s: the clients that read it would fail", was.Type, new[i].Type)})
+		}
+	}
 	return breaks
 }
 

@@ -99,3 +99,33 @@ func TestPrerelease(t *testing.T) {
 		assert.Equal(t, want, apicompat.Prerelease(version), version)
 	}
 }
+
+func TestCheckStatus(t *testing.T) {
+	withStatus := func(specs ...string) scaffold.API {
+		a := api(t)
+		for _, spec := range specs {
+			f, err := scaffold.ParseStatusField(spec)
+			require.NoError(t, err)
+			a.Status = append(a.Status, f)
+		}
+		return a
+	}
+	old := withStatus("endpoint:string", "phase:string:enum=Pending,Ready")
+	tests := []struct {
+		name   string
+		new    scaffold.API
+		breaks []apicompat.Break
+	}{
+		{"a status field added", withStatus("endpoint:string", "phase:string:enum=Pending,Ready", "readyReplicas:int32"), nil},
+		{"an enum narrowed: the operator alone writes status", withStatus("endpoint:string", "phase:string:enum=Ready"), nil},
+		{"a status field removed", withStatus("phase:string:enum=Pending,Ready"),
+			[]apicompat.Break{{"remove-status-field", "endpoint", "removing a status field breaks the clients that read it"}}},
+		{"a status field's type changed", withStatus("endpoint:[]string", "phase:string:enum=Pending,Ready"),
+			[]apicompat.Break{{"status-field", "endpoint", "its type changes from string to []string: the clients that read it would fail"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.breaks, apicompat.Check(old, tt.new))
+		})
+	}
+}

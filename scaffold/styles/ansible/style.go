@@ -292,6 +292,9 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 		for _, c := range a.Children {
 			r.File(role+"templates/"+c.Template, "role/templates/"+c.Shape()+".yaml.j2.tmpl", scaffold.UserOwned, ansibleChildData{a, c})
 		}
+		if len(a.Status) > 0 {
+			r.File(role+"templates/status.yaml.j2", "role/templates/status.yaml.j2.tmpl", scaffold.UserOwned, a)
+		}
 		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", scaffold.UserOwned, a)
 		r.File(role+"README.md", "role/README.md.tmpl", scaffold.UserOwned, a)
 		r.File("playbooks/local-"+a.Singular()+".yml", "playbooks/local.yml.tmpl", scaffold.UserOwned, a)

@@ -110,6 +110,8 @@ type goAPI struct {
 	Alias        string // import alias: <group><version>, dots and dashes removed
 	Structs      []goStruct
 	StatusStruct goStruct
+	// StatusFields are the kind's own status fields (in StatusStruct too).
+	StatusFields []goField
 	Markers      []string
 	RBACMarkers  []string
 	UsesQuantity bool
@@ -202,9 +204,10 @@ func newGoData(p scaffold.Project) goData {
 			Import:    p.Repo + "/" + dir,
 			Alias:     strings.NewReplacer(".", "", "-", "").Replace(a.Group) + a.Version,
 			Structs:   goStructs(a),
-			StatusStruct: goStruct{Name: a.Kind + "Status", Fields: []goField{
+			StatusStruct: goStruct{Name: a.Kind + "Status", Fields: append([]goField{
 				{Name: "ObservedGeneration"}, {Name: "Conditions", Copy: "conditions"},
-			}},
+			}, goStatusFields(a)...)},
+			StatusFields: goStatusFields(a),
 			Markers:      kindMarkers(a),
 			RBACMarkers:  rbacMarkers(p, a),
 			UsesQuantity: usesType(a, scaffold.TypeQuantity),
@@ -352,6 +355,9 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 		r.File(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", scaffold.UserOwned, a)
 		if a.Workloads {
 			r.File(ctl+a.Singular()+"_pods.go", "controller/pods.go.tmpl", scaffold.UserOwned, a)
+		}
+		if len(a.Status) > 0 {
+			r.File(ctl+a.Singular()+"_status.go", "controller/status.go.tmpl", scaffold.UserOwned, a)
 		}
 		for _, c := range a.Children {
 			r.File(ctl+c.File, "controller/child_"+c.Shape()+".go.tmpl", scaffold.UserOwned, goChildData{a, c})

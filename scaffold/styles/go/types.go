@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -150,12 +151,26 @@ func kindMarkers(a scaffold.API) []string {
 	return m
 }
 
-// usesType reports whether any field of the API has type t.
-func usesType(a scaffold.API, t scaffold.FieldType) bool {
-	for _, f := range a.Fields {
-		if f.Type == t {
-			return true
+// goStatusFields are the kind's own status fields, as Kubernetes' own
+// status types write them: strings, numbers and booleans as plain values
+// that omitempty leaves out, the struct types (which omitempty cannot
+// leave out) behind pointers.
+func goStatusFields(a scaffold.API) []goField {
+	var out []goField
+	for _, f := range a.Status {
+		g := goScalarField(f, f.Name)
+		switch {
+		case slices.Contains([]string{"string", "bool", "int32", "int64"}, g.Elem):
+			g.Type, g.Elem, g.Copy = g.Elem, "", ""
+		case f.Type.Go().Nilable:
+			g.JSON += ",omitempty"
 		}
+		out = append(out, g)
 	}
-	return false
+	return out
+}
+
+// usesType reports whether any spec or status field of the API has type t.
+func usesType(a scaffold.API, t scaffold.FieldType) bool {
+	return slices.ContainsFunc(slices.Concat(a.Fields, a.Status), func(f scaffold.Field) bool { return f.Type == t })
 }

@@ -108,6 +108,9 @@ func NewData(p scaffold.Project, command []string, runtime string) Data {
 		for _, c := range pa.Children {
 			d.Modules = append(d.Modules, c.Module)
 		}
+		if len(a.Status) > 0 {
+			d.Modules = append(d.Modules, a.Singular()+"_status")
+		}
 		d.APIs = append(d.APIs, pa)
 	}
 	for _, c := range scaffold.ChildKinds() {
@@ -154,6 +157,9 @@ func AddPackage(t *scaffold.Tree, d Data, compare string) error {
 		}
 		for _, c := range a.Children {
 			r.File(pkg+c.Module+".py", "child_"+c.Shape()+".py.tmpl", scaffold.UserOwned, ChildData{a, c})
+		}
+		if len(a.Status) > 0 {
+			r.File(pkg+a.Singular()+"_status.py", "own_status.py.tmpl", scaffold.UserOwned, a)
 		}
 	}
 	return r.Err()

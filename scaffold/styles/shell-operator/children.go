@@ -61,6 +61,9 @@ type jqTemplated struct {
 	// Workloads: the kind owns a kind that runs pods (its templates
 	// include pod.jq).
 	Workloads bool
+	// StatusModule is the module of the kind's own status fields
+	// (lib/databases/status), "" when it has none.
+	StatusModule string
 }
 
 func newJQTemplated(a scaffold.API) jqTemplated {
@@ -74,6 +77,9 @@ func newJQTemplated(a scaffold.API) jqTemplated {
 		t.Leaves = append(t.Leaves, l)
 	}
 	t.Conv, t.EnvLeaves = scaffold.ConventionLeaves(a, t.Leaves, func(l jqLeaf) string { return l.Name })
+	if len(a.Status) > 0 {
+		t.StatusModule = "lib/" + a.Plural + "/status"
+	}
 	for _, ck := range a.OwnedKinds() {
 		child := jqChild{ChildKind: ck, Module: "lib/" + a.Plural + "/" + ck.Suffix(), Func: ck.Suffix(), Scaled: ck.Kind == a.ScaledKind()}
 		if ck.Kind == "HorizontalPodAutoscaler" {
@@ -86,7 +92,8 @@ func newJQTemplated(a scaffold.API) jqTemplated {
 }
 
 // Program is the jq the kind's hook hands lib/reconcile.jq: it includes the
-// kind's templates and names the children they make of a resource.
+// kind's templates, names the children they make of a resource and the
+// kind's own status fields.
 func (t jqTemplated) Program() string {
 	var b strings.Builder
 	var calls []string
@@ -94,10 +101,16 @@ func (t jqTemplated) Program() string {
 		b.WriteString(`include "` + c.Module + `"; `)
 		calls = append(calls, c.Func)
 	}
+	own := "{}"
+	if t.StatusModule != "" {
+		// jq takes includes only before definitions.
+		b.WriteString(`include "` + t.StatusModule + `"; `)
+		own = "status"
+	}
 	if calls == nil {
 		calls = []string{"empty"}
 	}
-	b.WriteString("def children: " + strings.Join(calls, ", ") + ";")
+	b.WriteString("def children: " + strings.Join(calls, ", ") + "; def own_status: " + own + ";")
 	return b.String()
 }
 

@@ -432,6 +432,9 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 		for _, c := range sa.Children {
 			r.File("hooks/"+c.Module+".jq", "hooks/children/"+c.Shape()+".jq.tmpl", scaffold.UserOwned, shellChildData{sa, c})
 		}
+		if sa.StatusModule != "" {
+			r.File("hooks/"+sa.StatusModule+".jq", "hooks/status.jq.tmpl", scaffold.UserOwned, sa)
+		}
 		if sa.Admission != nil {
 			if err := addAdmissionHooks(p, r, sa); err != nil {
 				return err

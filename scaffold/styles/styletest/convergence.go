@@ -5,6 +5,7 @@ package styletest
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -61,15 +62,18 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 }
 
 // waitConverged waits until the children of cr are what opctl's Go
-// reference (scaffold.DesiredChildren) makes of it, and Ready.
+// reference (scaffold.DesiredChildren) makes of it, its own status fields
+// what the starter reports, and Ready.
 func waitConverged(t *testing.T, c client.Client, p scaffold.Project, api scaffold.API, cr *unstructured.Unstructured, what string) {
 	t.Helper()
-	waitChildren(t, c, cr, func() []map[string]any { return scaffold.DesiredChildren(p, api, cr.Object) }, what)
+	waitChildren(t, c, cr, func() []map[string]any { return scaffold.DesiredChildren(p, api, cr.Object) },
+		api.StatusStarter().Status(cr.GetName()), what)
 }
 
 // waitChildren waits until the children of cr are the ones children gives
-// (called with cr as last read), and Ready.
-func waitChildren(t *testing.T, c client.Client, cr *unstructured.Unstructured, children func() []map[string]any, what string) {
+// (called with cr as last read), its status holds the values of status
+// (observedGeneration and conditions aside), and Ready.
+func waitChildren(t *testing.T, c client.Client, cr *unstructured.Unstructured, children func() []map[string]any, status map[string]any, what string) {
 	t.Helper()
 	ctx := context.Background()
 	var diff string
@@ -89,6 +93,12 @@ func waitChildren(t *testing.T, c client.Client, cr *unstructured.Unstructured, 
 			}
 			if d := cmp.Diff(managedContent(scaffold.RoundTrip(want)), managedContent(got.Object)); d != "" {
 				diff += fmt.Sprintf("%s %s (-want +got):\n%s", got.GetKind(), key.Name, d)
+			}
+		}
+		got, _ := cr.Object["status"].(map[string]any)
+		for k, want := range status {
+			if k != "observedGeneration" && k != "conditions" && !reflect.DeepEqual(got[k], want) {
+				diff += fmt.Sprintf("status.%s = %v, want %v\n", k, got[k], want)
 			}
 		}
 		if diff != "" {
@@ -125,7 +135,7 @@ func checkCases(t *testing.T, c client.Client, dir, ns string) {
 	}
 	require.NotEmpty(t, created, "the project has no conformance case to run")
 	for _, pc := range created {
-		waitChildren(t, c, pc.object, func() []map[string]any { return pc.Children }, "the children of conformance case "+pc.name)
+		waitChildren(t, c, pc.object, func() []map[string]any { return pc.Children }, pc.Status, "the children and status of conformance case "+pc.name)
 		require.NoError(t, c.Delete(ctx, pc.object))
 	}
 }

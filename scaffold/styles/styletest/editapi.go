@@ -17,9 +17,10 @@ import (
 // CheckEditKeepsUserCode: on the seed, every file of the user's that the
 // edit does not concern is changed, as a team's work changes them (the
 // kind's reconcile code among them); opctl edit api then adds an optional
-// field and an owned kind. No changed file is touched, the new kind's
-// builder is written, and the project's own tests (test, a command run in
-// it) pass. It returns their output.
+// field, a status field and an owned kind. No changed file is touched, the
+// new kind's builder and the status starter are written, and the project's
+// own tests (test, a command run in it: the conformance cases expect the
+// starter's status) pass. It returns their output.
 func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) string {
 	t.Helper()
 	dir := Seed(t, style)
@@ -29,6 +30,9 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 	f, err := scaffold.ParseField("backup.schedule:string")
 	require.NoError(t, err)
 	edit.Fields = []scaffold.Field{f}
+	sf, err := scaffold.ParseStatusField("endpoint:string:column")
+	require.NoError(t, err)
+	edit.StatusFields = []scaffold.Field{sf}
 	edited, _, err := p.EditAPI(scaffold.FlagSource, "Database", edit)
 	require.NoError(t, err)
 	before, err := scaffold.Render(p, style)
@@ -48,7 +52,8 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 	}
 	require.NotEmpty(t, changed)
 	t.Logf("changed by the team: %s", strings.Join(scaffold.SortedKeys(changed), " "))
-	MustRun(t, dir, "edit", "api", "--kind", "Database", "--field", "backup.schedule:string", "--owns", "Secret")
+	MustRun(t, dir, "edit", "api", "--kind", "Database", "--field", "backup.schedule:string", "--owns", "Secret",
+		"--status-field", "endpoint:string:column")
 	for file, want := range changed {
 		got, err := os.ReadFile(filepath.Join(dir, file))
 		require.NoError(t, err)
@@ -60,7 +65,7 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 			builders = append(builders, f.Path)
 		}
 	}
-	require.NotEmpty(t, builders, "no file of the user's holds the Secret's builder")
+	require.Len(t, builders, 2, "the Secret's builder and the status starter, as files of the user's")
 	for _, b := range builders {
 		assert.FileExists(t, filepath.Join(dir, b))
 	}
