@@ -91,7 +91,7 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 		return err
 	}
 	f.Type = scaffold.TypeString
-	if err := ask("Field name", "lowerCamelCase; dots make nested objects (backup.schedule)", func(t *scaffold.Field, v string) error {
+	if err := ask("Field name", "lowerCamelCase; dots make nested objects (backup.schedule), [] lists of objects (users[].name)", func(t *scaffold.Field, v string) error {
 		t.Name = v
 		return nil
 	}); err != nil {

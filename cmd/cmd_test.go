@@ -174,7 +174,7 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{"group with underscore", []string{"--group", "my_app"}, `opctl: --group "my_app": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
 		{"group upper case", []string{"--group", "MyApp"}, `opctl: --group "MyApp": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
 		{"unknown type", []string{"--field", "size:float"}, `opctl: --field "size:float": unknown type "float" (types: string, bool, int32, int64, quantity, int-or-string, duration, datetime, []string, []int32, map[string]string)`},
-		{"unknown modifier", []string{"--field", "size:int32:positive"}, `opctl: --field "size:int32:positive": unknown modifier "positive" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column, immutable, rule)`},
+		{"unknown modifier", []string{"--field", "size:int32:positive"}, `opctl: --field "size:int32:positive": unknown modifier "positive" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column, key, immutable, rule)`},
 		{"min greater than max", []string{"--field", "size:int32:min=5:max=1"}, `opctl: --field "size": min 5 is greater than max 1`},
 		{"default outside enum", []string{"--field", "mode:string:enum=a,b:default=c"}, `opctl: --field "mode": default "c" is not in enum a,b`},
 		{"default outside range", []string{"--field", "size:int32:max=3:default=4"}, `opctl: --field "size": default 4 is outside min/max`},

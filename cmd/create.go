@@ -128,8 +128,12 @@ re-rendered; your files already there are left alone.
 --field NAME:TYPE[:MODIFIER...] (repeatable)
   types:     ` + strings.Join(typeNames(), ", ") + `
              nested objects through dotted names: backup.schedule:string
+             lists of objects through []: users[].name:string:required,
+             keyed by a required name (or fields marked key), so that
+             server-side apply merges them
   modifiers: required, default=V, enum=a,b,c, min=N, max=N, minLength=N,
              maxLength=N, pattern=REGEX (last: takes the rest), column,
+             key (a key of a list's objects),
              immutable (no change once created),
              rule=CEL[#MESSAGE] (last: takes the rest; self is the field)
 

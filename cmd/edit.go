@@ -44,7 +44,7 @@ left alone; a starter for a newly owned kind is written beside them.
 
 --field takes the syntax of create api: a new field, or a new definition of
 the field of that name (give all its modifiers). --remove-field removes a
-field, or an object with every field below it. --status-field and
+field, or an object or a list of objects with every field below it. --status-field and
 --remove-status-field do the same for the kind's own status fields.
 
 The kind's version is served: objects of it are stored and clients send
@@ -56,6 +56,7 @@ rule (Kubernetes' API change rules):
   - narrowing: an enum losing a value or added, min or minLength raised,
     max or maxLength lowered, a pattern added or changed
   - a field becoming immutable, or a new rule (on a field or the spec)
+  - a list of objects keyed by other fields
   - removing a status field, or changing its type (clients read it)
 Widening is safe: new optional fields, relaxed bounds and enums, removed
 rules, owned kinds added or removed. A pre-release version (v1alpha1,
@@ -75,7 +76,7 @@ version.`,
 	f := cmd.Flags()
 	f.StringVar(&o.kind, "kind", "", "the project's kind to change (e.g. Database)")
 	f.StringArrayVar(&o.fields, "field", nil, "add a spec field, or define one again: NAME:TYPE[:MODIFIER...] (repeatable)")
-	f.StringArrayVar(&o.removeFields, "remove-field", nil, "remove a field, or an object and its fields (repeatable)")
+	f.StringArrayVar(&o.removeFields, "remove-field", nil, "remove a field, or an object or a list of objects and its fields (repeatable)")
 	f.StringArrayVar(&o.status, "status-field", nil, "add a status field, or define one again: NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.removeStatus, "remove-status-field", nil, "remove a status field (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "own these child kinds too: "+strings.Join(scaffold.ChildKindNames(), ","))

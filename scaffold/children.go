@@ -91,13 +91,20 @@ func (a API) Conventions() Conventions {
 	}
 }
 
-// EnvFields are the fields the workloads get as SPEC_ variables: every
-// field but the container's own image, environment and resources.
+// EnvFields are the values the workloads get as SPEC_ variables: every
+// value (a list of objects whole) but the container's own image,
+// environment and resources.
 func (a API) EnvFields() []Field {
 	c := a.Conventions()
+	own := map[string]bool{}
+	for _, f := range []*Field{c.Image, c.Env, c.Requests, c.Limits} {
+		if f != nil {
+			own[f.Name] = true
+		}
+	}
 	var out []Field
-	for i, f := range a.Fields {
-		if own := &a.Fields[i]; own != c.Image && own != c.Env && own != c.Requests && own != c.Limits {
+	for _, f := range a.Values() {
+		if !own[f.Name] {
 			out = append(out, f)
 		}
 	}
@@ -218,8 +225,9 @@ func childContent(p Project, a API, kind, owner string, labels map[string]any, s
 	switch kind {
 	case "ConfigMap", "Secret":
 		data := map[string]any{}
-		for i, f := range a.Fields {
-			if v, ok := spec.value(&a.Fields[i]); ok {
+		values := a.Values()
+		for i, f := range values {
+			if v, ok := spec.value(&values[i]); ok {
 				data[f.Name] = FieldText(v)
 				if kind == "Secret" {
 					data[f.Name] = base64.StdEncoding.EncodeToString([]byte(FieldText(v)))

@@ -152,6 +152,10 @@ func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
 			continue
 		}
 		nested := objectSchema(node.Children)
+		if node.List {
+			s.Properties[node.Name] = listSchema(nested, ListKeys(node.Children))
+			continue
+		}
 		if DefaultsToEmpty(node.Children) {
 			empty := jsonValue("{}")
 			nested.Default = &empty
@@ -176,17 +180,52 @@ func DefaultsToEmpty(fields []Field) bool {
 			found = found || node.Field.Default != nil
 			continue
 		}
-		found = found || DefaultsToEmpty(node.Children)
+		// A list stays out when left out: its objects' defaults apply in
+		// the objects given.
+		found = found || !node.List && DefaultsToEmpty(node.Children)
 	}
 	return found
 }
 
 // FieldNode is one property of an object: a field, or a nested object
-// holding the fields below it (with names relative to it).
+// holding the fields below it (with names relative to it), or a list of
+// objects (List) holding them.
 type FieldNode struct {
 	Name     string
+	List     bool
 	Field    *Field
 	Children []Field
+}
+
+// ListKeys are the keys by which server-side apply merges the objects of
+// a list with these fields: those marked key, else a required name, as in
+// Kubernetes' own lists (containers, env, volumes); none for a list
+// replaced whole (atomic).
+func ListKeys(fields []Field) []string {
+	var keys []string
+	name := false
+	for _, node := range GroupFields(fields) {
+		if f := node.Field; f != nil {
+			if f.Key {
+				keys = append(keys, node.Name)
+			}
+			name = name || node.Name == "name" && f.Required && f.Type == TypeString
+		}
+	}
+	if keys == nil && name {
+		keys = []string{"name"}
+	}
+	return keys
+}
+
+// listSchema is a list of items, a map keyed by keys where it has keys.
+func listSchema(item apiextensionsv1.JSONSchemaProps, keys []string) apiextensionsv1.JSONSchemaProps {
+	listType := "atomic"
+	if keys != nil {
+		listType = "map"
+	}
+	return apiextensionsv1.JSONSchemaProps{Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &item},
+		XListType: &listType, XListMapKeys: keys}
 }
 
 // GroupFields splits fields into the direct properties of one object, in
@@ -200,7 +239,8 @@ func GroupFields(fields []Field) []FieldNode {
 		if !ok {
 			i = len(nodes)
 			index[head] = i
-			nodes = append(nodes, FieldNode{Name: head})
+			name, list := strings.CutSuffix(head, ListSuffix)
+			nodes = append(nodes, FieldNode{Name: name, List: list})
 		}
 		if !nested {
 			f := f

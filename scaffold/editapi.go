@@ -57,7 +57,9 @@ func (p Project) EditAPI(src Source, kind string, e APIEdit) (Project, API, erro
 func (e APIEdit) apply(src Source, a API) (API, error) {
 	a.Fields, a.Status, a.Owns, a.Rules = slices.Clone(a.Fields), slices.Clone(a.Status), slices.Clone(a.Owns), slices.Clone(a.Rules)
 	for _, name := range e.RemoveFields {
-		kept := slices.DeleteFunc(a.Fields, func(f Field) bool { return f.Name == name || strings.HasPrefix(f.Name, name+".") })
+		kept := slices.DeleteFunc(a.Fields, func(f Field) bool {
+			return f.Name == name || strings.HasPrefix(f.Name, name+".") || strings.HasPrefix(f.Name, name+ListSuffix+".")
+		})
 		if len(kept) == len(a.Fields) {
 			return a, invalid(src, "remove-field", name, "%s has no such field or object (fields: %s)", a.Kind, fieldNames(a.Fields))
 		}

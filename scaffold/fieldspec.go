@@ -44,6 +44,8 @@ func modifierTable() []modifier {
 			used: func(f Field) bool { return f.Pattern != "" }},
 		{name: "column", flag: true, set: func(f *Field, _ string) error { f.Column = true; return nil },
 			used: func(f Field) bool { return f.Column }},
+		{name: "key", flag: true, set: func(f *Field, _ string) error { f.Key = true; return nil },
+			used: func(f Field) bool { return f.Key }},
 		{name: "immutable", flag: true, set: func(f *Field, _ string) error { f.Immutable = true; return nil },
 			used: func(f Field) bool { return f.Immutable }},
 		{name: "rule", set: func(f *Field, v string) error { f.Rules = append(f.Rules, ParseRule(v)); return nil },
@@ -171,6 +173,9 @@ func (f Field) Spec() (spec string, ok bool) {
 	}
 	if f.Column {
 		parts = append(parts, "column")
+	}
+	if f.Key {
+		parts = append(parts, "key")
 	}
 	if f.Immutable {
 		parts = append(parts, "immutable")

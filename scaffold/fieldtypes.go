@@ -29,6 +29,9 @@ const (
 	TypeStringArr FieldType = "[]string"
 	TypeInt32Arr  FieldType = "[]int32"
 	TypeStringMap FieldType = "map[string]string"
+	// TypeObjectList is a list of objects as one value (API.Values): its
+	// objects' fields are fields of their own (users[].name).
+	TypeObjectList FieldType = "[]object"
 )
 
 // typeRow is everything opctl knows about one field type: the table below
@@ -65,8 +68,8 @@ type GoType struct {
 
 var (
 	scalarModifiers = []string{"default", "column"}
-	stringModifiers = []string{"default", "column", "enum", "minLength", "maxLength", "pattern"}
-	intModifiers    = []string{"default", "column", "min", "max"}
+	stringModifiers = []string{"default", "column", "key", "enum", "minLength", "maxLength", "pattern"}
+	intModifiers    = []string{"default", "column", "key", "min", "max"}
 )
 
 func setType(typ, format string) func(Field, *apiextensionsv1.JSONSchemaProps) {
@@ -269,6 +272,9 @@ func (t FieldType) Allows(modifier string) bool {
 
 // Go is the field type in Go.
 func (t FieldType) Go() GoType {
+	if t == TypeObjectList {
+		return GoType{Nilable: true}
+	}
 	r, _ := t.row()
 	return r.goType
 }

@@ -22,6 +22,10 @@ type Field struct {
 	MaxLength   *int64    `json:"maxLength,omitempty"`
 	Pattern     string    `json:"pattern,omitempty"`
 	Column      bool      `json:"column,omitempty"`
+	// Key makes the field a key of the list of objects it is in
+	// (x-kubernetes-list-map-keys): server-side apply merges the list's
+	// objects by their keys.
+	Key bool `json:"key,omitempty"`
 	// Immutable: the field cannot change (nor, when optional, be set or
 	// unset) once the resource exists.
 	Immutable bool `json:"immutable,omitempty"`
@@ -59,8 +63,33 @@ func ParseRule(spec string) Rule {
 	return Rule{Rule: strings.TrimSpace(spec[:cut]), Message: strings.TrimSpace(spec[cut+1:])}
 }
 
+// ListSuffix ends a segment of a field name that is a list of objects:
+// users[].name is the field name of each object of the list users.
+const ListSuffix = "[]"
+
 // Path returns the segments of the dotted field name.
 func (f Field) Path() []string { return strings.Split(f.Name, ".") }
+
+// InList reports whether the field is in the objects of a list.
+func (f Field) InList() bool { return strings.Contains(f.Name, ListSuffix) }
+
+// Values are the spec's values as the children hold them: its fields, but
+// each list of objects as one value of type []object, its objects whole.
+func (a API) Values() []Field {
+	var out []Field
+	seen := map[string]bool{}
+	for _, f := range a.Fields {
+		list, _, ok := strings.Cut(f.Name, ListSuffix)
+		switch {
+		case !ok:
+			out = append(out, f)
+		case !seen[list]:
+			seen[list] = true
+			out = append(out, Field{Name: list, Type: TypeObjectList})
+		}
+	}
+	return out
+}
 
 // Leaf returns the last segment of the field name.
 func (f Field) Leaf() string {

@@ -75,7 +75,7 @@ func (e *sampleError) Error() string {
 
 func deletePath(m map[string]any, path []string) bool {
 	for _, seg := range path[:len(path)-1] {
-		next, ok := m[seg].(map[string]any)
+		next, ok := step(m, seg)
 		if !ok {
 			return false
 		}
@@ -122,14 +122,34 @@ func structuralOf(crd *apiextensionsv1.CustomResourceDefinition) (*structuralsch
 
 func setPath(m map[string]any, path []string, v any) {
 	for _, seg := range path[:len(path)-1] {
-		next, ok := m[seg].(map[string]any)
+		next, ok := step(m, seg)
 		if !ok {
 			next = map[string]any{}
-			m[seg] = next
+			if list, isList := strings.CutSuffix(seg, ListSuffix); isList {
+				m[list] = []any{next}
+			} else {
+				m[seg] = next
+			}
 		}
 		m = next
 	}
 	m[path[len(path)-1]] = v
+}
+
+// step is the object a segment of a path names in m: a nested object, or
+// for a list of objects (users[]) its first object.
+func step(m map[string]any, seg string) (map[string]any, bool) {
+	list, isList := strings.CutSuffix(seg, ListSuffix)
+	if !isList {
+		next, ok := m[seg].(map[string]any)
+		return next, ok
+	}
+	items, _ := m[list].([]any)
+	if len(items) == 0 {
+		return nil, false
+	}
+	next, ok := items[0].(map[string]any)
+	return next, ok
 }
 
 func sampleValue(f Field) (any, bool) {

@@ -339,10 +339,48 @@ func ValidateFields(src Source, fields []Field) error {
 		}
 		path := f.Path()
 		for i := 1; i < len(path); i++ {
-			if parent := strings.Join(path[:i], "."); byName[parent] {
-				return bad("%q is a field, so it cannot also be an object", parent)
+			parent := strings.Join(path[:i], ".")
+			if plain := strings.TrimSuffix(parent, ListSuffix); byName[plain] {
+				return bad("%q is a field, so it cannot also be an object or a list", plain)
+			}
+			if other, ok := otherShape(byName, parent); ok {
+				return bad("%q is both an object and a list of objects (%s)", strings.TrimSuffix(parent, ListSuffix), other)
 			}
 		}
+		if err := checkListField(f); err != nil {
+			return bad("%v", err)
+		}
+	}
+	return nil
+}
+
+// otherShape finds a field that has parent (an object, or a list of
+// objects ending in []) in the other shape, if any.
+func otherShape(byName map[string]bool, parent string) (string, bool) {
+	other := parent + ListSuffix
+	if plain, list := strings.CutSuffix(parent, ListSuffix); list {
+		other = plain
+	}
+	for name := range byName {
+		if strings.HasPrefix(name, other+".") {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// checkListField checks what only the fields of a list's objects may be
+// (keys) and what they may not (printer columns: a column shows one value).
+func checkListField(f Field) error {
+	path := f.Path()
+	direct := len(path) > 1 && strings.HasSuffix(path[len(path)-2], ListSuffix)
+	switch {
+	case f.Column && f.InList():
+		return fmt.Errorf("a field in a list's objects cannot be a column: a column shows one value")
+	case f.Key && !direct:
+		return fmt.Errorf("key marks a field of a list's objects (users[].name:string:required:key)")
+	case f.Key && !f.Required && f.Default == nil:
+		return fmt.Errorf("a key must be in every object of the list: make it required, or give it a default")
 	}
 	return nil
 }
@@ -368,6 +406,8 @@ func validateStatusFields(src Source, fields []Field) error {
 			return bad("every kind's status has %s already", f.Name)
 		case f.Required, f.Default != nil, f.Immutable, len(f.Rules) > 0:
 			return bad("the operator writes status, users do not: required, default, immutable and rule do not apply (column, enum and bounds do)")
+		case f.Key || f.InList():
+			return bad("status fields are plain values: no lists of objects")
 		}
 		seen[f.Name] = true
 		if err := checkField(f); err != nil {
@@ -390,8 +430,12 @@ func checkFieldName(f Field) error {
 	if !f.Type.known() {
 		return fmt.Errorf("unknown type %q (types: %s)", f.Type, joinTypes())
 	}
-	for i, seg := range f.Path() {
+	path := f.Path()
+	for i, seg := range path {
+		seg, list := strings.CutSuffix(seg, ListSuffix)
 		switch {
+		case list && i == len(path)-1:
+			return fmt.Errorf("%s%s ends the name: a list of objects holds fields, name them (%s%s.name:string)", seg, ListSuffix, seg, ListSuffix)
 		case !lowerCamel().MatchString(seg):
 			return fmt.Errorf("name %q must be lowerCamelCase (e.g. storageClass)", seg)
 		case i == 0 && slices.Contains(reservedTopLevel, seg):

@@ -42,7 +42,7 @@ func TestParseFieldErrors(t *testing.T) {
 	tests := []struct{ spec, want string }{
 		{"engine", `--field "engine": want NAME:TYPE[:MODIFIER...], e.g. replicas:int32:min=1`},
 		{"engine:strng", `--field "engine:strng": unknown type "strng" (types: string, bool, int32, int64, quantity, int-or-string, duration, datetime, []string, []int32, map[string]string)`},
-		{"engine:string:unique", `--field "engine:string:unique": unknown modifier "unique" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column, immutable, rule)`},
+		{"engine:string:unique", `--field "engine:string:unique": unknown modifier "unique" (modifiers: required, default, enum, min, max, minLength, maxLength, pattern, column, key, immutable, rule)`},
 		{"engine:string:required=yes", `--field "engine:string:required=yes": modifier "required" takes no value`},
 		{"replicas:int32:min", `--field "replicas:int32:min": modifier "min" needs a value: min=V`},
 		{"replicas:int32:min=one", `--field "replicas:int32:min=one": min=one is not an integer`},
@@ -86,7 +86,7 @@ func TestValidateAPIErrors(t *testing.T) {
 		{"reserved apiVersion", func(a *API) { a.Fields = []Field{field("apiVersion:string")} }, `--field "apiVersion": name "apiVersion" is reserved`},
 		{"not lowerCamelCase", func(a *API) { a.Fields = []Field{field("Engine:string")} }, `--field "Engine": name "Engine" must be lowerCamelCase (e.g. storageClass)`},
 		{"snake case", func(a *API) { a.Fields = []Field{field("storage_class:string")} }, `--field "storage_class": name "storage_class" must be lowerCamelCase (e.g. storageClass)`},
-		{"field and object", func(a *API) { a.Fields = []Field{field("backup:string"), field("backup.schedule:string")} }, `--field "backup.schedule": "backup" is a field, so it cannot also be an object`},
+		{"field and object", func(a *API) { a.Fields = []Field{field("backup:string"), field("backup.schedule:string")} }, `--field "backup.schedule": "backup" is a field, so it cannot also be an object or a list`},
 		{"modifier on wrong type", func(a *API) { a.Fields = []Field{field("replicas:int32:enum=1,2")} }, `--field "replicas": modifier "enum" does not apply to type int32`},
 		{"bad pattern", func(a *API) { a.Fields = []Field{field("host:string:pattern=([a-z")} }, "--field \"host\": pattern \"([a-z\" does not compile: error parsing regexp: missing closing ]: `[a-z`"},
 		{"bad bool default", func(a *API) { a.Fields = []Field{field("enabled:bool:default=yes")} }, `--field "enabled": default "yes" is not true or false`},

@@ -12,6 +12,7 @@ package apicompat
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -64,7 +65,46 @@ func Check(old, new scaffold.API) []Break {
 			breaks = append(breaks, Break{"rule", r.Rule, "a new rule may refuse objects the version accepted"})
 		}
 	}
+	breaks = append(breaks, listKeyBreaks(old.Fields, new.Fields)...)
 	return append(breaks, statusBreaks(old.Status, new.Status)...)
+}
+
+// listKeyBreaks are the lists of objects whose keys change: server-side
+// apply would merge the objects stored in them by other fields (or, a list
+// becoming atomic or keyed, replace or merge them).
+func listKeyBreaks(old, new []scaffold.Field) []Break {
+	var breaks []Break
+	newLists := objectPaths(new)
+	for _, list := range slices.Sorted(maps.Keys(objectPaths(old))) {
+		if !strings.HasSuffix(list, scaffold.ListSuffix) || !newLists[list] {
+			continue
+		}
+		was, is := scaffold.ListKeys(below(old, list)), scaffold.ListKeys(below(new, list))
+		if !slices.Equal(was, is) {
+			breaks = append(breaks, Break{"field", strings.TrimSuffix(list, scaffold.ListSuffix),
+				fmt.Sprintf("its objects' keys change from %s to %s: server-side apply would merge the objects already stored by other fields", keysText(was), keysText(is))})
+		}
+	}
+	return breaks
+}
+
+// below are the fields under the object or list path, named relative to it.
+func below(fields []scaffold.Field, path string) []scaffold.Field {
+	var out []scaffold.Field
+	for _, f := range fields {
+		if rest, ok := strings.CutPrefix(f.Name, path+"."); ok {
+			f.Name = rest
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func keysText(keys []string) string {
+	if keys == nil {
+		return "none (replaced whole)"
+	}
+	return strings.Join(keys, ", ")
 }
 
 // statusBreaks are the changes to status fields that break the clients

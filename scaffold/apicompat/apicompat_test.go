@@ -129,3 +129,27 @@ func TestCheckStatus(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckLists(t *testing.T) {
+	old := api(t, "users[].name:string:required", "users[].roles:[]string")
+	tests := []struct {
+		name   string
+		new    scaffold.API
+		breaks []apicompat.Break
+	}{
+		{"a field added to the objects", api(t, "users[].name:string:required", "users[].roles:[]string", "users[].admin:bool"), nil},
+		{"a required field without a default added to the objects", api(t, "users[].name:string:required", "users[].roles:[]string", "users[].email:string:required"),
+			[]apicompat.Break{{"field", "users[].email", "a new required field without a default: objects already stored lack it"}}},
+		{"a new list with a required field", api(t, "users[].name:string:required", "users[].roles:[]string", "backups[].bucket:string:required"), nil},
+		{"the keys changed", api(t, "users[].name:string:required", "users[].roles:[]string", "users[].email:string:required:default=x:key"),
+			[]apicompat.Break{{"field", "users", "its objects' keys change from name to email: server-side apply would merge the objects already stored by other fields"}}},
+		{"the list removed", api(t),
+			[]apicompat.Break{{"remove-field", "users[].name", "removing a field drops what objects already stored hold in it"},
+				{"remove-field", "users[].roles", "removing a field drops what objects already stored hold in it"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.breaks, apicompat.Check(old, tt.new))
+		})
+	}
+}

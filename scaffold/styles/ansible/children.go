@@ -79,7 +79,7 @@ type jinjaResources struct {
 
 func newTemplated(a scaffold.API) templated {
 	var t templated
-	for _, f := range a.Fields {
+	for _, f := range a.Values() {
 		l := jinjaLeaf{Field: f, Value: jinjaPath(f.Path()), Always: f.Required && !strings.Contains(f.Name, ".")}
 		switch f.Type {
 		case scaffold.TypeString, scaffold.TypeDuration, scaffold.TypeDatetime:

@@ -71,10 +71,11 @@ func goVar(kind string) string {
 	return v
 }
 
-// goLeaves are the kind's fields as its builders read them from v.
+// goLeaves are the kind's values (a list of objects whole) as its
+// builders read them from v.
 func goLeaves(a scaffold.API, v string) []goLeaf {
-	out := make([]goLeaf, 0, len(a.Fields))
-	for _, f := range a.Fields {
+	var out []goLeaf
+	for _, f := range a.Values() {
 		out = append(out, newGoLeaf(f, v))
 	}
 	return out

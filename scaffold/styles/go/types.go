@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gobuffalo/flect"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/opctl/opctl/scaffold"
@@ -36,8 +37,8 @@ type goField struct {
 // nested object, depth first.
 func goStructs(a scaffold.API) []goStruct {
 	var out []goStruct
-	var walk func(name, doc string, fields []scaffold.Field)
-	walk = func(name, doc string, fields []scaffold.Field) {
+	var walk func(name, doc, of string, fields []scaffold.Field)
+	walk = func(name, doc, of string, fields []scaffold.Field) {
 		rules := scaffold.ObjectRules(fields)
 		if name == a.Kind+"Spec" {
 			rules = scaffold.SpecRules(a)
@@ -47,12 +48,33 @@ func goStructs(a scaffold.API) []goStruct {
 		out = append(out, s)
 		for _, node := range scaffold.GroupFields(fields) {
 			if node.Field != nil {
-				s.Fields = append(s.Fields, goScalarField(*node.Field, node.Name))
+				s.Fields = append(s.Fields, goScalarField(*node.Field, node.Name, of))
 				continue
 			}
-			child := name + scaffold.UpperFirst(node.Name)
+			prefix := name
 			if name == a.Kind+"Spec" {
-				child = a.Kind + scaffold.UpperFirst(node.Name)
+				prefix = a.Kind
+			}
+			child := prefix + scaffold.UpperFirst(node.Name)
+			if node.List {
+				// DatabaseUser, each object of the list users.
+				child = prefix + scaffold.UpperFirst(singular(node.Name))
+				markers := []string{"+optional", "+listType=atomic"}
+				if keys := scaffold.ListKeys(node.Children); keys != nil {
+					markers = []string{"+optional", "+listType=map"}
+					for _, k := range keys {
+						markers = append(markers, "+listMapKey="+k)
+					}
+				}
+				// No omitempty, as other lists: an empty list stays [].
+				s.Fields = append(s.Fields, goField{
+					Name: scaffold.UpperFirst(node.Name), JSON: node.Name,
+					Type: "[]" + child, Elem: child, Copy: "structSlice",
+					Doc:     fmt.Sprintf("%s holds the %s objects.", scaffold.UpperFirst(node.Name), node.Name),
+					Markers: markers,
+				})
+				walk(child, fmt.Sprintf("%s is one object of the %s list of %s.", child, node.Name, name), "each "+singular(node.Name), node.Children)
+				continue
 			}
 			markers := []string{"+optional"}
 			if scaffold.DefaultsToEmpty(node.Children) {
@@ -64,19 +86,21 @@ func goStructs(a scaffold.API) []goStruct {
 				Doc:     fmt.Sprintf("%s holds the %s settings.", scaffold.UpperFirst(node.Name), node.Name),
 				Markers: markers,
 			})
-			walk(child, fmt.Sprintf("%s is the %s object of %s.", child, node.Name, name), node.Children)
+			walk(child, fmt.Sprintf("%s is the %s object of %s.", child, node.Name, name), of, node.Children)
 		}
 		out[i] = s
 	}
-	walk(a.Kind+"Spec", fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind), a.Fields)
+	walk(a.Kind+"Spec", fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind), "the resource", a.Fields)
 	return out
 }
 
-func goScalarField(f scaffold.Field, jsonName string) goField {
+// goScalarField is the field f of the resource, or of each object of a list
+// (of says which).
+func goScalarField(f scaffold.Field, jsonName, of string) goField {
 	goType := f.Type.Go()
 	g := goField{Name: scaffold.UpperFirst(jsonName), Doc: f.Description}
 	if g.Doc == "" {
-		g.Doc = fmt.Sprintf("%s is the %s of the resource.", g.Name, jsonName)
+		g.Doc = fmt.Sprintf("%s is the %s of %s.", g.Name, jsonName, of)
 	}
 	switch {
 	case f.Required:
@@ -158,7 +182,7 @@ func kindMarkers(a scaffold.API) []string {
 func goStatusFields(a scaffold.API) []goField {
 	var out []goField
 	for _, f := range a.Status {
-		g := goScalarField(f, f.Name)
+		g := goScalarField(f, f.Name, "the resource")
 		switch {
 		case slices.Contains([]string{"string", "bool", "int32", "int64"}, g.Elem):
 			g.Type, g.Elem, g.Copy = g.Elem, "", ""
@@ -173,4 +197,13 @@ func goStatusFields(a scaffold.API) []goField {
 // usesType reports whether any spec or status field of the API has type t.
 func usesType(a scaffold.API, t scaffold.FieldType) bool {
 	return slices.ContainsFunc(slices.Concat(a.Fields, a.Status), func(f scaffold.Field) bool { return f.Type == t })
+}
+
+// singular names one object of a list: users → user; a name that is no
+// plural gets Item (data → dataItem).
+func singular(list string) string {
+	if one := flect.Singularize(list); one != list {
+		return one
+	}
+	return list + "Item"
 }

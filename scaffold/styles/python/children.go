@@ -107,7 +107,7 @@ type builder struct {
 func newBuilder(a scaffold.API) builder {
 	b := builder{Var: Var(a.Kind)}
 	seen := map[string]bool{}
-	for _, f := range a.Fields {
+	for _, f := range a.Values() {
 		path := f.Path()
 		in := "spec"
 		for _, seg := range path[:len(path)-1] {

@@ -68,7 +68,7 @@ type jqTemplated struct {
 
 func newJQTemplated(a scaffold.API) jqTemplated {
 	var t jqTemplated
-	for _, f := range a.Fields {
+	for _, f := range a.Values() {
 		l := jqLeaf{Field: f, Value: jqPath(f.Path())}
 		l.Text = l.Value
 		if f.Type != scaffold.TypeString && f.Type != scaffold.TypeDuration && f.Type != scaffold.TypeDatetime {

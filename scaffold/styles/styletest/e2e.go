@@ -66,6 +66,10 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 		assert.Empty(t, conformanceCasesFailing(ctx, t, c, dir, ns), "the conformance cases: invalid resources rejected, the others stored as given")
 	})
 
+	t.Run("a list of objects keeps the objects two field managers apply", func(t *testing.T) {
+		checkListMerge(t, c, p, ns)
+	})
+
 	t.Run("manifests pass restricted Pod Security with zero warnings", func(t *testing.T) {
 		warnings := cluster.DryRunManifests(t, dir, restricted)
 		assert.Empty(t, warnings)
