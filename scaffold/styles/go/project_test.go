@@ -13,6 +13,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
+	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
 // TestGeneratedProject scaffolds the seed example and proves the project
@@ -107,4 +108,24 @@ func TestUserEditsSurviveAnySequence(t *testing.T) {
 		t.Skip("random sequences of commands, each followed by a build of the project")
 	}
 	styletest.EditSequences(t, golang.Style(), "go build ./...", 2)
+}
+
+// TestMakefileTakesPathsWithSpaces: the project's Makefile works in a
+// directory whose path has a space, with its envtest binaries in a cache
+// whose path has one (build.sh finds them there and builds nothing).
+func TestMakefileTakesPathsWithSpaces(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated Go project; run without -short (make test does)")
+	}
+	dir := filepath.Join(t.TempDir(), "my work")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	styletest.MustRun(t, dir, seed.Init(golang.Style().Name, golang.Style().ModulePath)...)
+	styletest.MustRun(t, dir, seed.Create()...)
+	cache := filepath.Join(t.TempDir(), "envtest cache")
+	require.NoError(t, os.Mkdir(cache, 0o755))
+	for _, bin := range []string{"kube-apiserver", "etcd"} {
+		require.NoError(t, os.WriteFile(filepath.Join(cache, bin), []byte("#!/bin/sh\n"), 0o755))
+	}
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "envtest", "ENVTEST_DIR="+cache), cache)
+	styletest.ExecIn(t, dir, "make", "test-unit")
 }
