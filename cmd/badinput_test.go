@@ -202,6 +202,8 @@ func TestBadInputs(t *testing.T) {
 		{"key outside a list", "seed", create("--field", "owner:string:required:key"), 2, `--field "owner": key marks a field of a list's objects (users[].name:string:required:key)`},
 		{"optional key", "seed", create("--field", "users[].email:string:key"), 2, `--field "users[].email": a key must be in every object of the list: make it required, or give it a default`},
 		{"key of a list", "seed", create("--field", "users[].roles:[]string:key"), 2, `--field "users[].roles": modifier "key" does not apply to type []string`},
+		{"scale of no int32 field", "seed", create("--field", "size:int64", "--scale-replicas", "size"), 2, `--scale-replicas "size": must name an int32 field of the spec's own (Widget has size)`},
+		{"scale with a status field of its own", "seed", create("--field", "replicas:int32", "--scale-replicas", "replicas", "--status-field", "selector:string"), 2, `--scale-replicas "replicas": the scale subresource writes status.selector itself: drop the status field selector`},
 		{"status field nested", "seed", create("--status-field", "db.endpoint:string"), 2, `--status-field "db.endpoint": a status field is a property of status: no dots`},
 		{"status field every kind has", "seed", create("--status-field", "conditions:[]string"), 2, `--status-field "conditions": every kind's status has conditions already`},
 		{"status field required", "seed", create("--status-field", "endpoint:string:required"), 2, `--status-field "endpoint": the operator writes status, users do not: required, default, immutable and rule do not apply`},

@@ -110,12 +110,13 @@ type createAPIOptions struct {
 	namespace                          string
 	namespaced                         bool
 	fields, statusFields, rules, owns  []string
+	scaleReplicas                      string
 	shortNames, categories             []string
 	write                              writeFlags
 }
 
 // modelFlags are the flags that describe the API; --from replaces them all.
-var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "rule", "owns", "playbook", "short-names", "categories"}
+var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "scale-replicas", "rule", "owns", "playbook", "short-names", "categories"}
 
 func newCreateAPICmd(env Env) *cobra.Command {
 	var o createAPIOptions
@@ -141,6 +142,10 @@ re-rendered; your files already there are left alone.
   kind's own (an endpoint, a phase), beside observedGeneration and Ready;
   your code sets it through the style's status seam (the README names it).
   Modifiers: column, enum, bounds, pattern.
+
+--scale-replicas FIELD: a scale subresource on the int32 spec field FIELD
+  (replicas), so that kubectl scale and autoscalers can target the kind;
+  every style writes status.FIELD and status.selector.
 
 --rule CEL[#MESSAGE] (repeatable): a rule on the whole spec, for rules across
   fields: --rule '!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres'
@@ -177,6 +182,7 @@ re-rendered; your files already there are left alone.
 	f.BoolVar(&o.namespaced, "namespaced", true, "namespaced kind; --namespaced=false for cluster-scoped")
 	f.StringArrayVar(&o.fields, "field", nil, "spec field NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.statusFields, "status-field", nil, "status field of the kind's own NAME:TYPE[:MODIFIER...] (repeatable)")
+	f.StringVar(&o.scaleReplicas, "scale-replicas", "", "the int32 spec field (replicas) a scale subresource scales, for kubectl scale and autoscalers")
 	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource (e.g. db)")
@@ -326,7 +332,7 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 		}
 	}
 	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, Playbook: o.playbook,
-		ShortNames: o.shortNames, Categories: o.categories}
+		ShortNames: o.shortNames, Categories: o.categories, ScaleReplicas: o.scaleReplicas}
 	if a.Plural == "" {
 		a.Plural = pluralize(a.Kind)
 	}

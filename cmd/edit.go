@@ -28,6 +28,7 @@ type editAPIOptions struct {
 	owns, removeOwns       []string
 	rules, removeRules     []string
 	shortNames, categories []string
+	scaleReplicas          string
 	allowBreaking          bool
 	write                  writeFlags
 }
@@ -58,6 +59,7 @@ rule (Kubernetes' API change rules):
   - a field becoming immutable, or a new rule (on a field or the spec)
   - a list of objects keyed by other fields
   - removing a status field, or changing its type (clients read it)
+  - removing the scale subresource, or moving it to another field
 Widening is safe: new optional fields, relaxed bounds and enums, removed
 rules, owned kinds added or removed. A pre-release version (v1alpha1,
 v1beta2) may break with --allow-breaking; a stable one changes in a new
@@ -85,6 +87,7 @@ version.`,
 	f.StringArrayVar(&o.removeRules, "remove-rule", nil, "remove the spec rule with this CEL expression (repeatable)")
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource, replacing the kind's (--short-names= for none)")
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in, replacing the kind's (--categories= for none)")
+	f.StringVar(&o.scaleReplicas, "scale-replicas", "", "the int32 spec field a scale subresource scales (--scale-replicas= for none)")
 	f.BoolVar(&o.allowBreaking, "allow-breaking", false, "make a breaking change in a pre-release version (v1alpha1, v1beta1)")
 	o.write.register(cmd)
 	return cmd
@@ -122,8 +125,11 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if cmd.Flags().Changed("categories") {
 		edit.Categories = &o.categories
 	}
+	if cmd.Flags().Changed("scale-replicas") {
+		edit.ScaleReplicas = &o.scaleReplicas
+	}
 	if edit.Empty() {
-		return usageErrorf("nothing to change: give --field, --remove-field, --status-field, --remove-status-field, --owns, --remove-owns, --rule, --remove-rule, --short-names or --categories")
+		return usageErrorf("nothing to change: give --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --short-names or --categories")
 	}
 	edited, old, err := p.EditAPI(scaffold.FlagSource, o.kind, edit)
 	if err != nil {

@@ -50,6 +50,9 @@ func equivalentCommand(dir string, p scaffold.Project, style scaffold.Style) (st
 			}
 			create = append(create, "--status-field", spec)
 		}
+		if a.ScaleReplicas != "" {
+			create = append(create, "--scale-replicas", a.ScaleReplicas)
+		}
 		if len(a.Owns) > 0 {
 			create = append(create, "--owns", strings.Join(a.Owns, ","))
 		}

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -201,6 +202,7 @@ func specChange(p Project, a API, sample map[string]any, cases []namedCase) (nam
 func reconciled(p Project, a API, description string, obj map[string]any, observed []map[string]any) ConformanceCase {
 	meta := obj["metadata"].(map[string]any)
 	status := a.StatusStarter().Status(meta["name"].(string))
+	maps.Copy(status, a.ScaleStatus(p.Name, meta["name"].(string), obj["spec"].(map[string]any)))
 	status["observedGeneration"] = meta["generation"]
 	status["conditions"] = []any{map[string]any{"type": "Ready", "status": "True", "reason": "Reconciled"}}
 	return ConformanceCase{

@@ -44,14 +44,23 @@ func BuildCRD(domain string, a API) *apiextensionsv1.CustomResourceDefinition {
 				Schema: &apiextensionsv1.CustomResourceValidation{
 					OpenAPIV3Schema: rootSchema(a),
 				},
-				Subresources: &apiextensionsv1.CustomResourceSubresources{
-					Status: &apiextensionsv1.CustomResourceSubresourceStatus{},
-				},
+				Subresources:             subresources(a),
 				AdditionalPrinterColumns: PrinterColumns(a),
 			}},
 		},
 	}
 	return crd
+}
+
+// subresources are the kind's status and, where it has one, its scale.
+func subresources(a API) *apiextensionsv1.CustomResourceSubresources {
+	s := &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}}
+	if a.ScaleReplicas != "" {
+		selector := ".status." + ScaleSelector
+		s.Scale = &apiextensionsv1.CustomResourceSubresourceScale{SpecReplicasPath: ".spec." + a.ScaleReplicas,
+			StatusReplicasPath: ".status." + a.ScaleReplicas, LabelSelectorPath: &selector}
+	}
+	return s
 }
 
 // ValidateCRD runs the API server's own CRD validation.
@@ -291,7 +300,7 @@ func toFloat(n *int64) *float64 {
 // then the kind's own status fields.
 func statusSchema(a API) apiextensionsv1.JSONSchemaProps {
 	s := commonStatusSchema(a.Kind)
-	for name, p := range objectSchema(a.Status).Properties {
+	for name, p := range objectSchema(a.StatusFields()).Properties {
 		s.Properties[name] = p
 	}
 	return s

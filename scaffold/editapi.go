@@ -24,12 +24,15 @@ type APIEdit struct {
 	RemoveRules []string
 	// ShortNames and Categories, when not nil, replace the kind's.
 	ShortNames, Categories *[]string
+	// ScaleReplicas, when not nil, replaces the field the scale
+	// subresource scales ("" for none).
+	ScaleReplicas *string
 }
 
 // Empty reports whether the edit changes nothing.
 func (e APIEdit) Empty() bool {
 	return len(e.Fields)+len(e.RemoveFields)+len(e.StatusFields)+len(e.RemoveStatusFields)+len(e.Owns)+len(e.RemoveOwns)+len(e.Rules)+len(e.RemoveRules) == 0 &&
-		e.ShortNames == nil && e.Categories == nil
+		e.ShortNames == nil && e.Categories == nil && e.ScaleReplicas == nil
 }
 
 // EditAPI returns the project with the kind changed by e, checked by the
@@ -109,6 +112,9 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 	}
 	if e.Categories != nil {
 		a.Categories = *e.Categories
+	}
+	if e.ScaleReplicas != nil {
+		a.ScaleReplicas = *e.ScaleReplicas
 	}
 	return a, nil
 }

@@ -114,6 +114,10 @@ type API struct {
 	// beside the observedGeneration and conditions every kind has: the
 	// user's code sets them through each style's status seam.
 	Status []Field `json:"status,omitempty"`
+	// ScaleReplicas names the spec field (an int32 at the top level) the
+	// scale subresource scales, so that kubectl scale and a
+	// HorizontalPodAutoscaler can target the kind; "" for none.
+	ScaleReplicas string `json:"scaleReplicas,omitempty"`
 	// Rules are CEL rules on the spec (self is the spec): rules across
 	// fields.
 	Rules []Rule   `json:"rules,omitempty"`

@@ -120,9 +120,10 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			Fields: mustFields(t, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
 				"since:datetime", "type:string", "range.func:int32", "tags:[]string", "shards:[]int32", "surge:int-or-string:default=25%", "labels:map[string]string", "backup.schedule:string:default=@daily",
 				"backup.target.bucket:string:required:pattern=^[a-z0-9-]+$", "tier:string:minLength=2:maxLength=8:rule=self != 'root'#tier root is reserved",
-				"nodes[].host:string:required:key", "nodes[].weight:int32:default=1", "nodes[].labels:map[string]string", "backup.targets[].bucket:string:required"),
-			Owns:   []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
-			Status: mustFields(t, "endpoint:string", "hits:int64:min=0:column", "phase:string:enum=Warming,Serving", "lastCompaction:datetime", "usage:quantity", "shards:[]string"),
+				"replicas:int32:min=1:default=2", "nodes[].host:string:required:key", "nodes[].weight:int32:default=1", "nodes[].labels:map[string]string", "backup.targets[].bucket:string:required"),
+			Owns:          []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
+			ScaleReplicas: "replicas",
+			Status:        mustFields(t, "endpoint:string", "hits:int64:min=0:column", "phase:string:enum=Warming,Serving", "lastCompaction:datetime", "usage:quantity", "shards:[]string"),
 		})
 		require.NoError(t, err)
 		// Admission: the runtime's webhooks where it serves them, else

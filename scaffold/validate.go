@@ -103,6 +103,9 @@ func validateAPI(src Source, domain string, a API) error {
 	if err := validateStatusFields(src, a.Status); err != nil {
 		return err
 	}
+	if err := validateScale(src, a); err != nil {
+		return err
+	}
 	if err := validateNames(src, a); err != nil {
 		return err
 	}
@@ -412,6 +415,23 @@ func validateStatusFields(src Source, fields []Field) error {
 		seen[f.Name] = true
 		if err := checkField(f); err != nil {
 			return bad("%v", err)
+		}
+	}
+	return nil
+}
+
+// validateScale checks the field the scale subresource scales: an int32 of
+// the spec's own, whose name and the selector's no status field takes.
+func validateScale(src Source, a API) error {
+	if a.ScaleReplicas == "" {
+		return nil
+	}
+	if !slices.ContainsFunc(a.Fields, func(f Field) bool { return f.Name == a.ScaleReplicas && f.Type == TypeInt32 }) {
+		return invalid(src, "scale-replicas", a.ScaleReplicas, "must name an int32 field of the spec's own (%s has %s)", a.Kind, fieldNames(a.Fields))
+	}
+	for _, f := range a.Status {
+		if f.Name == a.ScaleReplicas || f.Name == ScaleSelector {
+			return invalid(src, "scale-replicas", a.ScaleReplicas, "the scale subresource writes status.%s itself: drop the status field %s", f.Name, f.Name)
 		}
 	}
 	return nil

@@ -66,6 +66,9 @@ func Check(old, new scaffold.API) []Break {
 		}
 	}
 	breaks = append(breaks, listKeyBreaks(old.Fields, new.Fields)...)
+	if old.ScaleReplicas != "" && new.ScaleReplicas != old.ScaleReplicas {
+		breaks = append(breaks, Break{"scale-replicas", old.ScaleReplicas, "the scale subresource changes or goes: what scales the kind (an autoscaler, kubectl scale) would fail or scale another field"})
+	}
 	return append(breaks, statusBreaks(old.Status, new.Status)...)
 }
 

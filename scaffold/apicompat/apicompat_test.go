@@ -153,3 +153,23 @@ func TestCheckLists(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckScale(t *testing.T) {
+	old := api(t, "replicas:int32", "shards:int32")
+	old.ScaleReplicas = "replicas"
+	for _, tt := range []struct {
+		name   string
+		scale  string
+		breaks []apicompat.Break
+	}{
+		{"kept", "replicas", nil},
+		{"moved to another field", "shards", []apicompat.Break{{"scale-replicas", "replicas", "the scale subresource changes or goes: what scales the kind (an autoscaler, kubectl scale) would fail or scale another field"}}},
+		{"removed", "", []apicompat.Break{{"scale-replicas", "replicas", "the scale subresource changes or goes: what scales the kind (an autoscaler, kubectl scale) would fail or scale another field"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			new := old
+			new.ScaleReplicas = tt.scale
+			assert.Equal(t, tt.breaks, apicompat.Check(old, new))
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -110,14 +111,18 @@ type goAPI struct {
 	Alias        string // import alias: <group><version>, dots and dashes removed
 	Structs      []goStruct
 	StatusStruct goStruct
-	// StatusFields are the kind's own status fields (in StatusStruct too).
+	// StatusFields are the kind's status fields beyond observedGeneration
+	// and conditions (in StatusStruct too).
 	StatusFields []goField
-	Markers      []string
-	RBACMarkers  []string
-	UsesQuantity bool
-	UsesIntOrStr bool
-	SamplePath   string
-	ProjectName  string
+	// ScaleRequired: the field the scale subresource scales is required
+	// (a value, not a pointer).
+	ScaleRequired bool
+	Markers       []string
+	RBACMarkers   []string
+	UsesQuantity  bool
+	UsesIntOrStr  bool
+	SamplePath    string
+	ProjectName   string
 	// Var names the kind's object in its builders (goVar); Children are
 	// the builders of its owned kinds.
 	Var       string
@@ -207,13 +212,14 @@ func newGoData(p scaffold.Project) goData {
 			StatusStruct: goStruct{Name: a.Kind + "Status", Fields: append([]goField{
 				{Name: "ObservedGeneration"}, {Name: "Conditions", Copy: "conditions"},
 			}, goStatusFields(a)...)},
-			StatusFields: goStatusFields(a),
-			Markers:      kindMarkers(a),
-			RBACMarkers:  rbacMarkers(p, a),
-			UsesQuantity: usesType(a, scaffold.TypeQuantity),
-			UsesIntOrStr: usesType(a, scaffold.TypeIntOrStr),
-			SamplePath:   scaffold.SamplePath(p, a),
-			ProjectName:  p.Name,
+			StatusFields:  goStatusFields(a),
+			ScaleRequired: slices.ContainsFunc(a.Fields, func(f scaffold.Field) bool { return f.Name == a.ScaleReplicas && f.Required }),
+			Markers:       kindMarkers(a),
+			RBACMarkers:   rbacMarkers(p, a),
+			UsesQuantity:  usesType(a, scaffold.TypeQuantity),
+			UsesIntOrStr:  usesType(a, scaffold.TypeIntOrStr),
+			SamplePath:    scaffold.SamplePath(p, a),
+			ProjectName:   p.Name,
 
 			ValidatingPath: a.ValidatePath(p.Domain), MutatingPath: a.MutatePath(p.Domain),
 			ValidatingName: a.WebhookName(p.Domain, "v"), MutatingName: a.WebhookName(p.Domain, "m"),

@@ -169,6 +169,9 @@ func kindMarkers(a scaffold.API) []string {
 		resource += ",categories=" + strings.Join(a.Categories, ";")
 	}
 	m := []string{"+kubebuilder:object:root=true", "+kubebuilder:subresource:status", resource}
+	if f := a.ScaleReplicas; f != "" {
+		m = append(m, fmt.Sprintf("+kubebuilder:subresource:scale:specpath=.spec.%s,statuspath=.status.%s,selectorpath=.status.%s", f, f, scaffold.ScaleSelector))
+	}
 	for _, c := range scaffold.PrinterColumns(a) {
 		m = append(m, fmt.Sprintf("+kubebuilder:printcolumn:name=%q,type=%s,JSONPath=`%s`", c.Name, c.Type, c.JSONPath))
 	}
@@ -181,7 +184,7 @@ func kindMarkers(a scaffold.API) []string {
 // leave out) behind pointers.
 func goStatusFields(a scaffold.API) []goField {
 	var out []goField
-	for _, f := range a.Status {
+	for _, f := range a.StatusFields() {
 		g := goScalarField(f, f.Name, "the resource")
 		switch {
 		case slices.Contains([]string{"string", "bool", "int32", "int64"}, g.Elem):

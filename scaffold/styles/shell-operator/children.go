@@ -64,6 +64,8 @@ type jqTemplated struct {
 	// StatusModule is the module of the kind's own status fields
 	// (lib/databases/status), "" when it has none.
 	StatusModule string
+	// ScaleReplicas is the spec field the scale subresource scales.
+	ScaleReplicas string
 }
 
 func newJQTemplated(a scaffold.API) jqTemplated {
@@ -80,6 +82,7 @@ func newJQTemplated(a scaffold.API) jqTemplated {
 	if len(a.Status) > 0 {
 		t.StatusModule = "lib/" + a.Plural + "/status"
 	}
+	t.ScaleReplicas = a.ScaleReplicas
 	for _, ck := range a.OwnedKinds() {
 		child := jqChild{ChildKind: ck, Module: "lib/" + a.Plural + "/" + ck.Suffix(), Func: ck.Suffix(), Scaled: ck.Kind == a.ScaledKind()}
 		if ck.Kind == "HorizontalPodAutoscaler" {
@@ -106,6 +109,13 @@ func (t jqTemplated) Program() string {
 		// jq takes includes only before definitions.
 		b.WriteString(`include "` + t.StatusModule + `"; `)
 		own = "status"
+	}
+	if f := t.ScaleReplicas; f != "" {
+		// The scale subresource's: the replicas the spec asks for and the
+		// selector of the pods.
+		b.WriteString(`include "lib/children"; `)
+		own += ` + {"` + f + `": (.spec["` + f + `"] // 1), "` + scaffold.ScaleSelector +
+			`": (selector_labels | to_entries | sort_by(.key) | map(.key + "=" + .value) | join(","))}`
 	}
 	if calls == nil {
 		calls = []string{"empty"}

@@ -5,6 +5,7 @@ package styletest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -66,8 +67,10 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 // what the starter reports, and Ready.
 func waitConverged(t *testing.T, c client.Client, p scaffold.Project, api scaffold.API, cr *unstructured.Unstructured, what string) {
 	t.Helper()
-	waitChildren(t, c, cr, func() []map[string]any { return scaffold.DesiredChildren(p, api, cr.Object) },
-		api.StatusStarter().Status(cr.GetName()), what)
+	status := api.StatusStarter().Status(cr.GetName())
+	spec, _ := cr.Object["spec"].(map[string]any)
+	maps.Copy(status, api.ScaleStatus(p.Name, cr.GetName(), spec))
+	waitChildren(t, c, cr, func() []map[string]any { return scaffold.DesiredChildren(p, api, cr.Object) }, status, what)
 }
 
 // waitChildren waits until the children of cr are the ones children gives

@@ -70,6 +70,11 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 		checkListMerge(t, c, p, ns)
 	})
 
+	t.Run("kubectl scale sets the replicas through the scale subresource", func(t *testing.T) {
+		RequireTools(t, "kubectl", "kubectl")
+		checkScale(t, cluster, p, ns)
+	})
+
 	t.Run("manifests pass restricted Pod Security with zero warnings", func(t *testing.T) {
 		warnings := cluster.DryRunManifests(t, dir, restricted)
 		assert.Empty(t, warnings)

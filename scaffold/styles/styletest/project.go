@@ -32,7 +32,7 @@ func Seed(t *testing.T, style scaffold.Style) string {
 // kind's failure holds up no other kind, and that the children hold the
 // tricky values byte for byte, follow the conventions and converge
 // exactly; a list of objects keyed by name; its own status fields, one
-// the starter sets. A third kind is the
+// the starter sets; a scale subresource. A third kind is the
 // scenario's Microservice (seed.Microservice).
 func SeedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
@@ -47,7 +47,7 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "replicas:int32", "--field", "maxReplicas:int32", "--field", "host:string", "--field", "schedule:string",
 		"--field", "env:map[string]string", "--field", "resources.requests:map[string]string", "--field", "resources.limits:map[string]string",
 		"--field", "users[].name:string:required", "--field", "users[].roles:[]string",
-		"--status-field", "endpoint:string:column", "--status-field", "readyReplicas:int32",
+		"--status-field", "endpoint:string:column", "--status-field", "readyReplicas:int32", "--scale-replicas", "replicas",
 		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy,HorizontalPodAutoscaler,Ingress,CronJob,ServiceMonitor")
 	MustRun(t, dir, seed.Microservice()...)
 	return dir

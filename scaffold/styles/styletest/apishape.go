@@ -1,7 +1,10 @@
+//go:build e2e
+
 package styletest
 
 import (
 	"context"
+	"os/exec"
 	"slices"
 	"testing"
 
@@ -43,4 +46,25 @@ func checkListMerge(t *testing.T, c client.Client, p scaffold.Project, ns string
 	}
 	assert.ElementsMatch(t, []any{"alice", "bob"}, names, "the users after two managers applied one each")
 	require.NoError(t, c.Delete(ctx, got))
+}
+
+// checkScale: kubectl scale sets the replicas of an Other (see
+// SeedWithOther) through its scale subresource, as an autoscaler does.
+func checkScale(t *testing.T, cluster *Cluster, p scaffold.Project, ns string) {
+	ctx := context.Background()
+	a := p.APIs[slices.IndexFunc(p.APIs, func(a scaffold.API) bool { return a.Kind == "Other" })]
+	require.Equal(t, "replicas", a.ScaleReplicas, "Other scales its replicas: use SeedWithOther")
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": a.FullGroup(p.Domain) + "/" + a.Version, "kind": a.Kind,
+		"metadata": map[string]any{"name": "scaled", "namespace": ns},
+		"spec":     map[string]any{},
+	}}
+	require.NoError(t, cluster.Client.Create(ctx, obj))
+	out, err := exec.Command("kubectl", "--kubeconfig", cluster.AdminKubeconfig(t), "--namespace", ns,
+		"scale", "--replicas=3", a.Plural+"."+a.FullGroup(p.Domain)+"/scaled").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.NoError(t, cluster.Client.Get(ctx, client.ObjectKeyFromObject(obj), obj))
+	replicas, _, _ := unstructured.NestedInt64(obj.Object, "spec", "replicas")
+	assert.Equal(t, int64(3), replicas, "spec.replicas after kubectl scale --replicas=3")
+	require.NoError(t, cluster.Client.Delete(ctx, obj))
 }
