@@ -89,6 +89,9 @@ func constraints(f Field) string {
 	if f.Pattern != "" {
 		out = append(out, "pattern `"+f.Pattern+"`")
 	}
+	if f.Key {
+		out = append(out, "a key of its list")
+	}
 	if f.Immutable {
 		out = append(out, "immutable")
 	}
