@@ -28,8 +28,10 @@ and each project's code, run over those cases by its own tests, gives every
 case the same outcome. It lists every case whose outcome differs, and every
 case that fails in either, and exits 1 if there is one.
 
-It runs the tests of each project (Go, pytest with $PYTHON or python3, bash
-and jq, ansible-playbook, as the style needs), from its directory.`,
+It runs the tests of each project (Go, pytest with the Python its Makefile
+picks, bash and jq, ansible-playbook, as the style needs), from its
+directory. The cases of a kind that runs your playbook (ansible) are not
+checked: opctl's role, which the cases describe, does not run.`,
 		Example: "  opctl verify db-kopf db-go",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
@@ -141,9 +143,8 @@ func conformanceOutcomes(ctx context.Context, v verified) (map[string]string, er
 	argv := append([]string(nil), v.style.ConformanceTest...)
 	for i, a := range argv {
 		if a == "$PYTHON" {
-			argv[i] = "python3"
-			if py := os.Getenv("PYTHON"); py != "" {
-				argv[i] = py
+			if argv[i], err = makefilePython(ctx, v.dir); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -164,11 +165,47 @@ func conformanceOutcomes(ctx context.Context, v verified) (map[string]string, er
 		}
 		outcomes[r.Case] = r.Result
 	}
-	if len(outcomes) < len(v.cases) {
+	if want := len(v.cases) - len(notRun(v)); len(outcomes) < want {
 		// The runner stopped before the cases (a build error, say).
-		return nil, fmt.Errorf("%s: %s ran %d of %d conformance cases: %v\n%s", v.dir, strings.Join(argv, " "), len(outcomes), len(v.cases), runErr, out)
+		why := "it stopped before the others"
+		if runErr != nil {
+			why = runErr.Error()
+		}
+		return nil, fmt.Errorf("%s: %s ran %d of %d conformance cases (%s):\n%s", v.dir, strings.Join(argv, " "), len(outcomes), want, why, out)
 	}
 	return outcomes, nil
+}
+
+// notRun are the conformance cases the project's runner does not run, by
+// path: those of its kinds that run the user's playbook, for which the
+// cases (opctl's starter children) say nothing.
+func notRun(v verified) map[string]string {
+	out := map[string]string{}
+	for _, a := range v.project.APIs {
+		if a.Playbook == "" {
+			continue
+		}
+		for path := range v.cases {
+			if strings.HasPrefix(path, scaffold.ConformanceDir+"/"+a.Singular()+"/") {
+				out[path] = a.Kind + " runs " + a.Playbook
+			}
+		}
+	}
+	return out
+}
+
+// makefilePython is the Python the project's Makefile runs its tests with
+// (its PYTHON: the one you set, else the first interpreter that has the
+// test modules), so that verify runs them as make test does.
+func makefilePython(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, "make", "-s", "--no-print-directory", "--eval", "opctl-python: ; @echo $(PYTHON)", "opctl-python")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	py := strings.TrimSpace(string(out))
+	if err != nil || py == "" {
+		return "", fmt.Errorf("%s: make cannot say which Python runs the tests (the Makefile's PYTHON): %v", dir, err)
+	}
+	return py, nil
 }
 
 // printVerification writes each case's outcome on both sides and fails
@@ -177,11 +214,18 @@ func printVerification(w io.Writer, sides [2]verified, outcomes [2]map[string]st
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-50s %-14s %s\n", "conformance case", sides[0].style.Name, sides[1].style.Name)
 	bad := 0
+	skipped := [2]map[string]string{notRun(sides[0]), notRun(sides[1])}
 	for _, path := range scaffold.SortedKeys(sides[0].cases) {
 		name := strings.TrimPrefix(path, scaffold.ConformanceDir+"/")
 		a, c := outcomes[0][name], outcomes[1][name]
 		mark := ""
+		for i, side := range []*string{&a, &c} {
+			if why, ok := skipped[i][path]; ok {
+				*side, mark = "n/a", "  (not checked: "+why+")"
+			}
+		}
 		switch {
+		case mark != "":
 		case a != c:
 			mark, bad = "  <- differs", bad+1
 		case a == "fail":

@@ -53,7 +53,9 @@ func (p Project) MigrateTo(src Source, from, to Style, styles Styles, domain, re
 	for i, a := range n.APIs {
 		if a.Playbook != "" && !to.Playbooks {
 			n.APIs[i].Playbook = ""
-			m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s ran the playbook %s: the %s starter code takes its place; port the playbook's tasks to it", a.Kind, a.Playbook, to.Name))
+			m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s ran the playbook %s: the %s starter code takes its place; port the playbook's tasks to it. "+
+				"Its conformance cases (%s/%s/) are opctl's starter children, which the playbook never made: make them say what it did",
+				a.Kind, a.Playbook, to.Name, ConformanceDir, a.Singular()))
 		}
 	}
 	if n.Domain == "" && !to.ExistingKinds {
