@@ -65,6 +65,7 @@ Rules on the spec alone belong on the CRD: create api --rule and rule=.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.kind, "kind", "", "the project's kind to admit (e.g. Database)")
+	completeFlag(cmd, "kind", oneOf(projectNames(env, false)))
 	f.BoolVar(&o.validate, "validate", false, "check objects on create and update")
 	f.BoolVar(&o.defaults, "default", false, "fill objects in on create and update (styles with webhooks)")
 	f.StringArrayVar(&o.rules, "rule", nil, "ValidatingAdmissionPolicy rule, CEL[#MESSAGE] over object, oldObject and request (styles without webhooks; repeatable)")
@@ -185,6 +186,7 @@ re-rendered; your files already there are left alone.
 	f.StringVar(&o.scaleReplicas, "scale-replicas", "", "the int32 spec field (replicas) a scale subresource scales, for kubectl scale and autoscalers")
 	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
+	completeFlag(cmd, "owns", listOf(scaffold.ChildKindNames))
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource (e.g. db)")
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in (e.g. all)")
 	f.StringVar(&o.playbook, "playbook", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Playbooks })+

@@ -40,6 +40,12 @@ and listed. opctl.yaml forgets the kind.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDeleteAPI(cmd, env, args[0], w)
 		},
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return oneOf(projectNames(env, true))(cmd, args, toComplete)
+		},
 	}
 	w.register(cmd)
 	return cmd

@@ -53,6 +53,7 @@ cluster, and how it behaves unlike the old one.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.to, "to", "", "the style to move to: "+strings.Join(env.Styles.Names(), ", "))
+	completeFlag(cmd, "to", oneOf(env.Styles.Names))
 	f.StringVar(&o.domain, "domain", "", "domain of the API groups, when the project has none (a decorator project)")
 	f.StringVar(&o.repo, "repo", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: the project's, else <domain>/<name>)")
 	o.write.register(cmd)
