@@ -28,13 +28,14 @@ func TestGeneratedProject(t *testing.T) {
 	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test"), "All assertions passed")
 	assert.Contains(t, styletest.CheckHandAddedCase(t, dir, "make", "test"), "(item=database/hand-added.yaml)")
 
-	styletest.AddCache(t, dir, styletest.CacheFields("egressIPs:[]string")...)
+	styletest.AddCache(t, dir, styletest.CacheFields("egressIPs:[]string", "when:string")...)
 	out := styletest.ExecIn(t, dir, "make", "test")
 	assert.Equal(t, 8, strings.Count(out, "All assertions passed"), "four assertions for each of the two kinds")
 	readme, err := os.ReadFile(filepath.Join(dir, "roles/cache/README.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "| `egressIPs` | `egress_i_ps` (lossy")
 	assert.Contains(t, string(readme), "| `tags` | none: `tags` is reserved in Ansible")
+	assert.Contains(t, string(readme), "| `when` | none: `when` is reserved in Ansible")
 
 	// A kind that runs an existing playbook: make test syntax-checks it
 	// through the playbooks opctl writes around it, and lints it.

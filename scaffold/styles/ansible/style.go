@@ -115,14 +115,16 @@ type snakeField struct {
 	Reserved bool
 }
 
-// ansibleReserved are the variable names Ansible reserves for play keywords.
-var ansibleReserved = strings.Fields(`False None True and any_errors_fatal as assert async await become become_exe
-become_flags become_method become_user break check_mode class collections connection continue debugger def
-del diff elif else environment except fact_path finally for force_handlers from gather_facts gather_subset
-gather_timeout global handlers hosts if ignore_errors ignore_unreachable import in is lambda
-max_fail_percentage module_defaults name no_log nonlocal not or order pass port post_tasks pre_tasks raise
-remote_user return roles run_once serial strategy tags tasks throttle timeout try vars vars_files
-vars_prompt while with yield`)
+// ansibleReserved are the variable names Ansible reserves for play and task
+// keywords (a variable named when reads as the task's condition).
+var ansibleReserved = strings.Fields(`False None True action and any_errors_fatal args as assert async await become
+become_exe become_flags become_method become_user break changed_when check_mode class collections connection
+continue debugger def del delay delegate_facts delegate_to diff elif else environment except failed_when
+fact_path finally for force_handlers from gather_facts gather_subset gather_timeout global handlers hosts if
+ignore_errors ignore_unreachable import in is lambda listen local_action loop loop_control max_fail_percentage
+module_defaults name no_log nonlocal not notify or order pass poll port post_tasks pre_tasks raise register
+remote_user retries return roles run_once serial strategy tags tasks throttle timeout try until vars
+vars_files vars_prompt when while with yield`)
 
 // CRVar is the variable holding the whole object in the Ansible Operator:
 // _<group with . and - as _>_<kind in lower case>.
