@@ -45,8 +45,9 @@ left alone; a starter for a newly owned kind is written beside them.
 
 --field takes the syntax of create api: a new field, or a new definition of
 the field of that name (give all its modifiers). --remove-field removes a
-field, or an object or a list of objects with every field below it. --status-field and
---remove-status-field do the same for the kind's own status fields.
+field, or an object or a list of objects with every field below it.
+--status-field and --remove-status-field do the same for the kind's own
+status fields; --scale-replicas gives it a scale subresource.
 
 The kind's version is served: objects of it are stored and clients send
 them. A change that would break them is refused, naming the field and the
@@ -66,6 +67,7 @@ v1beta2) may break with --allow-breaking; a stable one changes in a new
 version.`,
 		Example: `  opctl edit api --kind Database --field backup.schedule:string --owns Secret
   opctl edit api --kind Database --field replicas:int32:min=1:max=9:default=1
+  opctl edit api --kind Database --field 'users[].name:string:required' --status-field endpoint:string
   opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind`,
 		Args: maxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
