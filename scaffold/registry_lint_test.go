@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -105,5 +107,48 @@ current-context: none
 			require.NoError(t, err, "%s", out)
 			assert.Equal(t, "e2e: skipped: no cluster reachable through the current kubeconfig (try: kind create cluster)\n", string(out))
 		})
+	}
+}
+
+// sectionReference is how a document names one of its own sections.
+var sectionReference = regexp.MustCompile(`(?:[Tt]he|a) "?([A-Z][A-Za-z ]*[a-z])"? section|[Ss]ection "([^"]+)"`)
+
+// TestGoldenMarkdownIsWellFormed checks every Markdown file of every golden
+// tree: each table row is closed and a table ends at a blank line (a row
+// running into the paragraph after it renders as one cell), and every
+// section a document refers to is one of its headings.
+func TestGoldenMarkdownIsWellFormed(t *testing.T) {
+	goldens, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
+	require.NoError(t, err)
+	require.NotEmpty(t, goldens)
+	for _, golden := range goldens {
+		tree, err := txtar.ParseFile(golden)
+		require.NoError(t, err)
+		for _, f := range tree.Files {
+			if filepath.Ext(f.Name) != ".md" {
+				continue
+			}
+			where := filepath.Base(golden) + ": " + f.Name
+			lines := strings.Split(string(f.Data), "\n")
+			headings := map[string]bool{}
+			for _, l := range lines {
+				if h, ok := strings.CutPrefix(strings.TrimLeft(l, "#"), " "); ok && strings.HasPrefix(l, "#") {
+					headings[h] = true
+				}
+			}
+			for i, l := range lines {
+				if strings.HasPrefix(l, "|") {
+					assert.True(t, strings.HasSuffix(l, "|"), "%s:%d: a table row is not closed: %q", where, i+1, l)
+					if i+1 < len(lines) {
+						next := lines[i+1]
+						assert.True(t, next == "" || strings.HasPrefix(next, "|"), "%s:%d: the table runs into the next line: %q", where, i+2, next)
+					}
+				}
+			}
+			for _, m := range sectionReference.FindAllStringSubmatch(string(f.Data), -1) {
+				name := m[1] + m[2]
+				assert.True(t, headings[name], "%s: refers to a section %q it does not have", where, name)
+			}
+		}
 	}
 }
