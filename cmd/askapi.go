@@ -10,24 +10,29 @@ import (
 )
 
 // askAPI prompts for the first API the way create api's flags describe it,
-// validating every answer in place with the same rules.
-func askAPI(pr Prompter, domain string) (scaffold.API, error) {
+// validating every answer in place with the same rules; each question
+// starts from prev's answer when there is one (the user went back).
+func askAPI(pr Prompter, domain string, prev *scaffold.API) (scaffold.API, error) {
 	var a scaffold.API
 	var err error
-	if a.Group, err = pr.Input("API group (without the domain)", "e.g. myapp: the full group becomes myapp."+domain, "", scaffold.CheckGroup); err != nil {
+	was := scaffold.API{Version: "v1alpha1", Namespaced: true}
+	if prev != nil {
+		was = *prev
+	}
+	if a.Group, err = pr.Input("API group (without the domain)", "e.g. myapp: the full group becomes myapp."+domain, was.Group, scaffold.CheckGroup); err != nil {
 		return a, err
 	}
-	if a.Version, err = pr.Input("API version", "v1, v1alpha1, v2beta3 ...", "v1alpha1", scaffold.CheckVersion); err != nil {
+	if a.Version, err = pr.Input("API version", "v1, v1alpha1, v2beta3 ...", was.Version, scaffold.CheckVersion); err != nil {
 		return a, err
 	}
-	if a.Kind, err = pr.Input("Kind", "UpperCamelCase, e.g. Database", "", scaffold.CheckNewKind); err != nil {
+	if a.Kind, err = pr.Input("Kind", "UpperCamelCase, e.g. Database", was.Kind, scaffold.CheckNewKind); err != nil {
 		return a, err
 	}
 	a.Plural = pluralize(a.Kind)
-	if a.Namespaced, err = pr.Confirm(fmt.Sprintf("Is %s namespaced?", a.Kind), true); err != nil {
+	if a.Namespaced, err = pr.Confirm(fmt.Sprintf("Is %s namespaced?", a.Kind), was.Namespaced); err != nil {
 		return a, err
 	}
-	if a.Fields, err = askFields(pr, a.Kind); err != nil {
+	if a.Fields, err = askFields(pr, a.Kind, was.Fields); err != nil {
 		return a, err
 	}
 	if a.Namespaced {
@@ -38,7 +43,7 @@ func askAPI(pr Prompter, domain string) (scaffold.API, error) {
 			trial.Owns = owns
 			return ownsError(scaffold.ValidateOwns(scaffold.FlagSource, trial))
 		}
-		if a.Owns, err = pr.MultiSelect(fmt.Sprintf("Child kinds each %s owns", a.Kind), "one child of each, named <name>-<kind>", scaffold.ChildKindNames(), check); err != nil {
+		if a.Owns, err = pr.MultiSelect(fmt.Sprintf("Child kinds each %s owns", a.Kind), "one child of each, named <name>-<kind>", scaffold.ChildKindNames(), was.Owns, check); err != nil {
 			return a, err
 		}
 	}
@@ -55,14 +60,20 @@ func ownsError(err error) error {
 	return err
 }
 
-func askFields(pr Prompter, kind string) ([]scaffold.Field, error) {
+// askFields asks for fields one by one; prev are the answers of a pass
+// before, which the questions start from.
+func askFields(pr Prompter, kind string, prev []scaffold.Field) ([]scaffold.Field, error) {
 	var fields []scaffold.Field
 	for {
-		more, err := pr.Confirm(fmt.Sprintf("Add a spec field to %s?", kind), len(fields) == 0)
+		var was *scaffold.Field
+		if len(fields) < len(prev) {
+			was = &prev[len(fields)]
+		}
+		more, err := pr.Confirm(fmt.Sprintf("Add a spec field to %s?", kind), was != nil || len(fields) == 0 && prev == nil)
 		if err != nil || !more {
 			return fields, err
 		}
-		f, err := askField(pr, fields)
+		f, err := askField(pr, fields, was)
 		if err != nil {
 			return nil, err
 		}
@@ -72,8 +83,13 @@ func askFields(pr Prompter, kind string) ([]scaffold.Field, error) {
 
 // askField asks for one field; each answer is checked together with the
 // answers before it, so a default outside the enum is refused at once.
-func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
+// Each question starts from was's answer, when not nil.
+func askField(pr Prompter, earlier []scaffold.Field, was *scaffold.Field) (scaffold.Field, error) {
 	var f scaffold.Field
+	prev := scaffold.Field{Type: scaffold.TypeString}
+	if was != nil {
+		prev = *was
+	}
 	check := func(apply func(*scaffold.Field, string) error) func(string) error {
 		return func(v string) error {
 			trial := f
@@ -83,15 +99,15 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 			return promptError(scaffold.ValidateFields(scaffold.FlagSource, append(append([]scaffold.Field(nil), earlier...), trial)))
 		}
 	}
-	ask := func(message, help string, apply func(*scaffold.Field, string) error) error {
-		v, err := pr.Input(message, help, "", check(apply))
+	ask := func(message, help, def string, apply func(*scaffold.Field, string) error) error {
+		v, err := pr.Input(message, help, def, check(apply))
 		if err == nil {
 			err = apply(&f, v)
 		}
 		return err
 	}
 	f.Type = scaffold.TypeString
-	if err := ask("Field name", "lowerCamelCase; dots make nested objects (backup.schedule), [] lists of objects (users[].name)", func(t *scaffold.Field, v string) error {
+	if err := ask("Field name", "lowerCamelCase; dots make nested objects (backup.schedule), [] lists of objects (users[].name)", prev.Name, func(t *scaffold.Field, v string) error {
 		t.Name = v
 		return nil
 	}); err != nil {
@@ -101,16 +117,16 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 	for _, t := range scaffold.FieldTypes() {
 		types = append(types, string(t))
 	}
-	typ, err := pr.Select("Type of "+f.Name, scaffold.FieldTypeHelp(), types, string(scaffold.TypeString))
+	typ, err := pr.Select("Type of "+f.Name, scaffold.FieldTypeHelp(), types, string(prev.Type))
 	if err != nil {
 		return f, err
 	}
 	f.Type = scaffold.FieldType(typ)
-	if f.Required, err = pr.Confirm("Is "+f.Name+" required?", false); err != nil {
+	if f.Required, err = pr.Confirm("Is "+f.Name+" required?", prev.Required); err != nil {
 		return f, err
 	}
-	optional := func(message string, set func(*scaffold.Field, string) error) error {
-		return ask(message+" (empty: none)", "", func(t *scaffold.Field, v string) error {
+	optional := func(message, def string, set func(*scaffold.Field, string) error) error {
+		return ask(message+" (empty: none)", "", def, func(t *scaffold.Field, v string) error {
 			if v == "" {
 				return nil
 			}
@@ -118,7 +134,7 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 		})
 	}
 	if f.Type.Allows("enum") {
-		if err := optional("Allowed values, comma-separated", func(t *scaffold.Field, v string) error {
+		if err := optional("Allowed values, comma-separated", strings.Join(prev.Enum, ","), func(t *scaffold.Field, v string) error {
 			t.Enum = strings.Split(v, ",")
 			return nil
 		}); err != nil {
@@ -126,7 +142,7 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 		}
 	}
 	if f.Type.Allows("pattern") && f.Enum == nil {
-		if err := optional("Pattern (a regular expression)", func(t *scaffold.Field, v string) error {
+		if err := optional("Pattern (a regular expression)", prev.Pattern, func(t *scaffold.Field, v string) error {
 			t.Pattern = v
 			return nil
 		}); err != nil {
@@ -134,26 +150,42 @@ func askField(pr Prompter, earlier []scaffold.Field) (scaffold.Field, error) {
 		}
 	}
 	if f.Type.Allows("min") {
-		if err := optional("Minimum", intSetter(func(t *scaffold.Field, n *int64) { t.Min = n })); err != nil {
+		if err := optional("Minimum", intText(prev.Min), intSetter(func(t *scaffold.Field, n *int64) { t.Min = n })); err != nil {
 			return f, err
 		}
 	}
 	if f.Type.Allows("max") {
-		if err := optional("Maximum", intSetter(func(t *scaffold.Field, n *int64) { t.Max = n })); err != nil {
+		if err := optional("Maximum", intText(prev.Max), intSetter(func(t *scaffold.Field, n *int64) { t.Max = n })); err != nil {
 			return f, err
 		}
 	}
 	if !f.Type.Allows("default") {
 		return f, nil
 	}
-	if err := optional("Default", func(t *scaffold.Field, v string) error {
+	if err := optional("Default", textOf(prev.Default), func(t *scaffold.Field, v string) error {
 		t.Default = &v
 		return nil
 	}); err != nil {
 		return f, err
 	}
-	f.Column, err = pr.Confirm("Show "+f.Name+" as a column in kubectl get?", false)
+	f.Column, err = pr.Confirm("Show "+f.Name+" as a column in kubectl get?", prev.Column)
 	return f, err
+}
+
+// intText is n as an answer, "" for none.
+func intText(n *int64) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.FormatInt(*n, 10)
+}
+
+// textOf is s as an answer, "" for none.
+func textOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 func intSetter(set func(*scaffold.Field, *int64)) func(*scaffold.Field, string) error {
@@ -168,15 +200,25 @@ func intSetter(set func(*scaffold.Field, *int64)) func(*scaffold.Field, string) 
 }
 
 // askDecorator prompts for what create api's --target, --selector and
-// --owns give in a project of a style that decorates existing kinds.
-func askDecorator(pr Prompter) (scaffold.Decorator, error) {
+// --owns give in a project of a style that decorates existing kinds,
+// starting from prev's answers when not nil.
+func askDecorator(pr Prompter, prev *scaffold.Decorator) (scaffold.Decorator, error) {
 	var d scaffold.Decorator
+	target, selector := "apps/v1/Deployment", ""
+	if prev != nil {
+		target = prev.Target.APIVersion + "/" + prev.Target.Kind
+		var pairs []string
+		for _, k := range scaffold.SortedKeys(prev.Selector) {
+			pairs = append(pairs, k+"="+prev.Selector[k])
+		}
+		selector = strings.Join(pairs, ",")
+	}
 	parseTarget := func(v string) error {
 		t, err := scaffold.ParseTarget(v, pluralize)
 		d.Target = t
 		return promptError(err)
 	}
-	v, err := pr.Input("Kind to decorate", "GROUP/VERSION/KIND, or VERSION/KIND for the core group: apps/v1/Deployment", "apps/v1/Deployment", parseTarget)
+	v, err := pr.Input("Kind to decorate", "GROUP/VERSION/KIND, or VERSION/KIND for the core group: apps/v1/Deployment", target, parseTarget)
 	if err != nil {
 		return d, err
 	}
@@ -188,7 +230,7 @@ func askDecorator(pr Prompter) (scaffold.Decorator, error) {
 		d.Selector = sel
 		return promptError(err)
 	}
-	if v, err = pr.Input("Label selector of the objects to decorate (empty: all)", "KEY=VALUE[,KEY=VALUE...], e.g. app-type=web", "", parseSelector); err != nil {
+	if v, err = pr.Input("Label selector of the objects to decorate (empty: all)", "KEY=VALUE[,KEY=VALUE...], e.g. app-type=web", selector, parseSelector); err != nil {
 		return d, err
 	}
 	if err := parseSelector(v); err != nil {

@@ -24,6 +24,7 @@ import (
 // unexpected prompt fails the test, and so does an answer left unused.
 // Input answers go through the prompt's validator: a rejected answer is
 // recorded and the next one in the queue is tried, as a user would retype.
+// The answer keepDefault takes the prompt's default, as Enter does.
 type fakePrompter struct {
 	t        *testing.T
 	answers  map[string][]string
@@ -42,6 +43,9 @@ func newFakePrompter(t *testing.T, answers map[string][]string) *fakePrompter {
 	return f
 }
 
+// keepDefault answers a fake prompt with its default.
+const keepDefault = "<enter>"
+
 func (f *fakePrompter) next(message string) (string, error) {
 	queue := f.answers[message]
 	if len(queue) == 0 {
@@ -52,19 +56,24 @@ func (f *fakePrompter) next(message string) (string, error) {
 	return queue[0], nil
 }
 
-func (f *fakePrompter) Select(message, _ string, options []string, _ string) (string, error) {
+func (f *fakePrompter) Select(message, _ string, options []string, def string) (string, error) {
 	a, err := f.next(message)
+	if a == keepDefault {
+		a = def
+	}
 	if err == nil && !slices.Contains(options, a) {
 		f.t.Errorf("prompt %q: %q is not an option of %q", message, a, options)
 	}
 	return a, err
 }
 
-func (f *fakePrompter) MultiSelect(message, _ string, _ []string, validate func([]string) error) ([]string, error) {
+func (f *fakePrompter) MultiSelect(message, _ string, _, defs []string, validate func([]string) error) ([]string, error) {
 	for {
 		a, err := f.next(message)
 		var chosen []string
-		if a != "" {
+		if a == keepDefault {
+			chosen = defs
+		} else if a != "" {
 			chosen = strings.Split(a, ",")
 		}
 		if err != nil || validate == nil {
@@ -78,9 +87,12 @@ func (f *fakePrompter) MultiSelect(message, _ string, _ []string, validate func(
 	}
 }
 
-func (f *fakePrompter) Input(message, _, _ string, validate func(string) error) (string, error) {
+func (f *fakePrompter) Input(message, _, def string, validate func(string) error) (string, error) {
 	for {
 		a, err := f.next(message)
+		if a == keepDefault {
+			a = def
+		}
 		if err != nil || validate == nil {
 			return a, err
 		}
@@ -92,8 +104,11 @@ func (f *fakePrompter) Input(message, _, _ string, validate func(string) error) 
 	}
 }
 
-func (f *fakePrompter) Confirm(message string, _ bool) (bool, error) {
+func (f *fakePrompter) Confirm(message string, def bool) (bool, error) {
 	a, err := f.next(message)
+	if a == keepDefault {
+		return def, err
+	}
 	return a == "y", err
 }
 
@@ -679,6 +694,16 @@ func TestEditAPI(t *testing.T) {
 	p, err = scaffold.LoadProject(dir, toyStyles())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"ConfigMap"}, p.APIs[0].Owns)
+
+	// Access the user's code needs: added, given again with other verbs
+	// (replacing the rule for that resource), removed.
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--rbac", "secrets:get", "--rbac", "deployments.apps/scale:get,patch")
+	require.Equal(t, 0, r.code, r.stderr)
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--rbac", "secrets:get,list,watch", "--remove-rbac", "deployments.apps/scale")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err = scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"secrets:get,list,watch"}, p.APIs[0].RBAC)
 }
 
 // An existing go.mod is kept, so its module path is the project's.

@@ -111,13 +111,14 @@ type createAPIOptions struct {
 	namespace                          string
 	namespaced                         bool
 	fields, statusFields, rules, owns  []string
+	rbac                               []string
 	scaleReplicas                      string
 	shortNames, categories             []string
 	write                              writeFlags
 }
 
 // modelFlags are the flags that describe the API; --from replaces them all.
-var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "scale-replicas", "rule", "owns", "playbook", "short-names", "categories"}
+var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "scale-replicas", "rule", "owns", "rbac", "playbook", "short-names", "categories"}
 
 func newCreateAPICmd(env Env) *cobra.Command {
 	var o createAPIOptions
@@ -154,6 +155,11 @@ re-rendered; your files already there are left alone.
   out is refused)
   Every rule is compiled with the API server's CEL support, cost included.
 
+--rbac RESOURCE[.GROUP][/SUBRESOURCE]:VERB,... (repeatable): access the kind's
+  code needs beyond its owned kinds (a Secret it reads, a playbook's objects),
+  granted by the operator's role in config/rbac/role.yaml and the chart:
+  --rbac secrets:get,list,watch --rbac deployments.apps/scale:get,patch
+
 --target GROUP/VERSION/KIND (or v1/KIND for the core group) reacts to an
   existing kind instead of adding one: no CRD, read-only access to it, and a
   handler that hands each matching object to a function of yours,
@@ -187,6 +193,7 @@ re-rendered; your files already there are left alone.
 	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
 	completeFlag(cmd, "owns", listOf(scaffold.ChildKindNames))
+	f.StringArrayVar(&o.rbac, "rbac", nil, "access the kind's code needs beyond the owned kinds, RESOURCE[.GROUP][/SUB]:VERB,... (secrets:get,list,watch; repeatable)")
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource (e.g. db)")
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in (e.g. all)")
 	f.StringVar(&o.playbook, "playbook", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Playbooks })+
@@ -333,7 +340,7 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 			return scaffold.API{}, nil, usageErrorf("--%s is required", name)
 		}
 	}
-	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, Playbook: o.playbook,
+	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, RBAC: o.rbac, Playbook: o.playbook,
 		ShortNames: o.shortNames, Categories: o.categories, ScaleReplicas: o.scaleReplicas}
 	if a.Plural == "" {
 		a.Plural = pluralize(a.Kind)

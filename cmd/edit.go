@@ -27,6 +27,7 @@ type editAPIOptions struct {
 	status, removeStatus   []string
 	owns, removeOwns       []string
 	rules, removeRules     []string
+	rbac, removeRBAC       []string
 	shortNames, categories []string
 	scaleReplicas          string
 	allowBreaking          bool
@@ -47,7 +48,9 @@ left alone; a starter for a newly owned kind is written beside them.
 the field of that name (give all its modifiers). --remove-field removes a
 field, or an object or a list of objects with every field below it.
 --status-field and --remove-status-field do the same for the kind's own
-status fields; --scale-replicas gives it a scale subresource.
+status fields; --scale-replicas gives it a scale subresource. --rbac grants
+the operator access its code needs beyond the owned kinds (a Secret it reads):
+config/rbac/role.yaml and the chart's role are generated from it.
 
 The kind's version is served: objects of it are stored and clients send
 them. A change that would break them is refused, naming the field and the
@@ -68,6 +71,7 @@ version.`,
 		Example: `  opctl edit api --kind Database --field backup.schedule:string --owns Secret
   opctl edit api --kind Database --field replicas:int32:min=1:max=9:default=1
   opctl edit api --kind Database --field 'users[].name:string:required' --status-field endpoint:string
+  opctl edit api --kind Database --rbac secrets:get,list,watch --rbac deployments.apps/scale:get,patch
   opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind`,
 		Args: maxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -90,6 +94,8 @@ version.`,
 	completeFlag(cmd, "remove-owns", listOf(scaffold.ChildKindNames))
 	f.StringArrayVar(&o.rules, "rule", nil, "add a CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringArrayVar(&o.removeRules, "remove-rule", nil, "remove the spec rule with this CEL expression (repeatable)")
+	f.StringArrayVar(&o.rbac, "rbac", nil, "grant the operator access its code needs, RESOURCE[.GROUP][/SUB]:VERB,... (secrets:get,list,watch), replacing the kind's rule for that resource (repeatable)")
+	f.StringArrayVar(&o.removeRBAC, "remove-rbac", nil, "remove the kind's access rule for RESOURCE[.GROUP][/SUB] (repeatable)")
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource, replacing the kind's (--short-names= for none)")
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in, replacing the kind's (--categories= for none)")
 	f.StringVar(&o.scaleReplicas, "scale-replicas", "", "the int32 spec field a scale subresource scales (--scale-replicas= for none)")
@@ -106,7 +112,8 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if style.ExistingKinds {
 		return usageErrorf("edit api changes the project's own kinds; a %s project decorates existing kinds and has none", p.Style)
 	}
-	edit := scaffold.APIEdit{RemoveFields: o.removeFields, RemoveStatusFields: o.removeStatus, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules}
+	edit := scaffold.APIEdit{RemoveFields: o.removeFields, RemoveStatusFields: o.removeStatus, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules,
+		RBAC: o.rbac, RemoveRBAC: o.removeRBAC}
 	for _, spec := range o.fields {
 		f, err := scaffold.ParseField(spec)
 		if err != nil {
@@ -134,7 +141,7 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 		edit.ScaleReplicas = &o.scaleReplicas
 	}
 	if edit.Empty() {
-		return usageErrorf("nothing to change: give --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --short-names or --categories")
+		return usageErrorf("nothing to change: give --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --rbac, --remove-rbac, --short-names or --categories")
 	}
 	edited, old, err := p.EditAPI(scaffold.FlagSource, o.kind, edit)
 	if err != nil {

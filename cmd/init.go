@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -98,59 +99,86 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 		}
 	}
 	prompt := env.IO.Interactive && !o.yes
-	var addFirst func(scaffold.Project) (scaffold.Project, error)
+	flags := o
+	var prev initAnswers
+	for {
+		o = flags
+		p, err := initProject(env, cmd, dir, &o, prompt, &prev)
+		if errors.Is(err, errGoBack) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if found != "" && p.Repo == found && !o.write.dryRun {
+			fmt.Fprintf(env.IO.Out, "note: go.mod (module %s) was there already and is kept: run go mod tidy to add the modules the project needs\n", found)
+		}
+		if !o.write.dryRun && !prompt {
+			style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
+			next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
+			if style.ExistingKinds {
+				next = existingKindExample(style)
+			}
+			fmt.Fprintf(env.IO.Out, "\nNext: cd %s && %s\n", dir, next)
+			if style.Watches {
+				fmt.Fprintf(env.IO.Out, "  or, to react to an existing kind: opctl create api --target v1/Secret --namespace NS --selector KEY=VALUE\n")
+			}
+		}
+		return nil
+	}
+}
+
+// errGoBack is the user's choice, at init's last question, to answer the
+// questions again.
+var errGoBack = errors.New("going back to the questions")
+
+// initProject asks what the flags left out (when prompt; prev holds the
+// answers of a pass before, the defaults of this one, and gets this pass's
+// answers), then renders and writes the project. errGoBack: the user
+// chose to change the answers.
+func initProject(env Env, cmd *cobra.Command, dir string, o *initOptions, prompt bool, prev *initAnswers) (scaffold.Project, error) {
+	var answers initAnswers
 	if prompt {
 		var err error
-		if addFirst, err = askInit(env, cmd, &o); err != nil {
-			return err
+		if answers, err = askInit(env, cmd, o, *prev); err != nil {
+			return scaffold.Project{}, err
 		}
 	}
 	p, err := o.project(env.Styles)
 	if err != nil {
-		return err
+		return p, err
 	}
-	if addFirst != nil {
-		if p, err = addFirst(p); err != nil {
-			return err
-		}
+	if p, err = answers.addFirst(p); err != nil {
+		return p, err
 	}
 	var confirm func(int) error
 	if prompt {
 		confirm = func(n int) error {
 			ok, err := env.Prompter.Confirm(fmt.Sprintf("Write these %d files to %s?", n, dir), true)
-			if err == nil && !ok {
-				// The answers need not be given again.
-				shown := dir
-				if rel, err := filepath.Rel(env.Dir, dir); err == nil {
-					shown = rel
-				}
-				style, _ := env.Styles.Lookup(p.Style) // validated with the project
-				if line, ok := equivalentCommand(shown, p, style); ok {
-					fmt.Fprintf(env.IO.Out, "To write this project later without the questions:\n%s\n", line)
-				}
-				err = errCancelled
+			if err != nil || ok {
+				return err
 			}
-			return err
+			back, err := env.Prompter.Confirm("Go back and change your answers? (each question starts from your answer)", false)
+			if err != nil {
+				return err
+			}
+			if back {
+				*prev = answers
+				return errGoBack
+			}
+			// The answers need not be given again.
+			shown := dir
+			if rel, err := filepath.Rel(env.Dir, dir); err == nil {
+				shown = rel
+			}
+			style, _ := env.Styles.Lookup(p.Style) // validated with the project
+			if line, ok := equivalentCommand(shown, p, style); ok {
+				fmt.Fprintf(env.IO.Out, "To write this project later without the questions:\n%s\n", line)
+			}
+			return errCancelled
 		}
 	}
-	if err := renderAndWrite(cmd.Context(), env, dir, p, o.write, confirm); err != nil {
-		return err
-	}
-	if found != "" && p.Repo == found && !o.write.dryRun {
-		fmt.Fprintf(env.IO.Out, "note: go.mod (module %s) was there already and is kept: run go mod tidy to add the modules the project needs\n", found)
-	}
-	if !o.write.dryRun && addFirst == nil {
-		style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
-		next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
-		if style.ExistingKinds {
-			next = existingKindExample(style)
-		}
-		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && %s\n", dir, next)
-		if style.Watches {
-			fmt.Fprintf(env.IO.Out, "  or, to react to an existing kind: opctl create api --target v1/Secret --namespace NS --selector KEY=VALUE\n")
-		}
-	}
-	return nil
+	return p, renderAndWrite(cmd.Context(), env, dir, p, o.write, confirm)
 }
 
 // existingModule is the module path of dir's go.mod, "" when it has none.
@@ -215,49 +243,70 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	return p, p.Validate(src, styles)
 }
 
+// initAnswers are the answers of one pass of init's questions: the first
+// API or decorator to add, and, when the user goes back, the defaults of
+// the next pass.
+type initAnswers struct {
+	style, domain, name, repo string
+	api                       *scaffold.API
+	decorator                 *scaffold.Decorator
+}
+
+// addFirst adds the API or decorator answered to p.
+func (a initAnswers) addFirst(p scaffold.Project) (scaffold.Project, error) {
+	switch {
+	case a.decorator != nil:
+		return p.AddDecorator(scaffold.FlagSource, *a.decorator)
+	case a.api != nil:
+		return p.AddAPI(scaffold.FlagSource, *a.api)
+	}
+	return p, nil
+}
+
 // askInit prompts for everything the flags left out: the checklist and
-// style, the project metadata, and the first API (or decorator), which it
-// returns as a step that adds it to the project.
-func askInit(env Env, cmd *cobra.Command, o *initOptions) (func(scaffold.Project) (scaffold.Project, error), error) {
+// style, the project metadata, and the first API (or decorator). Each
+// question starts from prev's answer, when the user went back.
+func askInit(env Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (initAnswers, error) {
 	pr := env.Prompter
+	var err error
 	if o.style == "" {
-		style, err := chooseStyle(env, cmd, o)
-		if err != nil {
-			return nil, err
+		if prev.style != "" {
+			o.style, err = pr.Select("Style to scaffold", "your answer is preselected; opctl styles describes each", env.Styles.Names(), prev.style)
+		} else {
+			o.style, err = chooseStyle(env, cmd, o)
 		}
-		o.style = style
+		if err != nil {
+			return prev, err
+		}
 	}
 	style, err := env.Styles.Lookup(o.style)
 	if err != nil {
-		return nil, usageErrorf("--style %q: %v", o.style, err)
+		return prev, usageErrorf("--style %q: %v", o.style, err)
 	}
 	if o.domain == "" && !style.ExistingKinds {
-		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", "", checkAnswer(scaffold.ValidateDomain)); err != nil {
-			return nil, err
+		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", prev.domain, checkAnswer(scaffold.ValidateDomain)); err != nil {
+			return prev, err
 		}
 	}
 	if !o.nameGiven {
-		if o.name, err = pr.Input("Project name", "used for labels, the namespace <name>-system and the image", o.name, checkAnswer(style.ValidateName)); err != nil {
-			return nil, err
+		if o.name, err = pr.Input("Project name", "used for labels, the namespace <name>-system and the image", cmp.Or(prev.name, o.name), checkAnswer(style.ValidateName)); err != nil {
+			return prev, err
 		}
 	}
 	if style.ModulePath && o.repo == "" {
-		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", o.domain+"/"+o.name, checkAnswer(scaffold.ValidateRepo)); err != nil {
-			return nil, err
+		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", cmp.Or(prev.repo, o.domain+"/"+o.name), checkAnswer(scaffold.ValidateRepo)); err != nil {
+			return prev, err
 		}
 	}
+	answers := initAnswers{style: o.style, domain: o.domain, name: o.name, repo: o.repo}
 	if style.ExistingKinds {
-		d, err := askDecorator(pr)
-		if err != nil {
-			return nil, err
-		}
-		return func(p scaffold.Project) (scaffold.Project, error) { return p.AddDecorator(scaffold.FlagSource, d) }, nil
+		d, err := askDecorator(pr, prev.decorator)
+		answers.decorator = &d
+		return answers, err
 	}
-	api, err := askAPI(pr, o.domain)
-	if err != nil {
-		return nil, err
-	}
-	return func(p scaffold.Project) (scaffold.Project, error) { return p.AddAPI(scaffold.FlagSource, api) }, nil
+	api, err := askAPI(pr, o.domain, prev.api)
+	answers.api = &api
+	return answers, err
 }
 
 // checkAnswer adapts a flag validator to a prompt validator.

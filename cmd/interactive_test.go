@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 )
 
@@ -114,6 +116,7 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 	answers["Kind"] = []string{"Database"}
 	answers["Default (empty: none)"] = []string{"", "", "", "1"}
 	answers[confirmWrite(filesOf(t, seedInit, seedCreate), dir)] = []string{"n"}
+	answers[goBack] = []string{"n"}
 	r := run(t, filepath.Dir(dir), newFakePrompter(t, answers), true, "init", "db-operator")
 	assert.Equal(t, 2, r.code)
 	assert.Equal(t, "opctl: cancelled: nothing was written\n", r.stderr)
@@ -130,6 +133,55 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 	require.Equal(t, 0, run(t, dir, nil, false, strings.Fields(create)...).code)
 	viaFlags := initSeed(t)
 	require.Equal(t, 0, run(t, viaFlags, nil, false, seedCreate...).code)
+	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
+}
+
+// goBack is the question after a declined write.
+const goBack = "Go back and change your answers? (each question starts from your answer)"
+
+// TestInteractiveInitGoesBack declines the write, goes back, and changes
+// one answer: every other question starts from the answer given, so Enter
+// keeps it, and the project written is the flags' one with that change.
+func TestInteractiveInitGoesBack(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "db-operator")
+	answers := seedAnswers()
+	n := filesOf(t, seedInit, seedCreate)
+	answers[confirmWrite(n, dir)] = []string{"n", "y"}
+	answers[goBack] = []string{"y"}
+	// The second pass: the checklist is not asked again, the style is.
+	answers["Style to scaffold"] = append(answers["Style to scaffold"], keepDefault)
+	accepted := map[string]int{"Kind": 1, "Default (empty: none)": 4}
+	var checklistPrompts []string
+	for _, q := range checklist.Questions() {
+		checklistPrompts = append(checklistPrompts, q.Prompt)
+	}
+	for message, queue := range seedAnswers() {
+		if slices.Contains(checklistPrompts, message) || message == "Style to scaffold" {
+			continue
+		}
+		count := len(queue)
+		if c, ok := accepted[message]; ok {
+			count = c
+		}
+		for range count {
+			answers[message] = append(answers[message], keepDefault)
+		}
+	}
+	// The one change: replicas' maximum.
+	answers["Maximum (empty: none)"] = []string{"5", "7"}
+	pr := newFakePrompter(t, answers)
+	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "To write this project later")
+
+	viaFlags := initSeed(t)
+	create := slices.Clone(seedCreate)
+	for i, a := range create {
+		create[i] = strings.Replace(a, "max=5", "max=7", 1)
+	}
+	require.NotEqual(t, seedCreate, create, "the seed's replicas have max=5")
+	require.Equal(t, 0, run(t, viaFlags, nil, false, create...).code)
 	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
 }
 

@@ -14,8 +14,9 @@ import (
 type Prompter interface {
 	// Select returns one of options; def is preselected when not empty.
 	Select(message, help string, options []string, def string) (string, error)
-	// MultiSelect re-asks until validate (if not nil) accepts the answer.
-	MultiSelect(message, help string, options []string, validate func([]string) error) ([]string, error)
+	// MultiSelect re-asks until validate (if not nil) accepts the answer;
+	// defs are preselected.
+	MultiSelect(message, help string, options, defs []string, validate func([]string) error) ([]string, error)
 	// Input re-asks until validate (if not nil) accepts the answer.
 	Input(message, help, def string, validate func(string) error) (string, error)
 	Confirm(message string, def bool) (bool, error)
@@ -54,7 +55,7 @@ func (p surveyPrompter) Select(message, help string, options []string, def strin
 	return answer, p.ask(q, &answer)
 }
 
-func (p surveyPrompter) MultiSelect(message, help string, options []string, validate func([]string) error) ([]string, error) {
+func (p surveyPrompter) MultiSelect(message, help string, options, defs []string, validate func([]string) error) ([]string, error) {
 	var answer []string
 	var opts []survey.AskOpt
 	if validate != nil {
@@ -66,7 +67,11 @@ func (p surveyPrompter) MultiSelect(message, help string, options []string, vali
 			return validate(chosen)
 		}))
 	}
-	return answer, p.ask(&survey.MultiSelect{Message: message, Help: help, Options: options}, &answer, opts...)
+	q := &survey.MultiSelect{Message: message, Help: help, Options: options}
+	if len(defs) > 0 {
+		q.Default = defs
+	}
+	return answer, p.ask(q, &answer, opts...)
 }
 
 func (p surveyPrompter) Input(message, help, def string, validate func(string) error) (string, error) {

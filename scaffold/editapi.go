@@ -27,11 +27,15 @@ type APIEdit struct {
 	// ScaleReplicas, when not nil, replaces the field the scale
 	// subresource scales ("" for none).
 	ScaleReplicas *string
+	// RBAC are access rules to add, each replacing the kind's rule for the
+	// same resource; RemoveRBAC names resources (RESOURCE[.GROUP][/SUB])
+	// whose rules go.
+	RBAC, RemoveRBAC []string
 }
 
 // Empty reports whether the edit changes nothing.
 func (e APIEdit) Empty() bool {
-	return len(e.Fields)+len(e.RemoveFields)+len(e.StatusFields)+len(e.RemoveStatusFields)+len(e.Owns)+len(e.RemoveOwns)+len(e.Rules)+len(e.RemoveRules) == 0 &&
+	return len(e.Fields)+len(e.RemoveFields)+len(e.StatusFields)+len(e.RemoveStatusFields)+len(e.Owns)+len(e.RemoveOwns)+len(e.Rules)+len(e.RemoveRules)+len(e.RBAC)+len(e.RemoveRBAC) == 0 &&
 		e.ShortNames == nil && e.Categories == nil && e.ScaleReplicas == nil
 }
 
@@ -107,6 +111,9 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 		}
 		a.Rules = append(a.Rules, r)
 	}
+	if err := e.applyAccess(src, &a); err != nil {
+		return a, err
+	}
 	if e.ShortNames != nil {
 		a.ShortNames = *e.ShortNames
 	}
@@ -117,6 +124,45 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 		a.ScaleReplicas = *e.ScaleReplicas
 	}
 	return a, nil
+}
+
+// applyAccess removes, then adds or replaces, the kind's access rules.
+func (e APIEdit) applyAccess(src Source, a *API) error {
+	rules := a.AccessRules()
+	targets := func() []string {
+		var out []string
+		for _, r := range rules {
+			out = append(out, r.target())
+		}
+		return out
+	}
+	for _, s := range e.RemoveRBAC {
+		t, err := parseAccessTarget(s)
+		if err != nil {
+			return invalid(src, "remove-rbac", s, "%v", err)
+		}
+		j := slices.Index(targets(), t.target())
+		if j < 0 {
+			return invalid(src, "remove-rbac", s, "%s has no access rule for this resource (rules for: %s)", a.Kind, orNone(targets()))
+		}
+		rules = slices.Delete(rules, j, j+1)
+	}
+	for _, s := range e.RBAC {
+		r, err := ParseAccessRule(s)
+		if err != nil {
+			return invalid(src, "rbac", s, "%v", err)
+		}
+		if j := slices.Index(targets(), r.target()); j >= 0 {
+			rules[j] = r
+		} else {
+			rules = append(rules, r)
+		}
+	}
+	a.RBAC = nil
+	for _, r := range rules {
+		a.RBAC = append(a.RBAC, r.String())
+	}
+	return nil
 }
 
 func fieldNames(fields []Field) string {

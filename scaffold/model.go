@@ -122,6 +122,9 @@ type API struct {
 	// fields.
 	Rules []Rule   `json:"rules,omitempty"`
 	Owns  []string `json:"owns,omitempty"`
+	// RBAC is access the kind's code needs beyond its owned kinds, each an
+	// AccessRule as --rbac writes it: the operator's role grants it.
+	RBAC []string `json:"rbac,omitempty"`
 	// Admission is the kind's admission webhook or policy, if any.
 	Admission *Admission `json:"admission,omitempty"`
 	// Playbook is an existing playbook the runtime runs for the kind

@@ -68,6 +68,9 @@ func ManagerRules(p Project, acc Access) []ScopedRules {
 				scopes[""].add(c.Group, c.Resource, acc.Child(c))
 			}
 		}
+		for _, r := range a.AccessRules() {
+			scopes[""].add(r.Group, r.Resource, r.Verbs)
+		}
 	}
 	for _, w := range p.Watches {
 		ns := ""

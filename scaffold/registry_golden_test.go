@@ -122,6 +122,7 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 				"backup.target.bucket:string:required:pattern=^[a-z0-9-]+$", "tier:string:minLength=2:maxLength=8:rule=self != 'root'#tier root is reserved",
 				"replicas:int32:min=1:default=2", "nodes[].host:string:required:key", "nodes[].weight:int32:default=1", "nodes[].labels:map[string]string", "backup.targets[].bucket:string:required"),
 			Owns:          []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
+			RBAC:          []string{"pods/log:get", "deployments.apps/scale:get,patch"},
 			ScaleReplicas: "replicas",
 			Status:        mustFields(t, "endpoint:string", "hits:int64:min=0:column", "phase:string:enum=Warming,Serving", "lastCompaction:datetime", "usage:quantity", "shards:[]string"),
 		})

@@ -120,7 +120,7 @@ func addManifests(p Project, style Style, t *Tree) error {
 
 	rt := style.Runtime(p)
 	files := map[string][]any{
-		"config/rbac/service_account.yaml": {serviceAccount(p, style.Access.needsRole())},
+		"config/rbac/service_account.yaml": {serviceAccount(p, style.Access.needsRole() || p.hasAccessRules())},
 		"config/manager/manager.yaml":      {namespaceObject(p), managerDeployment(p, rt)},
 	}
 	access := style.Access

@@ -112,6 +112,9 @@ func validateAPI(src Source, domain string, a API) error {
 	if err := ValidateOwns(src, a); err != nil {
 		return err
 	}
+	if err := validateAccess(src, a); err != nil {
+		return err
+	}
 	return validateRules(src, domain, a)
 }
 

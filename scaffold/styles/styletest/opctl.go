@@ -57,7 +57,7 @@ func (p noPrompts) Select(message, _ string, _ []string, _ string) (string, erro
 	return "", p.fail(message)
 }
 
-func (p noPrompts) MultiSelect(message, _ string, _ []string, _ func([]string) error) ([]string, error) {
+func (p noPrompts) MultiSelect(message, _ string, _, _ []string, _ func([]string) error) ([]string, error) {
 	return nil, p.fail(message)
 }
 

@@ -146,14 +146,15 @@ func OtherSpec() map[string]any {
 
 // AddCache adds the project tests' second kind to the project in dir:
 // Cache in group cache, version v1alpha1, with fields (--field specs),
-// owning every child kind.
+// owning every child kind, with access to its pods' logs besides.
 func AddCache(t *testing.T, dir string, fields ...string) {
 	t.Helper()
 	args := []string{"create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache"}
 	for _, f := range fields {
 		args = append(args, "--field", f)
 	}
-	MustRun(t, dir, append(args, "--owns", strings.Join(scaffold.ChildKindNames(), ","), "--short-names", "kv,cch", "--categories", "all,storage")...)
+	MustRun(t, dir, append(args, "--owns", strings.Join(scaffold.ChildKindNames(), ","), "--short-names", "kv,cch", "--categories", "all,storage",
+		"--rbac", "pods/log:get")...)
 }
 
 // CacheFields are Cache's fields in the styles that flatten the spec into
