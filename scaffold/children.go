@@ -569,6 +569,31 @@ func Reconciled(desired, observed []map[string]any) []map[string]any {
 	return out
 }
 
+// OutdatedReason is the reason of a Ready condition False because a child
+// whose spec cannot change once created (a Job) was made from an earlier
+// spec of its resource: every style reports it, none recreates the child
+// on its own (a Job may be running), and deleting it has it made again.
+const OutdatedReason = "ChildOutdated"
+
+// Outdated are the children of desired whose kind's spec cannot change
+// once created and that observed holds with another spec (every field the
+// desired spec sets, as isSubset compares it), as "Kind name".
+func Outdated(desired, observed []map[string]any) []string {
+	var out []string
+	for _, d := range desired {
+		if specMutable(d["kind"]) {
+			continue
+		}
+		name := d["metadata"].(map[string]any)["name"]
+		for _, o := range observed {
+			if o["kind"] == d["kind"] && jsonEqual(o["metadata"].(map[string]any)["name"], name) && !isSubset(d["spec"], o["spec"]) {
+				out = append(out, fmt.Sprintf("%s %s", d["kind"], name))
+			}
+		}
+	}
+	return out
+}
+
 // comparableChild is the part of a child that must match what the API server
 // has: only the metadata of kinds whose spec cannot change after creation.
 func comparableChild(child map[string]any) map[string]any {

@@ -42,6 +42,33 @@ func TestIsSubset(t *testing.T) {
 
 // The one encoding of spec values into children, which every style
 // matches byte for byte (the conformance case tricky-values holds them).
+func TestOutdated(t *testing.T) {
+	child := func(kind, image string, extra map[string]any) map[string]any {
+		container := map[string]any{"name": "main", "image": image}
+		for k, v := range extra {
+			container[k] = v
+		}
+		return map[string]any{"kind": kind, "metadata": map[string]any{"name": "x-" + strings.ToLower(kind)},
+			"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"containers": []any{container}}}}}
+	}
+	defaulted := map[string]any{"imagePullPolicy": "IfNotPresent", "terminationMessagePath": "/dev/termination-log"}
+	tests := []struct {
+		name              string
+		desired, observed []map[string]any
+		want              []string
+	}{
+		{"a Job as made, with the API server's defaults", []map[string]any{child("Job", "a", nil)}, []map[string]any{child("Job", "a", defaulted)}, nil},
+		{"a Job made from an earlier spec", []map[string]any{child("Job", "b", nil)}, []map[string]any{child("Job", "a", defaulted)}, []string{"Job x-job"}},
+		{"a Job not made yet", []map[string]any{child("Job", "b", nil)}, nil, nil},
+		{"a Deployment, which changes", []map[string]any{child("Deployment", "b", nil)}, []map[string]any{child("Deployment", "a", nil)}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Outdated(tt.desired, tt.observed))
+		})
+	}
+}
+
 func TestFieldText(t *testing.T) {
 	for _, tc := range []struct {
 		value any

@@ -192,6 +192,10 @@ func specChange(p Project, a API, sample map[string]any, cases []namedCase) (nam
 		obj := caseObject(a, sample, "spec-change", c.c.Object["spec"].(map[string]any), 2)
 		observed := DesiredChildren(p, a, caseObject(a, sample, "spec-change", before.Object["spec"].(map[string]any), 1))
 		description := "The sample's spec changed as in " + c.name + ".yaml: its children follow."
+		if len(Outdated(DesiredChildren(p, a, obj), observed)) > 0 {
+			description = "The sample's spec changed as in " + c.name + ".yaml: its children follow, but for a " +
+				"Job, which cannot change once created: it stays as it was, and Ready is False with reason " + OutdatedReason + " until it is deleted (and made again)."
+		}
 		return namedCase{"spec-change", reconciled(p, a, description, obj, observed)}, true
 	}
 	return namedCase{}, false
@@ -204,10 +208,15 @@ func reconciled(p Project, a API, description string, obj map[string]any, observ
 	status := a.StatusStarter().Status(meta["name"].(string))
 	maps.Copy(status, a.ScaleStatus(p.Name, meta["name"].(string), obj["spec"].(map[string]any)))
 	status["observedGeneration"] = meta["generation"]
-	status["conditions"] = []any{map[string]any{"type": "Ready", "status": "True", "reason": "Reconciled"}}
+	desired := DesiredChildren(p, a, obj)
+	ready := map[string]any{"type": "Ready", "status": "True", "reason": "Reconciled"}
+	if len(Outdated(desired, observed)) > 0 {
+		ready["status"], ready["reason"] = "False", OutdatedReason
+	}
+	status["conditions"] = []any{ready}
 	return ConformanceCase{
 		Description: description, Object: obj, Observed: RoundTripAll(observed),
-		Children: RoundTripAll(Reconciled(DesiredChildren(p, a, obj), observed)),
+		Children: RoundTripAll(Reconciled(desired, observed)),
 		Status:   status,
 	}
 }

@@ -4,6 +4,7 @@ package styletest
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 	batchv1 "k8s.io/api/batch/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -86,6 +88,55 @@ func CheckPrepare(t *testing.T, cluster *Cluster, style scaffold.Style, run Runn
 			return err == nil, client.IgnoreNotFound(err)
 		})
 		WaitFor(t, "Ready=True", readyIs("True", "Reconciled"))
+		CheckOutdatedJob(t, c, job, jobKey, "dataset", "s3://images/train-v2")
+	})
+}
+
+// CheckOutdatedJob: a change of obj's spec (field set to value) that would
+// give its Job (at jobKey) another spec leaves the Job as it is, as no
+// style replaces a Job, which may be running, and makes obj Ready=False
+// with reason ChildOutdated naming the Job; once the Job is deleted, it is
+// made again from the new spec, and obj is Ready.
+func CheckOutdatedJob(t *testing.T, c client.Client, obj *unstructured.Unstructured, jobKey client.ObjectKey, field, value string) {
+	t.Helper()
+	ctx := context.Background()
+	env := func(j *batchv1.Job) map[string]string {
+		out := map[string]string{}
+		for _, e := range j.Spec.Template.Spec.Containers[0].Env {
+			out[e.Name] = e.Value
+		}
+		return out
+	}
+	var before batchv1.Job
+	require.NoError(t, c.Get(ctx, jobKey, &before))
+	variable := "SPEC_" + strings.ToUpper(field)
+	require.NotEqual(t, value, env(&before)[variable], "the Job's %s before the change", variable)
+	updateSpec(t, c, obj, func(spec map[string]any) { spec[field] = value })
+	WaitFor(t, "Ready=False with reason ChildOutdated", func() (bool, error) {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return false, err
+		}
+		cond := readyCondition(obj)
+		return cond != nil && cond["status"] == "False" && cond["reason"] == scaffold.OutdatedReason &&
+			fmt.Sprint(cond["observedGeneration"]) == fmt.Sprint(obj.GetGeneration()), nil
+	})
+	assert.Contains(t, readyCondition(obj)["message"], "Job "+jobKey.Name, "the message names the Job")
+	var kept batchv1.Job
+	require.NoError(t, c.Get(ctx, jobKey, &kept))
+	assert.Equal(t, before.UID, kept.UID, "the Job is not replaced")
+	assert.Equal(t, env(&before), env(&kept), "the Job is not changed")
+
+	require.NoError(t, c.Delete(ctx, &kept, client.PropagationPolicy(metav1.DeletePropagationBackground)))
+	WaitFor(t, "the Job made again from the new spec, and Ready", func() (bool, error) {
+		var again batchv1.Job
+		if err := c.Get(ctx, jobKey, &again); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
+			return false, err
+		}
+		cond := readyCondition(obj)
+		return again.UID != before.UID && env(&again)[variable] == value && cond != nil && cond["status"] == "True", nil
 	})
 }
 

@@ -33,7 +33,8 @@ func Seed(t *testing.T, style scaffold.Style) string {
 // tricky values byte for byte, follow the conventions and converge
 // exactly; a list of objects keyed by name; its own status fields, one
 // the starter sets; a scale subresource. A third kind is the
-// scenario's Microservice (seed.Microservice).
+// scenario's Microservice (seed.Microservice), a fourth Backfill, owning
+// a Job (seed.Backfill).
 func SeedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
 	dir := Seed(t, style)
@@ -50,6 +51,7 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--status-field", "endpoint:string:column", "--status-field", "readyReplicas:int32", "--scale-replicas", "replicas",
 		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy,HorizontalPodAutoscaler,Ingress,CronJob,ServiceMonitor")
 	MustRun(t, dir, seed.Microservice()...)
+	MustRun(t, dir, seed.Backfill()...)
 	return dir
 }
 

@@ -4,6 +4,7 @@ package styletest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	batchv1 "k8s.io/api/batch/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -164,4 +166,29 @@ func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealR
 	suite.Check(t, "the conformance cases get their children and Ready", func(t *testing.T) {
 		checkCases(t, c, dir, ns)
 	})
+	suite.Check(t, "a Job made from an earlier spec: left as it is, Ready=False ChildOutdated; once deleted, made again from the new spec", func(t *testing.T) {
+		checkBackfill(t, c, ns)
+	})
+}
+
+// checkBackfill: a Backfill (seed.Backfill) gets its Job and Ready; a
+// change of its spec gives CheckOutdatedJob's outcome.
+func checkBackfill(t *testing.T, c client.Client, ns string) {
+	ctx := context.Background()
+	backfill := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "jobs.example.com/v1", "kind": "Backfill",
+		"metadata": map[string]any{"name": "orders", "namespace": ns}, "spec": map[string]any{"source": "s3://orders/2026"}}}
+	require.NoError(t, c.Create(ctx, backfill))
+	t.Cleanup(func() { _ = c.Delete(context.Background(), backfill) })
+	jobKey := client.ObjectKey{Namespace: ns, Name: "orders-job"}
+	WaitFor(t, "the Backfill's Job and Ready", func() (bool, error) {
+		if err := c.Get(ctx, jobKey, &batchv1.Job{}); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		if err := c.Get(ctx, client.ObjectKeyFromObject(backfill), backfill); err != nil {
+			return false, err
+		}
+		cond := readyCondition(backfill)
+		return cond != nil && cond["status"] == "True" && fmt.Sprint(cond["observedGeneration"]) == fmt.Sprint(backfill.GetGeneration()), nil
+	})
+	CheckOutdatedJob(t, c, backfill, jobKey, "source", "s3://orders/2027")
 }

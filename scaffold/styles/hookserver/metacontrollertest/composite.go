@@ -115,6 +115,8 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 		}
 		// Observed children, keyed as Metacontroller keys them: Kind.apiVersion, then name.
 		observed := map[string]any{}
+		// The kinds Metacontroller never updates once created (updateStrategy OnDelete).
+		onDelete := map[string]bool{}
 		for _, r := range childRules {
 			rule := r.(map[string]any)
 			apiVersion, resource := rule["apiVersion"].(string), rule["resource"].(string)
@@ -135,6 +137,8 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 				}
 			}
 			observed[kind+"."+apiVersion] = byName
+			method, _, _ := unstructured.NestedString(rule, "updateStrategy", "method")
+			onDelete[kind+"."+apiVersion] = method == "OnDelete"
 		}
 		body, err := json.Marshal(map[string]any{"controller": cc.Object,
 			"parent": parent.Object, "children": observed, "finalizing": false})
@@ -168,6 +172,10 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 			}
 			if !selector.Matches(labels.Set(childLabels)) {
 				return fmt.Errorf("labels on desired child %s %s/%s don't match parent selector", child.GetKind(), child.GetNamespace(), child.GetName())
+			}
+			key := child.GetKind() + "." + child.GetAPIVersion()
+			if _, exists := observed[key].(map[string]any)[child.GetName()]; exists && onDelete[key] {
+				continue
 			}
 			if err := ApplyAsMetacontroller(ctx, c, child); err != nil {
 				logf("can't reconcile children for %s %s: %v", parentKind, parent.GetName(), err)

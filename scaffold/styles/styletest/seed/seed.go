@@ -22,6 +22,13 @@ func Create() []string {
 		"--field", "storage:quantity", "--field", "replicas:int32:min=1:max=5:default=1", "--owns", "ConfigMap"}
 }
 
+// Backfill returns the arguments of opctl create api that add a kind
+// owning a Job, whose spec cannot change once created.
+func Backfill() []string {
+	return []string{"create", "api", "--group", "jobs", "--version", "v1", "--kind", "Backfill",
+		"--field", "source:string:required", "--field", "batchSize:int32:min=1:default=100", "--owns", "Job"}
+}
+
 // Microservice returns the arguments of opctl create api that add the
 // Microservice of docs/scenarios/microservice.md: the platform team's
 // standard service, spec to children only.
