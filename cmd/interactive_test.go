@@ -363,3 +363,22 @@ func TestInteractiveInitDecorator(t *testing.T) {
 	require.Equal(t, 0, run(t, viaFlags, nil, false, "create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service").code)
 	assert.Equal(t, relative(t, viaFlags), relative(t, dir), "the same bytes as with flags")
 }
+
+// Without a new CRD, decide's next step uses an existing kind as a runnable
+// line: a watch of Secrets selected by a label a Secret would carry.
+func TestDecideNextForAnExistingKind(t *testing.T) {
+	t.Parallel()
+	r := run(t, t.TempDir(), nil, false, "decide", "--existing", "no", "--new-crd", "no", "--stage", "production", "--scale", "small",
+		"--language", "python", "--logic", "imperative", "--maintainers", "yes")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "cd my-operator && opctl create api --target v1/Secret --selector sync=vault\n")
+}
+
+// create webhook's help says which styles take --rule, as it works in those
+// alone.
+func TestCreateWebhookHelpNamesTheRuleStyles(t *testing.T) {
+	t.Parallel()
+	r := run(t, t.TempDir(), nil, false, "create", "webhook", "--help")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Regexp(t, `(?m)^  # --rule: in toy-[a-z-]+(, toy-[a-z-]+)* projects, whose policy the API server runs$`, r.stdout)
+}

@@ -53,7 +53,10 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command("bash", filepath.Join(src, "hack/envtest/build.sh"), filepath.Join(userCache, "opctl", v.EnvtestDir()))
+	cmd := exec.Command("bash", filepath.Join(src, "hack/envtest/build.sh"), filepath.Join(userCache, assetsDir(v)))
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	return cmd.Run()
 }
+
+// assetsDir is where the binaries go, under the user's cache directory.
+func assetsDir(v scaffold.Versions) string { return filepath.Join("opctl", v.EnvtestDir()) }
