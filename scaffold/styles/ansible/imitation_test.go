@@ -240,7 +240,12 @@ func runPlaybook(ctx context.Context, c client.Client, injector *ownerInjectingP
 	if err != nil {
 		return "", err
 	}
-	cmd := exec.CommandContext(ctx, "ansible-playbook", w.localPlaybook(),
+	// A run that hangs (a forked worker deadlocked on a busy machine) is
+	// stopped and does not count: the loop runs the object again, as the
+	// operator's runner would after its timeout.
+	run, cancel := context.WithTimeout(ctx, playbookTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(run, "ansible-playbook", w.localPlaybook(),
 		"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "_"+strings.ToLower(w.Kind)+"_record_status=true")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+kubeconfig, "ANSIBLE_NOCOLOR=1",
@@ -248,6 +253,9 @@ func runPlaybook(ctx context.Context, c client.Client, injector *ownerInjectingP
 	out, err := cmd.CombinedOutput()
 	switch {
 	case ctx.Err() != nil:
+		return "", nil
+	case run.Err() != nil:
+		logf("ansible-playbook for %s stopped after %s", o.GetName(), playbookTimeout)
 		return "", nil
 	case err != nil && styletest.Refused(string(out)):
 		// The check's own refused child: the operator logs the failed run
@@ -263,6 +271,9 @@ func runPlaybook(ctx context.Context, c client.Client, injector *ownerInjectingP
 	}
 	return string(out), nil
 }
+
+// playbookTimeout bounds one run of a playbook; one takes seconds.
+const playbookTimeout = 3 * time.Minute
 
 // watchEntry is what the imitation reads of a watches.yaml entry.
 type watchEntry struct {

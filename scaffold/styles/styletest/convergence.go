@@ -201,6 +201,9 @@ func managedContent(obj map[string]any) map[string]any {
 	for _, path := range [][]string{{"spec", "maxUnavailable"}, {"spec", "policyTypes"}, {"spec", "ingress"},
 		{"spec", "scaleTargetRef"}, {"spec", "minReplicas"}, {"spec", "maxReplicas"}, {"spec", "metrics"},
 		{"spec", "rules"}, {"spec", "schedule"}, {"spec", "concurrencyPolicy"}, {"spec", "endpoints"}, {"spec", "selector"}} {
+		if obj["kind"] == "Job" && path[1] == "selector" {
+			continue // the API server's own, by the Job's uid
+		}
 		if v, found, _ := unstructured.NestedFieldNoCopy(obj, path...); found {
 			out[strings.Join(path, ".")] = fmt.Sprint(v)
 		}
