@@ -79,7 +79,7 @@ func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error
 		return err
 	}
 	if style.ExistingKinds {
-		return usageErrorf("create webhook admits the project's own kinds; a %s project decorates existing kinds and has none", p.Style)
+		return usageErrorf("create webhook admits the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
 	}
 	adm := scaffold.Admission{Validate: o.validate, Default: o.defaults}
 	for _, r := range o.rules {
@@ -287,7 +287,7 @@ func createWatch(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOpt
 func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
 	for _, name := range append([]string{"from"}, modelFlags...) {
 		if name != "owns" && cmd.Flags().Changed(name) {
-			return usageErrorf("--%s does not apply to a %s project, which adds no CRD: use --target, --selector, --owns", name, p.Style)
+			return usageErrorf("--%s does not apply to %s projects, which add no CRD: use --target, --selector, --owns", name, p.Style)
 		}
 	}
 	if o.target == "" {

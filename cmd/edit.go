@@ -110,7 +110,7 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 		return err
 	}
 	if style.ExistingKinds {
-		return usageErrorf("edit api changes the project's own kinds; a %s project decorates existing kinds and has none", p.Style)
+		return usageErrorf("edit api changes the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
 	}
 	edit := scaffold.APIEdit{RemoveFields: o.removeFields, RemoveStatusFields: o.removeStatus, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules,
 		RBAC: o.rbac, RemoveRBAC: o.removeRBAC}

@@ -211,11 +211,11 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	// A flag the style has no use for would be dropped without a word.
 	switch {
 	case o.repo != "" && !style.ModulePath:
-		return scaffold.Project{}, usageErrorf("--repo is the Go module path of %s projects; a %s project has none", stylesWith(styles, func(s scaffold.Style) bool { return s.ModulePath }), o.style)
+		return scaffold.Project{}, usageErrorf("--repo is the Go module path of %s projects; %s projects have none", stylesWith(styles, func(s scaffold.Style) bool { return s.ModulePath }), o.style)
 	case o.domainGiven && style.ExistingKinds:
-		return scaffold.Project{}, usageErrorf("--domain names the API groups of a project's own kinds; a %s project decorates existing kinds and adds none", o.style)
+		return scaffold.Project{}, usageErrorf("--domain names the API groups of a project's own kinds; %s projects decorate existing kinds and add none", o.style)
 	case o.resyncGiven && !style.Resync:
-		return scaffold.Project{}, usageErrorf("--resync-seconds is for %s projects; a %s project re-syncs as its runtime does", stylesWith(styles, func(s scaffold.Style) bool { return s.Resync }), o.style)
+		return scaffold.Project{}, usageErrorf("--resync-seconds is for %s projects; %s projects re-sync as their runtime does", stylesWith(styles, func(s scaffold.Style) bool { return s.Resync }), o.style)
 	}
 	p := scaffold.Project{Name: o.name, Domain: o.domain, Version: scaffold.DefaultVersion, Style: o.style, Versions: scaffold.DefaultVersions()}
 	if style.Resync {

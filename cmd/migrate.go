@@ -79,7 +79,7 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 		return err
 	}
 	if p.Domain == "" && o.domain == "" && !to.ExistingKinds {
-		return usageErrorf("--domain is required: the project has none, and a %s project needs one (e.g. --domain example.com)", to.Name)
+		return usageErrorf("--domain is required: the project has none, and %s projects need one (e.g. --domain example.com)", to.Name)
 	}
 	m, err := p.MigrateTo(scaffold.FlagSource, from, to, env.Styles, o.domain, o.repo)
 	if err != nil {

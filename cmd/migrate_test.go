@@ -94,8 +94,8 @@ func TestMigrateRefuses(t *testing.T) {
 		{"no style", []string{"migrate", "../n"}, "opctl: --to is required (styles: "},
 		{"no directory", []string{"migrate", "--to", "go"}, "opctl: opctl migrate takes the directory to write the new project into"},
 		{"unknown style", []string{"migrate", "--to", "rust", "../n"}, `opctl: --to "rust": unknown style`},
-		{"the same style", []string{"migrate", "--to", "kopf", "../n"}, `opctl: --to "kopf": the project is already a kopf project`},
-		{"kinds to a decorator", []string{"migrate", "--to", "metacontroller-decorator", "../n"}, `opctl: --to "metacontroller-decorator": a metacontroller-decorator project decorates existing kinds and has no CRDs; this project has kinds Database`},
+		{"the same style", []string{"migrate", "--to", "kopf", "../n"}, `opctl: --to "kopf": the project's style is kopf already`},
+		{"kinds to a decorator", []string{"migrate", "--to", "metacontroller-decorator", "../n"}, `opctl: --to "metacontroller-decorator": metacontroller-decorator projects decorate existing kinds and have no CRDs; this project has kinds Database`},
 		{"into a project", []string{"migrate", "--to", "go", "."}, "already has opctl.yaml: migrate writes a new project"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,7 +120,7 @@ func TestMigrateDropped(t *testing.T) {
 	require.Equal(t, 0, runReal(t, dec, "create", "api", "--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service").code)
 	r := runReal(t, dec, "migrate", "--to", "go", "../dec-go")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "opctl: --domain is required: the project has none, and a go project needs one (e.g. --domain example.com)\n", r.stderr)
+	assert.Equal(t, "opctl: --domain is required: the project has none, and go projects need one (e.g. --domain example.com)\n", r.stderr)
 	r = runReal(t, dec, "migrate", "--to", "go", "--domain", "example.com", "../dec-go")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "attached Service to each Deployment: it is a watch now; create them in its handler")

@@ -350,9 +350,9 @@ func validateAdmission(src Source, style Style, a API) error {
 	case !adm.Validate && !adm.Default:
 		return inputErrorf("%s: admission of %s needs --validate, --default or both", src("validate"), a.Kind)
 	case adm.Default && !style.Webhooks:
-		return inputErrorf("%s: a %s project has no admission webhook of its own (its --validate is a ValidatingAdmissionPolicy, which cannot change objects): put defaults in the schema, --field NAME:TYPE:default=V", src("default"), style.Name)
+		return inputErrorf("%s: %s projects have no admission webhook of their own (their --validate is a ValidatingAdmissionPolicy, which cannot change objects): put defaults in the schema, --field NAME:TYPE:default=V", src("default"), style.Name)
 	case len(adm.Rules) > 0 && style.Webhooks:
-		return inputErrorf("%s is for ValidatingAdmissionPolicy rules (styles without webhooks); a %s project checks objects in its webhook's code", src("rule"), style.Name)
+		return inputErrorf("%s is for ValidatingAdmissionPolicy rules (styles without webhooks); %s projects check objects in their webhook's code", src("rule"), style.Name)
 	case len(adm.Rules) > 0 && !adm.Validate:
 		return inputErrorf("%s: policy rules validate: add --validate", src("rule"))
 	}

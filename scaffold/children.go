@@ -187,10 +187,9 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 	meta, _ := cr["metadata"].(map[string]any)
 	spec, _ := cr["spec"].(map[string]any)
 	name, _ := meta["name"].(string)
-	labels := map[string]any{
-		"app.kubernetes.io/name":       a.Singular(),
-		"app.kubernetes.io/instance":   name,
-		"app.kubernetes.io/managed-by": p.Name,
+	labels := map[string]any{}
+	for k, v := range a.SelectorLabels(p.Name, name) {
+		labels[k] = v
 	}
 	owner := map[string]any{
 		"apiVersion": cr["apiVersion"], "kind": cr["kind"], "name": name, "uid": meta["uid"],

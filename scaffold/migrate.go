@@ -28,17 +28,17 @@ func (p Project) MigrateTo(src Source, from, to Style, styles Styles, domain, re
 	m := Migration{Project: p}
 	n := &m.Project
 	if to.Name == from.Name {
-		return m, invalid(src, "to", to.Name, "the project is already a %s project", to.Name)
+		return m, invalid(src, "to", to.Name, "the project's style is %s already", to.Name)
 	}
 	if len(p.APIs) > 0 && to.ExistingKinds {
-		return m, invalid(src, "to", to.Name, "a %s project decorates existing kinds and has no CRDs; this project has kinds %s", to.Name, strings.Join(p.kindNames(), ", "))
+		return m, invalid(src, "to", to.Name, "%s projects decorate existing kinds and have no CRDs; this project has kinds %s", to.Name, strings.Join(p.kindNames(), ", "))
 	}
 	if len(p.Watches) > 0 && !to.Watches {
-		return m, invalid(src, "to", to.Name, "this project watches existing kinds (%s), which a %s project cannot", p.Watches[0].Target.APIVersion+"/"+p.Watches[0].Target.Kind, to.Name)
+		return m, invalid(src, "to", to.Name, "this project watches existing kinds (%s), which %s projects cannot", p.Watches[0].Target.APIVersion+"/"+p.Watches[0].Target.Kind, to.Name)
 	}
 	if len(p.Decorators) > 0 {
 		if !to.Watches && !to.ExistingKinds {
-			return m, invalid(src, "to", to.Name, "this project decorates existing kinds (%s), which a %s project cannot watch", p.Decorators[0].Target.APIVersion+"/"+p.Decorators[0].Target.Kind, to.Name)
+			return m, invalid(src, "to", to.Name, "this project decorates existing kinds (%s), which %s projects cannot watch", p.Decorators[0].Target.APIVersion+"/"+p.Decorators[0].Target.Kind, to.Name)
 		}
 		if !to.ExistingKinds {
 			n.Decorators = nil

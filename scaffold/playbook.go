@@ -19,7 +19,7 @@ func validatePlaybook(src Source, style Style, a API) error {
 		return nil
 	}
 	if !style.Playbooks {
-		return invalid(src, "playbook", a.Playbook, "a %s project runs its own code for each kind; no style but one with playbooks runs one", style.Name)
+		return invalid(src, "playbook", a.Playbook, "%s projects run their own code for each kind; no style but one with playbooks runs one", style.Name)
 	}
 	if len(a.Status) > 0 {
 		return invalid(src, "status-field", a.Status[0].Name, "%s runs your playbook %s, which opctl does not change: set the status there (operator_sdk.util.k8s_status), or drop --playbook for a role with a status template", a.Kind, a.Playbook)

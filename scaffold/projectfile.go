@@ -159,11 +159,11 @@ func (p Project) Validate(src Source, styles Styles) error {
 	case style.ModulePath && p.Repo == "":
 		return inputErrorf("%s: the %s style needs the Go module path (e.g. example.com/%s)", src("repo"), style.Name, p.Name)
 	case style.ExistingKinds && len(p.APIs) > 0:
-		return inputErrorf("%s: a %s project decorates existing kinds; it has decorators, not apis", src("apis"), p.Style)
+		return inputErrorf("%s: %s projects decorate existing kinds; they have decorators, not apis", src("apis"), p.Style)
 	case !style.ExistingKinds && len(p.Decorators) > 0:
-		return inputErrorf("%s: a %s project adds its own kinds; it has apis, not decorators", src("decorators"), p.Style)
+		return inputErrorf("%s: %s projects add their own kinds; they have apis, not decorators", src("decorators"), p.Style)
 	case !style.Watches && len(p.Watches) > 0:
-		return inputErrorf("%s: a %s project cannot watch existing kinds", src("watches"), p.Style)
+		return inputErrorf("%s: %s projects cannot watch existing kinds", src("watches"), p.Style)
 	}
 	if style.ModulePath {
 		if err := ValidateRepo(src, p.Repo); err != nil {

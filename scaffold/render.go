@@ -16,7 +16,7 @@ import (
 // so a failure anywhere leaves the user's directory as it was.
 func Render(p Project, style Style) (*Tree, error) {
 	if p.Style != style.Name {
-		return nil, fmt.Errorf("internal error: a %s project rendered as %s", p.Style, style.Name)
+		return nil, fmt.Errorf("internal error: the %s project rendered as %s", p.Style, style.Name)
 	}
 	t := newTree()
 	if err := addManifests(p, style, t); err != nil {

@@ -32,7 +32,7 @@ func TestGeneratedProject(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--group", "myapp", "--target", "apps/v1/Deployment", "--owns", "Service"}, "opctl: --group does not apply to a metacontroller-decorator project, which adds no CRD: use --target, --selector, --owns\n"},
+		{[]string{"--group", "myapp", "--target", "apps/v1/Deployment", "--owns", "Service"}, "opctl: --group does not apply to metacontroller-decorator projects, which add no CRD: use --target, --selector, --owns\n"},
 		{[]string{"--owns", "Service"}, "opctl: --target is required: the kind to decorate, e.g. --target apps/v1/Deployment\n"},
 		{[]string{"--target", "deployment", "--owns", "Service"}, "opctl: --target \"deployment\": want GROUP/VERSION/KIND, or VERSION/KIND for the core group (e.g. apps/v1/Deployment)\n"},
 		{[]string{"--target", "apps/v1/Deployment", "--selector", "app type=web", "--owns", "Service"}, "opctl: --selector \"app type=web\": want KEY=VALUE[,KEY=VALUE...] with valid label keys and values (e.g. app-type=web)\n"},
