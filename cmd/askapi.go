@@ -206,12 +206,7 @@ func askDecorator(pr Prompter, prev *scaffold.Decorator) (scaffold.Decorator, er
 	var d scaffold.Decorator
 	target, selector := "apps/v1/Deployment", ""
 	if prev != nil {
-		target = prev.Target.APIVersion + "/" + prev.Target.Kind
-		var pairs []string
-		for _, k := range scaffold.SortedKeys(prev.Selector) {
-			pairs = append(pairs, k+"="+prev.Selector[k])
-		}
-		selector = strings.Join(pairs, ",")
+		target, selector = prev.Target.APIVersion+"/"+prev.Target.Kind, scaffold.SelectorText(prev.Selector)
 	}
 	parseTarget := func(v string) error {
 		t, err := scaffold.ParseTarget(v, pluralize)

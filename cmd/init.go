@@ -99,33 +99,34 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 		}
 	}
 	prompt := env.IO.Interactive && !o.yes
+	// Going back asks every question again, from the flags as given.
 	flags := o
 	var prev initAnswers
+	var p scaffold.Project
 	for {
 		o = flags
-		p, err := initProject(env, cmd, dir, &o, prompt, &prev)
-		if errors.Is(err, errGoBack) {
-			continue
+		if p, err = initProject(env, cmd, dir, &o, prompt, &prev); !errors.Is(err, errGoBack) {
+			break
 		}
-		if err != nil {
-			return err
-		}
-		if found != "" && p.Repo == found && !o.write.dryRun {
-			fmt.Fprintf(env.IO.Out, "note: go.mod (module %s) was there already and is kept: run go mod tidy to add the modules the project needs\n", found)
-		}
-		if !o.write.dryRun && !prompt {
-			style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
-			next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
-			if style.ExistingKinds {
-				next = existingKindExample(style)
-			}
-			fmt.Fprintf(env.IO.Out, "\nNext: cd %s && %s\n", dir, next)
-			if style.Watches {
-				fmt.Fprintf(env.IO.Out, "  or, to react to an existing kind: opctl create api --target v1/Secret --namespace NS --selector KEY=VALUE\n")
-			}
-		}
-		return nil
 	}
+	if err != nil {
+		return err
+	}
+	if found != "" && p.Repo == found && !o.write.dryRun {
+		fmt.Fprintf(env.IO.Out, "note: go.mod (module %s) was there already and is kept: run go mod tidy to add the modules the project needs\n", found)
+	}
+	if !o.write.dryRun && !prompt {
+		style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
+		next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
+		if style.ExistingKinds {
+			next = existingKindExample(style)
+		}
+		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && %s\n", dir, next)
+		if style.Watches {
+			fmt.Fprintf(env.IO.Out, "  or, to react to an existing kind: opctl create api --target v1/Secret --namespace NS --selector KEY=VALUE\n")
+		}
+	}
+	return nil
 }
 
 // errGoBack is the user's choice, at init's last question, to answer the

@@ -129,21 +129,21 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 // applyAccess removes, then adds or replaces, the kind's access rules.
 func (e APIEdit) applyAccess(src Source, a *API) error {
 	rules := a.AccessRules()
-	targets := func() []string {
-		var out []string
-		for _, r := range rules {
-			out = append(out, r.target())
-		}
-		return out
+	index := func(t AccessRule) int {
+		return slices.IndexFunc(rules, func(r AccessRule) bool { return r.target() == t.target() })
 	}
 	for _, s := range e.RemoveRBAC {
 		t, err := parseAccessTarget(s)
 		if err != nil {
 			return invalid(src, "remove-rbac", s, "%v", err)
 		}
-		j := slices.Index(targets(), t.target())
+		j := index(t)
 		if j < 0 {
-			return invalid(src, "remove-rbac", s, "%s has no access rule for this resource (rules for: %s)", a.Kind, orNone(targets()))
+			var targets []string
+			for _, r := range rules {
+				targets = append(targets, r.target())
+			}
+			return invalid(src, "remove-rbac", s, "%s has no access rule for this resource (rules for: %s)", a.Kind, orNone(targets))
 		}
 		rules = slices.Delete(rules, j, j+1)
 	}
@@ -152,7 +152,7 @@ func (e APIEdit) applyAccess(src Source, a *API) error {
 		if err != nil {
 			return invalid(src, "rbac", s, "%v", err)
 		}
-		if j := slices.Index(targets(), r.target()); j >= 0 {
+		if j := index(r); j >= 0 {
 			rules[j] = r
 		} else {
 			rules = append(rules, r)

@@ -26,12 +26,7 @@ func TestGoldenScriptsPassLinters(t *testing.T) {
 	}
 	py := styletest.Python(t)
 	styletest.RequireTools(t, "shellcheck (Debian package)", "shellcheck")
-	goldens, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
-	require.NoError(t, err)
-	require.NotEmpty(t, goldens)
-	for _, golden := range goldens {
-		tree, err := txtar.ParseFile(golden)
-		require.NoError(t, err)
+	for _, tree := range goldenTrees(t) {
 		dir := t.TempDir()
 		var pyFiles, shFiles []string
 		for _, f := range tree.Files {
@@ -52,6 +47,21 @@ func TestGoldenScriptsPassLinters(t *testing.T) {
 			styletest.ExecIn(t, dir, "shellcheck", append([]string{"-x"}, shFiles...)...)
 		}
 	}
+}
+
+// goldenTrees are the golden trees, by file name.
+func goldenTrees(t *testing.T) map[string]*txtar.Archive {
+	t.Helper()
+	goldens, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
+	require.NoError(t, err)
+	require.NotEmpty(t, goldens)
+	trees := map[string]*txtar.Archive{}
+	for _, golden := range goldens {
+		tree, err := txtar.ParseFile(golden)
+		require.NoError(t, err)
+		trees[filepath.Base(golden)] = tree
+	}
+	return trees
 }
 
 // actionlintVersion is the GitHub Actions linter the workflows are checked
@@ -118,17 +128,12 @@ var sectionReference = regexp.MustCompile(`(?:[Tt]he|a) "?([A-Z][A-Za-z ]*[a-z])
 // running into the paragraph after it renders as one cell), and every
 // section a document refers to is one of its headings.
 func TestGoldenMarkdownIsWellFormed(t *testing.T) {
-	goldens, err := filepath.Glob(filepath.Join(goldenDir, "*.txtar"))
-	require.NoError(t, err)
-	require.NotEmpty(t, goldens)
-	for _, golden := range goldens {
-		tree, err := txtar.ParseFile(golden)
-		require.NoError(t, err)
+	for golden, tree := range goldenTrees(t) {
 		for _, f := range tree.Files {
 			if filepath.Ext(f.Name) != ".md" {
 				continue
 			}
-			where := filepath.Base(golden) + ": " + f.Name
+			where := golden + ": " + f.Name
 			lines := strings.Split(string(f.Data), "\n")
 			headings := map[string]bool{}
 			for _, l := range lines {
