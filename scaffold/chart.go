@@ -8,7 +8,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
 // ChartDir is where every project's Helm chart is generated. The chart is
@@ -98,7 +99,7 @@ func addChart(p Project, style Style, rt Runtime, files map[string][]any, t *Tre
 	add := func(name string, content []byte) error {
 		return t.Add(File{Path: path.Join(ChartDir, name), Content: content})
 	}
-	meta, err := yaml.Marshal(chartMetadata{APIVersion: "v2", Name: p.Name, Type: "application",
+	meta, err := yamltext.Marshal(chartMetadata{APIVersion: "v2", Name: p.Name, Type: "application",
 		Description: fmt.Sprintf("%s: an operator of the %s style, scaffolded by opctl", p.Name, style.Name),
 		Version:     p.AppVersion(), AppVersion: imageTag(p)})
 	if err != nil {
@@ -123,7 +124,7 @@ func addChart(p Project, style Style, rt Runtime, files map[string][]any, t *Tre
 	if rt.Metrics != nil {
 		values.Metrics = &chartMetrics{}
 	}
-	v, err := yaml.Marshal(values)
+	v, err := yamltext.Marshal(values)
 	if err != nil {
 		return err
 	}
@@ -308,7 +309,7 @@ func (h *helmTemplate) file(objs []any, under string) ([]byte, error) {
 		case under != "":
 			cond = under
 		}
-		b, err := yaml.Marshal(m)
+		b, err := yamltext.Marshal(m)
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
-	"sigs.k8s.io/yaml"
+	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
 // WorkflowPath is the project's CI workflow: written once, then the
@@ -71,7 +71,7 @@ func ciWorkflow(p Project, ci CI) ([]byte, error) {
 			}},
 		},
 	}
-	b, err := yaml.Marshal(w)
+	b, err := yamltext.Marshal(w)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,8 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
 // ConformanceDir holds the conformance cases of every kind, one directory
@@ -276,12 +277,12 @@ func pathValue(m map[string]any, path []string) (any, bool) {
 // ConformanceFile is a case as its file: a comment on what it is for, then
 // its keys, what goes in before what comes out.
 func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
-	raw, err := yaml.Marshal(c)
+	raw, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
 	}
 	var m map[string]any
-	if err := yaml.Unmarshal(raw, &m); err != nil {
+	if err := json.Unmarshal(raw, &m); err != nil {
 		return nil, err
 	}
 	out := []byte(fmt.Sprintf("# A conformance case of %s, written by opctl: yours to change, and to add to\n"+
@@ -292,7 +293,7 @@ func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
 		if !ok {
 			continue
 		}
-		b, err := yaml.Marshal(map[string]any{k: v})
+		b, err := yamltext.Encode(map[string]any{k: v})
 		if err != nil {
 			return nil, err
 		}

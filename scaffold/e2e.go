@@ -5,7 +5,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"sigs.k8s.io/yaml"
+	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
 // E2EScriptPath is the project's end-to-end test on a real cluster
@@ -55,7 +55,7 @@ func addE2E(p Project, style Style, t *Tree) error {
 	}
 	for _, dec := range p.Decorators {
 		obj := e2eTarget(p, dec)
-		b, err := yaml.Marshal(obj)
+		b, err := yamltext.Marshal(obj)
 		if err != nil {
 			return err
 		}

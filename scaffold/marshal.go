@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"sigs.k8s.io/yaml"
+	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
 // GeneratedHeader marks files opctl re-renders on every run.
@@ -18,7 +18,7 @@ func marshalManifest(obj any) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := yaml.Marshal(m)
+	out, err := yamltext.Encode(m)
 	if err != nil {
 		return nil, fmt.Errorf("marshal %T: %w", obj, err)
 	}

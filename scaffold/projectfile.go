@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
 // ProjectFileName is the file at the project root that records every input.
@@ -26,7 +28,7 @@ const projectFormat = 1
 // marshalProject renders the project file.
 func marshalProject(p Project) ([]byte, error) {
 	p.Format = projectFormat
-	b, err := yaml.Marshal(p)
+	b, err := yamltext.Marshal(p)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,8 @@ import (
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
 // Render builds the whole project tree in memory. Nothing touches the disk,
@@ -236,7 +237,7 @@ func placement(p Project, files map[string][]any) (kustomization, error) {
 	k := kustomization{NamePrefix: p.Name + "-"}
 	for _, objs := range files {
 		if namesNamespace(objs) {
-			transformer, err := yaml.Marshal(namespaceTransformer{APIVersion: "builtin", Kind: "NamespaceTransformer",
+			transformer, err := yamltext.Marshal(namespaceTransformer{APIVersion: "builtin", Kind: "NamespaceTransformer",
 				Metadata: transformerMeta{Name: "namespace", Namespace: p.Namespace()}, UnsetOnly: true})
 			k.Transformers = []string{string(transformer)}
 			return k, err

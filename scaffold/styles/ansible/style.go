@@ -14,10 +14,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
 //go:embed all:templates
@@ -186,7 +186,7 @@ func newAnsibleWatch(p scaffold.Project, w scaffold.Watch) (ansibleWatch, error)
 	aw := ansibleWatch{Watch: w, Project: p, Role: "watch_" + w.Ident(),
 		ObjVar: objectVar(w.Target.Group(), w.Target.Kind), Reason: scaffold.WatchHandledReason}
 	obj := scaffold.WatchStarterObject(w)
-	b, err := yaml.Marshal(obj)
+	b, err := yamltext.Marshal(obj)
 	if err != nil {
 		return aw, err
 	}
@@ -363,7 +363,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 		watches = []watch{}
 	}
 	add := func(path string, v any, owner scaffold.Ownership) error {
-		b, err := yaml.Marshal(v)
+		b, err := yamltext.Marshal(v)
 		if err != nil {
 			return err
 		}
