@@ -353,6 +353,7 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	}
 	r.File(ctl+"doc.go", "controller/doc.go.tmpl", scaffold.UserOwned, d)
 	r.File(ctl+"zz_generated.children.go", "controller/children.go.tmpl", scaffold.Generated, d)
+	r.File(ctl+"zz_generated.compare.go", "controller/compare.go.tmpl", scaffold.Generated, d)
 	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", scaffold.Generated, d)
 	r.File(ctl+"conformance_test.go", "controller/conformance_test.go.tmpl", scaffold.Generated, d)
 	for _, a := range d.APIs {
