@@ -3,8 +3,7 @@ package scaffold_test
 import (
 	"bytes"
 	"errors"
-	"go/parser"
-	"go/token"
+	"go/format"
 	"strings"
 	"testing"
 
@@ -16,7 +15,7 @@ import (
 
 // FuzzField: whatever --field spec the parser and the model validation
 // accept must render in every style: a CRD the API server's validation
-// accepts (Render checks it), Go that parses, YAML that parses. A refusal
+// accepts (Render checks it), Go as gofmt writes it, YAML that parses. A refusal
 // must be an InputError (exit 2), never an internal error.
 func FuzzField(f *testing.F) {
 	for _, seed := range []string{
@@ -51,8 +50,13 @@ func FuzzField(f *testing.F) {
 			for _, file := range tree.Files() {
 				switch {
 				case strings.HasSuffix(file.Path, ".go"):
-					if _, err := parser.ParseFile(token.NewFileSet(), file.Path, file.Content, 0); err != nil {
+					// The templates write gofmt's layout: opctl does not run it.
+					formatted, err := format.Source(file.Content)
+					if err != nil {
 						t.Fatalf("--field %q: %s (%s) does not parse: %v", spec, file.Path, style.Name, err)
+					}
+					if !bytes.Equal(formatted, file.Content) {
+						t.Fatalf("--field %q: %s (%s) is not as gofmt writes it:\n%s", spec, file.Path, style.Name, file.Content)
 					}
 				// Helm templates are YAML only once Helm renders them
 				// (registry_helm_test.go).

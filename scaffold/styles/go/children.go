@@ -155,9 +155,31 @@ type goMapLines struct {
 	Entries []goEntry
 }
 
-// goEntry is one key of a goMapLines, set when Guard holds.
+// goEntry is one key of a goMapLines, set when Guard holds; Pad aligns an
+// entry of the literal (no Guard) as gofmt does.
 type goEntry struct {
-	Key, Guard, Text string
+	Key, Guard, Text, Pad string
+}
+
+// Literal reports whether the map's literal has entries (else it is {}).
+func (m goMapLines) Literal() bool {
+	return slices.ContainsFunc(m.Entries, func(e goEntry) bool { return e.Guard == "" })
+}
+
+// aligned sets the padding of the literal's entries.
+func (m goMapLines) aligned() goMapLines {
+	var keys []string
+	var at []int
+	for i, e := range m.Entries {
+		if e.Guard == "" {
+			keys = append(keys, `"`+e.Key+`"`) // as the partial writes it
+			at = append(at, i)
+		}
+	}
+	for j, pad := range gofmtKeyPadding(keys) {
+		m.Entries[at[j]].Pad = strings.Repeat(" ", pad)
+	}
+	return m
 }
 
 // goInt32 is an int32 variable a builder declares: Leaf's value when the
@@ -187,10 +209,12 @@ func (a *goAPI) setChildren() {
 	for _, l := range leaves {
 		a.DataText.Entries = append(a.DataText.Entries, goEntry{Key: l.Name, Guard: l.Guard, Text: l.Text})
 	}
+	a.DataText = a.DataText.aligned()
 	a.EnvText = goMapLines{Var: "env"}
 	for _, l := range envLeaves {
 		a.EnvText.Entries = append(a.EnvText.Entries, goEntry{Key: l.EnvName(), Guard: l.Guard, Text: l.Text})
 	}
+	a.EnvText = a.EnvText.aligned()
 	a.ContainerPort = goInt32{Name: "containerPort", Leaf: a.Conv.Port, Otherwise: 8080}
 	a.Replicas = goInt32{Name: "replicas", Leaf: a.Conv.Replicas, Otherwise: 1}
 	for _, r := range []goResources{{"Requests", a.Conv.Requests}, {"Limits", a.Conv.Limits}} {
