@@ -7,9 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-
 	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
@@ -61,7 +60,9 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 		return nil, err
 	}
 	crd := BuildCRD(p.Domain, a)
-	spec := func() map[string]any { return RoundTrip(sample)["spec"].(map[string]any) }
+	validate := newObjectValidator(crd)
+	sampleSpec := RoundTrip(sample)["spec"].(map[string]any)
+	spec := func() map[string]any { return cloneJSON(sampleSpec).(map[string]any) }
 	var cases []namedCase
 	seen := map[string]bool{}
 	// add adds the case of spec s, which must be accepted (rejected == "")
@@ -73,7 +74,7 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 			return
 		}
 		obj := caseObject(a, sample, name, s, 1)
-		errs := validateObject(crd, asStored(obj))
+		errs := validate(asStored(obj))
 		switch {
 		case !rejected && len(errs) == 0:
 			cases = append(cases, namedCase{name, reconciled(p, a, description, obj, nil)})
@@ -135,7 +136,7 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 			rejected(caseName(a, f.Name, "missing"), fmt.Sprintf("spec.%s, which is required, left out.", f.Name), s)
 		}
 	}
-	if tricky, ok := trickySpec(a, crd, sample, spec()); ok {
+	if tricky, ok := trickySpec(a, validate, sample, spec()); ok {
 		accepted("tricky-values", "Values encodings disagree on (HTML characters, non-ASCII, quotes, backslashes, "+
 			"newlines, a map key with a slash): the children hold them byte for byte as in every style.", tricky)
 	}
@@ -161,7 +162,7 @@ func trickyValue(t FieldType) (any, bool) {
 
 // trickySpec is spec with each field that takes a tricky value (and is no
 // convention's, whose children would refuse one) set to it, if any does.
-func trickySpec(a API, crd *apiextensionsv1.CustomResourceDefinition, sample, spec map[string]any) (map[string]any, bool) {
+func trickySpec(a API, validate func(map[string]any) field.ErrorList, sample, spec map[string]any) (map[string]any, bool) {
 	conv := a.Conventions()
 	taken := []*Field{conv.Image, conv.Port, conv.Replicas, conv.MinReplicas, conv.MaxReplicas, conv.Host, conv.Schedule, conv.Env, conv.Requests, conv.Limits}
 	set := false
@@ -172,7 +173,7 @@ func trickySpec(a API, crd *apiextensionsv1.CustomResourceDefinition, sample, sp
 		}
 		before := RoundTrip(spec)
 		setPath(spec, f.Path(), v)
-		if len(validateObject(crd, asStored(caseObject(a, sample, "tricky-values", spec, 1)))) > 0 {
+		if len(validate(asStored(caseObject(a, sample, "tricky-values", spec, 1)))) > 0 {
 			spec = before
 			continue
 		}

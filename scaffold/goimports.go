@@ -2,7 +2,6 @@ package scaffold
 
 import (
 	"bytes"
-	"go/format"
 	"go/parser"
 	"go/token"
 	"slices"
@@ -17,23 +16,21 @@ import (
 // hold the templates to gofmt); goSource keeps the imports the file uses,
 // each group sorted as gofmt sorts it. Parsing and printing every file
 // with go/format cost 40% of a go render; here a scan of the file's tokens
-// does, and go/ast only settles a file where an import's name is also a
-// name of the file's own (a variable cache beside package cache).
+// finds the imports in use (usedImports).
 func goSource(src []byte) ([]byte, error) {
 	block, ok := findImports(src)
 	if !ok {
 		return src, nil
 	}
-	qualified, bare := identifierUses(src[block.end:], block.names())
+	used, err := usedImports(src, block)
+	if err != nil {
+		return nil, err
+	}
 	var kept [][]importSpec
 	for _, group := range block.groups {
 		var keep []importSpec
 		for _, spec := range group {
-			name := spec.localName()
-			if bare[name] {
-				return goSourceByAST(src)
-			}
-			if name == "_" || qualified[name] {
+			if spec.name == "_" || used[spec.path] {
 				keep = append(keep, spec)
 			}
 		}
@@ -212,27 +209,33 @@ func isIdentStart(c byte) bool {
 
 func isIdentPart(c byte) bool { return isIdentStart(c) || c >= '0' && c <= '9' }
 
-// goSourceByAST keeps the imports go/ast/astutil finds in use, for a file
-// whose own names shadow an import's, and formats the result.
-func goSourceByAST(src []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+// usedImports are the paths of the imports the file uses: a name followed by
+// a dot is a use of the package of that name, unless the file also has a
+// name of its own spelt the same (a variable labels beside package labels),
+// where go/ast/astutil, which knows scopes, settles it.
+func usedImports(src []byte, block importBlock) (map[string]bool, error) {
+	qualified, bare := identifierUses(src[block.end:], block.names())
+	used := map[string]bool{}
+	for _, group := range block.groups {
+		for _, spec := range group {
+			if bare[spec.localName()] {
+				return usedImportsByAST(src)
+			}
+			used[spec.path] = qualified[spec.localName()]
+		}
+	}
+	return used, nil
+}
+
+func usedImportsByAST(src []byte) (map[string]bool, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), "", src, 0)
 	if err != nil {
 		return nil, err
 	}
-	for _, spec := range slices.Clone(f.Imports) {
+	used := map[string]bool{}
+	for _, spec := range f.Imports {
 		path, _ := strconv.Unquote(spec.Path.Value)
-		name := ""
-		if spec.Name != nil {
-			name = spec.Name.Name
-		}
-		if name != "_" && !astutil.UsesImport(f, path) {
-			astutil.DeleteNamedImport(fset, f, name, path)
-		}
+		used[path] = astutil.UsesImport(f, path)
 	}
-	var b bytes.Buffer
-	if err := format.Node(&b, fset, f); err != nil {
-		return nil, err
-	}
-	return format.Source(b.Bytes())
+	return used, nil
 }

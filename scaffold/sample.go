@@ -92,22 +92,33 @@ func SampleName(a API) string { return a.Singular() + "-sample" }
 // validateObject checks a custom resource against the CRD's schema and its
 // CEL rules the way the API server does.
 func validateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
+	return newObjectValidator(crd)(obj)
+}
+
+// newObjectValidator prepares the checks of validateObject once, for a CRD
+// whose objects are checked many times (the conformance cases).
+func newObjectValidator(crd *apiextensionsv1.CustomResourceDefinition) func(obj map[string]any) field.ErrorList {
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
-		return field.ErrorList{field.InternalError(nil, err)}
+		return func(map[string]any) field.ErrorList { return field.ErrorList{field.InternalError(nil, err)} }
 	}
 	validator, _, err := apivalidation.NewSchemaValidator(&internal)
 	if err != nil {
-		return field.ErrorList{field.InternalError(nil, err)}
+		return func(map[string]any) field.ErrorList { return field.ErrorList{field.InternalError(nil, err)} }
 	}
-	errs := apivalidation.ValidateCustomResource(nil, obj, validator)
-	structural, err := structuralOf(crd)
-	if err != nil {
-		return append(errs, field.InternalError(nil, err))
+	structural, structuralErr := structuralschema.NewStructural(&internal)
+	var rules *cel.Validator
+	if structuralErr == nil {
+		rules = cel.NewValidator(structural, true, celconfig.PerCallLimit)
 	}
-	celErrs, _ := cel.NewValidator(structural, true, celconfig.PerCallLimit).
-		Validate(context.Background(), nil, structural, obj, nil, celconfig.RuntimeCELCostBudget)
-	return append(errs, celErrs...)
+	return func(obj map[string]any) field.ErrorList {
+		errs := apivalidation.ValidateCustomResource(nil, obj, validator)
+		if structuralErr != nil {
+			return append(errs, field.InternalError(nil, structuralErr))
+		}
+		celErrs, _ := rules.Validate(context.Background(), nil, structural, obj, nil, celconfig.RuntimeCELCostBudget)
+		return append(errs, celErrs...)
+	}
 }
 
 // structuralOf is the structural schema of the CRD's version, the API

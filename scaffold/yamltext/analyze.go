@@ -22,7 +22,7 @@ func analyze(s string) analysis {
 	if len(s) == 0 {
 		return analysis{blockPlainAllowed: true, singleQuotedAllowed: true}
 	}
-	value := []byte(s)
+	value := s
 	var blockIndicators, lineBreaks, specialCharacters bool
 	var leadingSpace, leadingBreak, trailingSpace, trailingBreak, breakSpace, spaceBreak bool
 	var previousSpace, previousBreak bool
@@ -107,19 +107,19 @@ func analyze(s string) analysis {
 
 // Character classes of go-yaml's yamlprivateh.go, on valid UTF-8.
 
-func isSpace(b []byte, i int) bool { return b[i] == ' ' }
+func isSpace(b string, i int) bool { return b[i] == ' ' }
 
-func isBlank(b []byte, i int) bool { return b[i] == ' ' || b[i] == '\t' }
+func isBlank(b string, i int) bool { return b[i] == ' ' || b[i] == '\t' }
 
-func isBreak(b []byte, i int) bool {
+func isBreak(b string, i int) bool {
 	return b[i] == '\r' || b[i] == '\n' ||
 		b[i] == 0xC2 && b[i+1] == 0x85 ||
 		b[i] == 0xE2 && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9)
 }
 
-func isBlankz(b []byte, i int) bool { return isBlank(b, i) || isBreak(b, i) || b[i] == 0 }
+func isBlankz(b string, i int) bool { return isBlank(b, i) || isBreak(b, i) || b[i] == 0 }
 
-func isPrintable(b []byte, i int) bool {
+func isPrintable(b string, i int) bool {
 	return b[i] == 0x0A ||
 		b[i] >= 0x20 && b[i] <= 0x7E ||
 		b[i] == 0xC2 && b[i+1] >= 0xA0 ||
@@ -131,7 +131,7 @@ func isPrintable(b []byte, i int) bool {
 
 // isBOM is go-yaml's is_bom, which looks at the value's start whatever
 // the position asked about.
-func isBOM(b []byte) bool { return len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF }
+func isBOM(b string) bool { return len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF }
 
 func width(b byte) int {
 	switch {

@@ -15,7 +15,7 @@ func (e *emitter) putBreak() {
 }
 
 // write copies the character at value[*i] and moves past it.
-func (e *emitter) write(value []byte, i *int) {
+func (e *emitter) write(value string, i *int) {
 	w := width(value[*i])
 	e.out = append(e.out, value[*i:*i+w]...)
 	e.column++
@@ -28,7 +28,7 @@ func (e *emitter) writeAll(s string) {
 	e.column += len(s)
 }
 
-func (e *emitter) writeBreak(value []byte, i *int) {
+func (e *emitter) writeBreak(value string, i *int) {
 	if value[*i] == '\n' {
 		e.putBreak()
 		*i++
@@ -59,7 +59,7 @@ func (e *emitter) writeIndicator(indicator string, needWhitespace, isWhitespace,
 	e.indention = e.indention && isIndention
 }
 
-func (e *emitter) writePlain(value []byte, allowBreaks bool) {
+func (e *emitter) writePlain(value string, allowBreaks bool) {
 	if !e.whitespace {
 		e.put(' ')
 	}
@@ -94,7 +94,7 @@ func (e *emitter) writePlain(value []byte, allowBreaks bool) {
 	e.indention = false
 }
 
-func (e *emitter) writeSingleQuoted(value []byte, allowBreaks bool) {
+func (e *emitter) writeSingleQuoted(value string, allowBreaks bool) {
 	e.writeIndicator("'", true, false, false)
 	spaces, breaks := false, false
 	for i := 0; i < len(value); {
@@ -131,7 +131,7 @@ func (e *emitter) writeSingleQuoted(value []byte, allowBreaks bool) {
 	e.indention = false
 }
 
-func (e *emitter) writeDoubleQuoted(value []byte, allowBreaks bool) {
+func (e *emitter) writeDoubleQuoted(value string, allowBreaks bool) {
 	spaces := false
 	e.writeIndicator(`"`, true, false, false)
 	for i := 0; i < len(value); {
@@ -233,7 +233,7 @@ func shortEscape(v rune) byte {
 	return 0
 }
 
-func (e *emitter) writeBlockScalarHints(value []byte) {
+func (e *emitter) writeBlockScalarHints(value string) {
 	if isSpace(value, 0) || isBreak(value, 0) {
 		e.writeIndicator(string(rune('0'+bestIndent)), false, false, false)
 	}
@@ -264,7 +264,7 @@ func (e *emitter) writeBlockScalarHints(value []byte) {
 	}
 }
 
-func (e *emitter) writeLiteral(value []byte) {
+func (e *emitter) writeLiteral(value string) {
 	e.writeIndicator("|", true, false, false)
 	e.writeBlockScalarHints(value)
 	e.putBreak()

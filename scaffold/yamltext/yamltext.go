@@ -174,7 +174,8 @@ func (e *emitter) mappingNode(m map[string]any) error {
 		e.emptyFlow("{", "}")
 		return nil
 	}
-	keys := make([]string, 0, len(m))
+	var small [16]string // most objects' keys, without an allocation
+	keys := small[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -304,16 +305,15 @@ func (e *emitter) scalar(value string, style scalarStyle) {
 		style = doubleQuotedStyle
 	}
 	saved := e.increaseIndent(true, false)
-	b := []byte(value)
 	switch style {
 	case plainStyle:
-		e.writePlain(b, !e.simpleKeyContext)
+		e.writePlain(value, !e.simpleKeyContext)
 	case singleQuotedStyle:
-		e.writeSingleQuoted(b, !e.simpleKeyContext)
+		e.writeSingleQuoted(value, !e.simpleKeyContext)
 	case doubleQuotedStyle:
-		e.writeDoubleQuoted(b, !e.simpleKeyContext)
+		e.writeDoubleQuoted(value, !e.simpleKeyContext)
 	case literalStyle:
-		e.writeLiteral(b)
+		e.writeLiteral(value)
 	}
 	e.indent = saved
 }
