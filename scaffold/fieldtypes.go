@@ -127,6 +127,10 @@ func intRow(t FieldType, bits int) typeRow {
 	}
 }
 
+// fieldTypeTable is typeTable, built once: a lookup of a type's row is
+// made for every field of every file.
+var fieldTypeTable = typeTable()
+
 // typeTable has one row per field type, in the order help shows them.
 func typeTable() []typeRow {
 	return []typeRow{
@@ -228,7 +232,7 @@ func FieldRules(f Field) apiextensionsv1.ValidationRules { return fieldSchema(f)
 
 // row is the type's row of the table; ok is false for an unknown type.
 func (t FieldType) row() (typeRow, bool) {
-	for _, r := range typeTable() {
+	for _, r := range fieldTypeTable {
 		if r.t == t {
 			return r, true
 		}
@@ -244,7 +248,7 @@ func (t FieldType) known() bool {
 // FieldTypes returns every field type in the order help text shows them.
 func FieldTypes() []FieldType {
 	var out []FieldType
-	for _, r := range typeTable() {
+	for _, r := range fieldTypeTable {
 		out = append(out, r.t)
 	}
 	return out
@@ -253,7 +257,7 @@ func FieldTypes() []FieldType {
 // FieldTypeHelp explains the types whose names do not explain themselves.
 func FieldTypeHelp() string {
 	var out []string
-	for _, r := range typeTable() {
+	for _, r := range fieldTypeTable {
 		if r.help != "" {
 			out = append(out, fmt.Sprintf("%s is %s", r.t, r.help))
 		}

@@ -64,26 +64,31 @@ func (r *Renderer) read(name string) ([]byte, bool) {
 
 // File renders template name to out.
 func (r *Renderer) File(out, name string, owner Ownership, data any) {
-	src, ok := r.read(name)
-	if !ok {
+	if r.err != nil {
 		return
 	}
 	var err error
 	if r.parsed == nil {
-		// The partials are parsed once per renderer, then cloned.
+		// The partials are parsed once per renderer.
 		own, _ := fs.Sub(partials, "partials")
 		if r.parsed, err = parsePartials(append([]fs.FS{own}, r.shared...)); err != nil {
 			r.err = err
 			return
 		}
 	}
-	tmpl, err := r.parsed.Clone()
-	if err == nil {
-		tmpl, err = tmpl.New(name).Delims(r.left, r.right).Parse(string(src))
-	}
-	if err != nil {
-		r.err = fmt.Errorf("template %s: %w", name, err)
-		return
+	// A file's template joins the partials' set (under a name no partial
+	// has), parsed once per renderer: a kind's files are rendered for
+	// every kind.
+	tmpl := r.parsed.Lookup("file:" + name)
+	if tmpl == nil {
+		src, ok := r.read(name)
+		if !ok {
+			return
+		}
+		if tmpl, err = r.parsed.New("file:"+name).Delims(r.left, r.right).Parse(string(src)); err != nil {
+			r.err = fmt.Errorf("template %s: %w", name, err)
+			return
+		}
 	}
 	var buf bytes.Buffer
 	if err := tmpl.Execute(&buf, data); err != nil {
