@@ -45,8 +45,9 @@ test-runtimes: ## Run every style's seed project in its real runtime (given by O
 .PHONY: test-fuzz
 # A count, not a duration: each input renders every style, and a time limit
 # that ends during a slow one fails with "context deadline exceeded".
-test-fuzz: ## Fuzz the field parser through rendering every style (2000 inputs, under a minute).
+test-fuzz: ## Fuzz the field parser through rendering every style (2000 inputs, under a minute), and the YAML writer against sigs.k8s.io/yaml.
 	$(GO) test ./scaffold -run '^$$' -fuzz FuzzField -fuzztime 2000x
+	$(GO) test ./scaffold/yamltext -run '^$$' -fuzz FuzzMatchesSigsYAML -fuzztime 50000x
 
 .PHONY: bench
 bench: ## Benchmark rendering (every style, 1/10/50 kinds), the CRD build, and start-up.

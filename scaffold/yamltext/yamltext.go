@@ -182,7 +182,7 @@ func (e *emitter) mappingNode(m map[string]any) error {
 	slices.SortFunc(keys, compareKeys)
 	saved := e.increaseIndent(false, false)
 	for _, k := range keys {
-		if len(k) > maxKey {
+		if len(k) > maxKey || !utf8.ValidString(k) || changedByReading(k) {
 			return errReadBack
 		}
 		e.writeIndent()
