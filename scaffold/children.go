@@ -633,26 +633,6 @@ func copyMap(m map[string]any) map[string]any {
 	return out
 }
 
-// cloneJSON is a deep copy of a value as encoding/json decodes one, without
-// the JSON.
-func cloneJSON(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, e := range t {
-			out[k] = cloneJSON(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, e := range t {
-			out[i] = cloneJSON(e)
-		}
-		return out
-	}
-	return v
-}
-
 // RoundTrip normalises an object through JSON, as a file would hold it.
 func RoundTrip(o map[string]any) map[string]any {
 	b, _ := json.Marshal(o)

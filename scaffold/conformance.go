@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/runtime"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -62,7 +63,7 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 	crd := BuildCRD(p.Domain, a)
 	validate := newObjectValidator(crd)
 	sampleSpec := RoundTrip(sample)["spec"].(map[string]any)
-	spec := func() map[string]any { return cloneJSON(sampleSpec).(map[string]any) }
+	spec := func() map[string]any { return runtime.DeepCopyJSON(sampleSpec) }
 	var cases []namedCase
 	seen := map[string]bool{}
 	// add adds the case of spec s, which must be accepted (rejected == "")
