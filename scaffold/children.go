@@ -632,11 +632,3 @@ func copyMap(m map[string]any) map[string]any {
 	}
 	return out
 }
-
-// RoundTrip normalises an object through JSON, as a file would hold it.
-func RoundTrip(o map[string]any) map[string]any {
-	b, _ := json.Marshal(o)
-	var out map[string]any
-	_ = json.Unmarshal(b, &out)
-	return out
-}

@@ -1,14 +1,12 @@
 package scaffold
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/opctl/opctl/scaffold/yamltext"
@@ -163,18 +161,34 @@ func trickyValue(t FieldType) (any, bool) {
 
 // trickySpec is spec with each field that takes a tricky value (and is no
 // convention's, whose children would refuse one) set to it, if any does.
+// All are tried at once first, which one validation settles unless a rule
+// refuses one of them; then one at a time.
 func trickySpec(a API, validate func(map[string]any) field.ErrorList, sample, spec map[string]any) (map[string]any, bool) {
 	conv := a.Conventions()
 	taken := []*Field{conv.Image, conv.Port, conv.Replicas, conv.MinReplicas, conv.MaxReplicas, conv.Host, conv.Schedule, conv.Env, conv.Requests, conv.Limits}
-	set := false
+	var fields []Field
 	for i, f := range a.Fields {
-		v, ok := trickyValue(f.Type)
-		if !ok || len(f.Enum) > 0 || slices.Contains(taken, &a.Fields[i]) {
-			continue
+		if _, ok := trickyValue(f.Type); ok && len(f.Enum) == 0 && !slices.Contains(taken, &a.Fields[i]) {
+			fields = append(fields, f)
 		}
-		before := RoundTrip(spec)
+	}
+	valid := func(s map[string]any) bool {
+		return len(validate(asStored(caseObject(a, sample, "tricky-values", s, 1)))) == 0
+	}
+	all := runtime.DeepCopyJSON(spec)
+	for _, f := range fields {
+		v, _ := trickyValue(f.Type)
+		setPath(all, f.Path(), v)
+	}
+	if len(fields) == 0 || valid(all) {
+		return all, len(fields) > 0
+	}
+	set := false
+	for _, f := range fields {
+		before := runtime.DeepCopyJSON(spec)
+		v, _ := trickyValue(f.Type)
 		setPath(spec, f.Path(), v)
-		if len(validate(asStored(caseObject(a, sample, "tricky-values", spec, 1)))) > 0 {
+		if !valid(spec) {
 			spec = before
 			continue
 		}
@@ -232,13 +246,9 @@ func caseObject(a API, sample map[string]any, name string, spec map[string]any, 
 	return RoundTrip(map[string]any{"apiVersion": sample["apiVersion"], "kind": sample["kind"], "metadata": meta, "spec": spec})
 }
 
-// asStored is obj with its integers as the API server decodes them
-// (int64), which CEL rules compare with integers.
+// asStored is obj as the API server decodes it (see stored).
 func asStored(obj map[string]any) map[string]any {
-	b, _ := json.Marshal(obj)
-	var out map[string]any
-	_ = utiljson.Unmarshal(b, &out)
-	return out
+	return stored(obj).(map[string]any)
 }
 
 // RoundTripAll is RoundTrip of each object; nil stays nil.
@@ -279,29 +289,43 @@ func pathValue(m map[string]any, path []string) (any, bool) {
 // ConformanceFile is a case as its file: a comment on what it is for, then
 // its keys, what goes in before what comes out.
 func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
-	raw, err := json.Marshal(c)
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, err
-	}
 	out := []byte(fmt.Sprintf("# A conformance case of %s, written by opctl: yours to change, and to add to\n"+
 		"# beside it. Every style's tests check that the object gives these children\n"+
 		"# and status, or that the API server rejects it with this message.\n", a.Kind))
-	for _, k := range []string{"description", "object", "observed", "children", "status", "rejected"} {
-		v, ok := m[k]
-		if !ok {
-			continue
-		}
-		b, err := yamltext.Encode(map[string]any{k: v})
+	for _, kv := range c.keys() {
+		b, err := yamltext.Encode(map[string]any{kv.key: decoded(kv.value)})
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, b...)
 	}
 	return out, nil
+}
+
+// keys are the case's keys as encoding/json writes them (omitting what
+// is empty), in the order of its file.
+func (c ConformanceCase) keys() []struct {
+	key   string
+	value any
+} {
+	type kv = struct {
+		key   string
+		value any
+	}
+	keys := []kv{{"description", c.Description}, {"object", c.Object}}
+	if len(c.Observed) > 0 {
+		keys = append(keys, kv{"observed", c.Observed})
+	}
+	if len(c.Children) > 0 {
+		keys = append(keys, kv{"children", c.Children})
+	}
+	if len(c.Status) > 0 {
+		keys = append(keys, kv{"status", c.Status})
+	}
+	if c.Rejected != "" {
+		keys = append(keys, kv{"rejected", c.Rejected})
+	}
+	return keys
 }
 
 // addConformanceCases adds each kind's starting cases, as starter files.
