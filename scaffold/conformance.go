@@ -59,7 +59,20 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 		return nil, err
 	}
 	crd := BuildCRD(p.Domain, a)
-	validate := newObjectValidator(crd)
+	validator := newKindValidator(crd)
+	// A case is checked whole, or where it differs from the sample only
+	// in one field's value, by that value (kindValidator.Value): the
+	// sample passed the same checks in BuildSample.
+	whole := func(obj map[string]any) field.ErrorList { return validator.Object(asStored(obj)) }
+	valueOf := func(f Field) func(obj map[string]any) field.ErrorList {
+		if len(a.Rules) > 0 || f.InList() {
+			return whole // a rule above the field may look at it
+		}
+		return func(obj map[string]any) field.ErrorList {
+			v, _ := pathValue(obj["spec"].(map[string]any), f.Path())
+			return validator.Value(f.Path(), stored(v))
+		}
+	}
 	sampleSpec := RoundTrip(sample)["spec"].(map[string]any)
 	spec := func() map[string]any { return runtime.DeepCopyJSON(sampleSpec) }
 	var cases []namedCase
@@ -68,12 +81,12 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 	// or else rejected for that one reason: a case the schema's other
 	// rules decide (a CEL rule across fields, say) is left out, as is one
 	// whose name another case took.
-	add := func(name, description string, s map[string]any, rejected bool) {
+	add := func(name, description string, s map[string]any, rejected bool, check func(map[string]any) field.ErrorList) {
 		if seen[name] {
 			return
 		}
 		obj := caseObject(a, sample, name, s, 1)
-		errs := validate(asStored(obj))
+		errs := check(obj)
 		switch {
 		case !rejected && len(errs) == 0:
 			cases = append(cases, namedCase{name, reconciled(p, a, description, obj, nil)})
@@ -84,9 +97,13 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 		}
 		seen[name] = true
 	}
-	accepted := func(name, description string, s map[string]any) { add(name, description, s, false) }
-	rejected := func(name, description string, s map[string]any) { add(name, description, s, true) }
-	accepted("sample", "The sample in config/samples.", spec())
+	accepted := func(name, description string, s map[string]any, check func(map[string]any) field.ErrorList) {
+		add(name, description, s, false, check)
+	}
+	rejected := func(name, description string, s map[string]any, check func(map[string]any) field.ErrorList) {
+		add(name, description, s, true, check)
+	}
+	accepted("sample", "The sample in config/samples.", spec(), func(map[string]any) field.ErrorList { return nil })
 	minimal := map[string]any{}
 	for _, f := range a.Fields {
 		v, ok := pathValue(spec(), f.Path())
@@ -96,10 +113,14 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 		}
 	}
 	if !jsonEqual(minimal, spec()) {
-		accepted("defaults", "Only the required fields, and the defaults the API server fills in for the others.", minimal)
+		accepted("defaults", "Only the required fields, and the defaults the API server fills in for the others.", minimal, whole)
 	}
 	for _, f := range a.Fields {
 		current, ok := pathValue(spec(), f.Path())
+		changed := whole
+		if ok {
+			changed = valueOf(f)
+		}
 		with := func(v any) map[string]any {
 			s := spec()
 			setPath(s, f.Path(), v)
@@ -109,10 +130,10 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 			if ok && current == v {
 				continue
 			}
-			accepted(caseName(a, f.Name, v), fmt.Sprintf("spec.%s set to %q, one of its values.", f.Name, v), with(v))
+			accepted(caseName(a, f.Name, v), fmt.Sprintf("spec.%s set to %q, one of its values.", f.Name, v), with(v), changed)
 		}
 		if len(f.Enum) > 0 {
-			rejected(caseName(a, f.Name, "not-in-enum"), fmt.Sprintf("spec.%s set to a value outside its enum.", f.Name), with("not-"+f.Enum[0]))
+			rejected(caseName(a, f.Name, "not-in-enum"), fmt.Sprintf("spec.%s set to a value outside its enum.", f.Name), with("not-"+f.Enum[0]), changed)
 		}
 		if f.Type == TypeInt32 || f.Type == TypeInt64 {
 			for _, b := range []struct {
@@ -124,20 +145,20 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 					continue
 				}
 				if !ok || !jsonEqual(current, *b.bound) {
-					accepted(caseName(a, f.Name, b.name), fmt.Sprintf("spec.%s at its %s, %d.", f.Name, b.name, *b.bound), with(*b.bound))
+					accepted(caseName(a, f.Name, b.name), fmt.Sprintf("spec.%s at its %s, %d.", f.Name, b.name, *b.bound), with(*b.bound), changed)
 				}
-				rejected(caseName(a, f.Name, "beyond-"+b.name), fmt.Sprintf("spec.%s beyond its %s.", f.Name, b.name), with(*b.bound+b.beyond))
+				rejected(caseName(a, f.Name, "beyond-"+b.name), fmt.Sprintf("spec.%s beyond its %s.", f.Name, b.name), with(*b.bound+b.beyond), changed)
 			}
 		}
 		if f.Required && ok {
 			s := spec()
 			deletePath(s, f.Path())
-			rejected(caseName(a, f.Name, "missing"), fmt.Sprintf("spec.%s, which is required, left out.", f.Name), s)
+			rejected(caseName(a, f.Name, "missing"), fmt.Sprintf("spec.%s, which is required, left out.", f.Name), s, whole)
 		}
 	}
-	if tricky, ok := trickySpec(a, validate, sample, spec()); ok {
+	if tricky, ok := trickySpec(a, validator, sample, spec()); ok {
 		accepted("tricky-values", "Values encodings disagree on (HTML characters, non-ASCII, quotes, backslashes, "+
-			"newlines, a map key with a slash): the children hold them byte for byte as in every style.", tricky)
+			"newlines, a map key with a slash): the children hold them byte for byte as in every style.", tricky, whole)
 	}
 	if c, ok := specChange(p, a, sample, cases); ok && !seen[c.name] {
 		cases = append(cases, c)
@@ -163,17 +184,22 @@ func trickyValue(t FieldType) (any, bool) {
 // convention's, whose children would refuse one) set to it, if any does.
 // All are tried at once first, which one validation settles unless a rule
 // refuses one of them; then one at a time.
-func trickySpec(a API, validate func(map[string]any) field.ErrorList, sample, spec map[string]any) (map[string]any, bool) {
+func trickySpec(a API, validator *kindValidator, sample, spec map[string]any) (map[string]any, bool) {
 	conv := a.Conventions()
 	taken := []*Field{conv.Image, conv.Port, conv.Replicas, conv.MinReplicas, conv.MaxReplicas, conv.Host, conv.Schedule, conv.Env, conv.Requests, conv.Limits}
 	var fields []Field
 	for i, f := range a.Fields {
-		if _, ok := trickyValue(f.Type); ok && len(f.Enum) == 0 && !slices.Contains(taken, &a.Fields[i]) {
+		v, ok := trickyValue(f.Type)
+		if !ok || len(f.Enum) > 0 || slices.Contains(taken, &a.Fields[i]) {
+			continue
+		}
+		// A value the field's own schema refuses fails in any spec.
+		if f.InList() || len(validator.Value(f.Path(), v)) == 0 {
 			fields = append(fields, f)
 		}
 	}
 	valid := func(s map[string]any) bool {
-		return len(validate(asStored(caseObject(a, sample, "tricky-values", s, 1)))) == 0
+		return len(validator.Object(asStored(caseObject(a, sample, "tricky-values", s, 1)))) == 0
 	}
 	all := runtime.DeepCopyJSON(spec)
 	for _, f := range fields {

@@ -95,3 +95,27 @@ func TestCaseNameFitsALabel(t *testing.T) {
 	assert.Equal(t, "engine-not-in-enum", caseName(a, "engine", "not-in-enum"))
 	assert.Equal(t, "tier-1-0", caseName(a, "tier", "1.0"))
 }
+
+// TestValueMatchesObject holds kindValidator.Value to what Object finds in
+// the sample with that one value changed, messages included.
+func TestValueMatchesObject(t *testing.T) {
+	a := seedAPI()
+	a.Fields = mustFields(t, "engine:string:enum=mysql,postgres:required", "region:string:pattern=^[a-z]+-[0-9]$",
+		"version:string:maxLength=5", "replicas:int32:min=1:max=5:default=1", "backup.retain:int32:min=1:max=9",
+		"backup.target.bucket:string:required:minLength=3", "size:int64:rule=self % 2 == 0#size is even",
+		"name:string:immutable", "tags:[]string", "labels:map[string]string", "cpu:quantity", "ttl:duration", "on:bool")
+	sample, err := BuildSample("example.com", a)
+	require.NoError(t, err)
+	validator := newKindValidator(BuildCRD("example.com", a))
+	values := []any{"", "mysql", "not-mysql", "eu-1", "toolongvalue", "1Gi", "1h", "x", int64(0), int64(1), int64(7), int64(10), int64(-1), 1.5,
+		true, []any{"a", 1}, map[string]any{"k": "v"}, map[string]any{"k": int64(1)}, nil}
+	for _, f := range a.Fields {
+		for _, v := range values {
+			obj := stored(RoundTrip(sample)).(map[string]any)
+			setPath(obj["spec"].(map[string]any), f.Path(), v)
+			want := validator.Object(obj)
+			got := validator.Value(f.Path(), v)
+			assert.Equal(t, want.ToAggregate(), got.ToAggregate(), "spec.%s = %#v", f.Name, v)
+		}
+	}
+}

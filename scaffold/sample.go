@@ -15,6 +15,8 @@ import (
 	apivalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/kube-openapi/pkg/validation/spec"
+	"k8s.io/kube-openapi/pkg/validation/strfmt"
 )
 
 // BuildSample returns a custom resource that exercises every field: the
@@ -92,33 +94,82 @@ func SampleName(a API) string { return a.Singular() + "-sample" }
 // validateObject checks a custom resource against the CRD's schema and its
 // CEL rules the way the API server does.
 func validateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
-	return newObjectValidator(crd)(obj)
+	return newKindValidator(crd).Object(obj)
 }
 
-// newObjectValidator prepares the checks of validateObject once, for a CRD
-// whose objects are checked many times (the conformance cases).
-func newObjectValidator(crd *apiextensionsv1.CustomResourceDefinition) func(obj map[string]any) field.ErrorList {
+// kindValidator prepares the checks of validateObject once, for a CRD whose
+// objects are checked many times (the conformance cases).
+type kindValidator struct {
+	openapi    *spec.Schema
+	object     apivalidation.SchemaValidator
+	structural *structuralschema.Structural
+	rules      *cel.Validator
+	err        error
+	// values are Value's checks, by the field's path.
+	values map[string]valueValidator
+}
+
+type valueValidator struct {
+	schema     apivalidation.SchemaCreateValidator
+	structural *structuralschema.Structural
+	rules      *cel.Validator
+}
+
+func newKindValidator(crd *apiextensionsv1.CustomResourceDefinition) *kindValidator {
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
-		return func(map[string]any) field.ErrorList { return field.ErrorList{field.InternalError(nil, err)} }
+		return &kindValidator{err: err}
 	}
-	validator, _, err := apivalidation.NewSchemaValidator(&internal)
+	object, openapi, err := apivalidation.NewSchemaValidator(&internal)
 	if err != nil {
-		return func(map[string]any) field.ErrorList { return field.ErrorList{field.InternalError(nil, err)} }
+		return &kindValidator{err: err}
 	}
-	structural, structuralErr := structuralschema.NewStructural(&internal)
-	var rules *cel.Validator
-	if structuralErr == nil {
-		rules = cel.NewValidator(structural, true, celconfig.PerCallLimit)
+	structural, err := structuralschema.NewStructural(&internal)
+	if err != nil {
+		return &kindValidator{err: err}
 	}
-	return func(obj map[string]any) field.ErrorList {
-		errs := apivalidation.ValidateCustomResource(nil, obj, validator)
-		if structuralErr != nil {
-			return append(errs, field.InternalError(nil, structuralErr))
+	return &kindValidator{openapi: openapi, object: object, structural: structural,
+		rules: cel.NewValidator(structural, true, celconfig.PerCallLimit), values: map[string]valueValidator{}}
+}
+
+// Object checks a whole object, its integers int64 as the API server
+// decodes them.
+func (v *kindValidator) Object(obj map[string]any) field.ErrorList {
+	if v.err != nil {
+		return field.ErrorList{field.InternalError(nil, v.err)}
+	}
+	errs := apivalidation.ValidateCustomResource(nil, obj, v.object)
+	celErrs, _ := v.rules.Validate(context.Background(), nil, v.structural, obj, nil, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
+}
+
+// Value checks the value of the spec's field at path (no list on the way)
+// alone, with the same messages as Object. It is what Object finds in an
+// object that passed it but for this value, where nothing above the field
+// looks at it: no CEL rule but transition rules (which need an old
+// object), no count of properties, every object on the way there before.
+// Checking only the value spares the schema's every other field.
+func (v *kindValidator) Value(path []string, value any) field.ErrorList {
+	if v.err != nil {
+		return field.ErrorList{field.InternalError(nil, v.err)}
+	}
+	fldPath := field.NewPath("spec", path...)
+	check, ok := v.values[fldPath.String()]
+	if !ok {
+		schema, structural := v.openapi.Properties["spec"], v.structural.Properties["spec"]
+		for _, seg := range path {
+			schema, structural = schema.Properties[seg], structural.Properties[seg]
 		}
-		celErrs, _ := rules.Validate(context.Background(), nil, structural, obj, nil, celconfig.RuntimeCELCostBudget)
-		return append(errs, celErrs...)
+		check = valueValidator{
+			schema:     apivalidation.NewRatchetingSchemaValidator(&schema, nil, fldPath.String(), strfmt.Default),
+			structural: &structural,
+			rules:      cel.NewValidator(&structural, false, celconfig.PerCallLimit),
+		}
+		v.values[fldPath.String()] = check
 	}
+	errs := apivalidation.ValidateCustomResource(nil, value, check.schema)
+	celErrs, _ := check.rules.Validate(context.Background(), fldPath, check.structural, value, nil, celconfig.RuntimeCELCostBudget)
+	return append(errs, celErrs...)
 }
 
 // structuralOf is the structural schema of the CRD's version, the API
