@@ -53,13 +53,8 @@ type namedCase struct {
 // give their children; and what the schema refuses (a value outside the
 // enum or the bounds, a required field missing), with the message the API
 // server gives.
-func conformanceCases(p Project, a API) ([]namedCase, error) {
-	sample, err := BuildSample(p.Domain, a)
-	if err != nil {
-		return nil, err
-	}
-	crd := BuildCRD(p.Domain, a)
-	validator := newKindValidator(crd)
+func conformanceCases(p Project, a API, kind contract) []namedCase {
+	sample, validator := kind.sample, kind.validator
 	// A case is checked whole, or where it differs from the sample only
 	// in one field's value, by that value (kindValidator.Value): the
 	// sample passed the same checks in BuildSample.
@@ -163,7 +158,7 @@ func conformanceCases(p Project, a API) ([]namedCase, error) {
 	if c, ok := specChange(p, a, sample, cases); ok && !seen[c.name] {
 		cases = append(cases, c)
 	}
-	return cases, nil
+	return cases
 }
 
 // trickyValue is the value of a field of type t that encodings disagree
@@ -258,7 +253,7 @@ func reconciled(p Project, a API, description string, obj map[string]any, observ
 	return ConformanceCase{
 		Description: description, Object: obj, Observed: RoundTripAll(observed),
 		Children: RoundTripAll(Reconciled(desired, observed)),
-		Status:   status,
+		Status:   RoundTrip(status),
 	}
 }
 
@@ -313,13 +308,15 @@ func pathValue(m map[string]any, path []string) (any, bool) {
 }
 
 // ConformanceFile is a case as its file: a comment on what it is for, then
-// its keys, what goes in before what comes out.
+// its keys, what goes in before what comes out. The case's values are as
+// encoding/json decodes them (RoundTrip), as the cases made here and those
+// read from their files hold them.
 func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
 	out := []byte(fmt.Sprintf("# A conformance case of %s, written by opctl: yours to change, and to add to\n"+
 		"# beside it. Every style's tests check that the object gives these children\n"+
 		"# and status, or that the API server rejects it with this message.\n", a.Kind))
 	for _, kv := range c.keys() {
-		b, err := yamltext.Encode(map[string]any{kv.key: decoded(kv.value)})
+		b, err := yamltext.Encode(map[string]any{kv.key: kv.value})
 		if err != nil {
 			return nil, err
 		}
@@ -340,10 +337,10 @@ func (c ConformanceCase) keys() []struct {
 	}
 	keys := []kv{{"description", c.Description}, {"object", c.Object}}
 	if len(c.Observed) > 0 {
-		keys = append(keys, kv{"observed", c.Observed})
+		keys = append(keys, kv{"observed", anyList(c.Observed)})
 	}
 	if len(c.Children) > 0 {
-		keys = append(keys, kv{"children", c.Children})
+		keys = append(keys, kv{"children", anyList(c.Children)})
 	}
 	if len(c.Status) > 0 {
 		keys = append(keys, kv{"status", c.Status})
@@ -354,14 +351,18 @@ func (c ConformanceCase) keys() []struct {
 	return keys
 }
 
+func anyList(objs []map[string]any) []any {
+	out := make([]any, len(objs))
+	for i, o := range objs {
+		out[i] = o
+	}
+	return out
+}
+
 // addConformanceCases adds each kind's starting cases, as starter files.
-func addConformanceCases(p Project, t *Tree) error {
-	for _, a := range p.APIs {
-		cases, err := conformanceCases(p, a)
-		if err != nil {
-			return err
-		}
-		for _, c := range cases {
+func addConformanceCases(p Project, kinds []contract, t *Tree) error {
+	for i, a := range p.APIs {
+		for _, c := range conformanceCases(p, a, kinds[i]) {
 			b, err := ConformanceFile(a, c.c)
 			if err != nil {
 				return err

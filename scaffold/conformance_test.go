@@ -52,8 +52,7 @@ func TestConformanceCases(t *testing.T) {
 				a.Rules = append(a.Rules, ParseRule(r))
 			}
 			p := bareProject()
-			cases, err := conformanceCases(p, a)
-			require.NoError(t, err)
+			cases := conformanceCases(p, a, mustContract(t, p, a))
 			var names []string
 			for _, c := range cases {
 				names = append(names, c.name)
@@ -69,13 +68,19 @@ func TestConformanceCases(t *testing.T) {
 	}
 }
 
+func mustContract(t *testing.T, p Project, a API) contract {
+	t.Helper()
+	c, err := contractOf(p.Domain, a)
+	require.NoError(t, err)
+	return c
+}
+
 // A spec change over a Job: its spec cannot change, so the case expects
 // the Job of the sample, and the other children of the new spec.
 func TestConformanceSpecChangeKeepsAJob(t *testing.T) {
 	a := seedAPI()
 	a.Fields, a.Owns = mustFields(t, "engine:string:enum=mysql,postgres"), []string{"ConfigMap", "Job"}
-	cases, err := conformanceCases(bareProject(), a)
-	require.NoError(t, err)
+	cases := conformanceCases(bareProject(), a, mustContract(t, bareProject(), a))
 	c := cases[len(cases)-1]
 	require.Equal(t, "spec-change", c.name)
 	require.Len(t, c.c.Children, 2)

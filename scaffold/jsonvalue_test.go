@@ -45,7 +45,7 @@ func TestDecodedIsJSONRoundTrip(t *testing.T) {
 func TestConformanceCaseKeys(t *testing.T) {
 	for _, c := range []ConformanceCase{
 		{},
-		{Description: "d", Object: map[string]any{"a": int64(1)}, Observed: []map[string]any{{"o": 1}},
+		{Description: "d", Object: map[string]any{"a": 1.0}, Observed: []map[string]any{{"o": 1.0}},
 			Children: []map[string]any{{"c": "x"}}, Status: map[string]any{"s": true}, Rejected: "r"},
 		{Description: "d", Observed: []map[string]any{}, Children: []map[string]any{}, Status: map[string]any{}},
 	} {

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/opctl/opctl/scaffold/yamltext"
@@ -20,7 +21,11 @@ func Render(p Project, style Style) (*Tree, error) {
 		return nil, fmt.Errorf("internal error: the %s project rendered as %s", p.Style, style.Name)
 	}
 	t := newTree()
-	if err := addManifests(p, style, t); err != nil {
+	kinds, err := contracts(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := addManifests(p, style, kinds, t); err != nil {
 		return nil, err
 	}
 	if err := style.Files(p, t); err != nil {
@@ -47,7 +52,7 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := t.Add(File{Path: DevContainerPath, Content: dev, Owner: UserOwned}); err != nil {
 		return nil, err
 	}
-	if err := addConformanceCases(p, t); err != nil {
+	if err := addConformanceCases(p, kinds, t); err != nil {
 		return nil, err
 	}
 	// The project file comes last: it records the hash of every other
@@ -85,9 +90,41 @@ func SamplePath(p Project, a API) string {
 	return fmt.Sprintf("config/samples/%s_%s_%s.yaml", a.Group, a.Version, a.Singular())
 }
 
+// contract is what a render derives from a kind's API once: its CRD,
+// which the API server's validation accepted, the checks of its objects,
+// and its sample.
+type contract struct {
+	crd       *apiextensionsv1.CustomResourceDefinition
+	validator *kindValidator
+	sample    map[string]any
+}
+
+// contracts are the contracts of the project's kinds, in its order.
+func contracts(p Project) ([]contract, error) {
+	var out []contract
+	for _, a := range p.APIs {
+		c, err := contractOf(p.Domain, a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func contractOf(domain string, a API) (contract, error) {
+	crd := BuildCRD(domain, a)
+	if err := ValidateCRD(crd); err != nil {
+		return contract{}, err
+	}
+	validator := newKindValidator(crd)
+	sample, err := sampleOf(domain, a, validator)
+	return contract{crd: crd, validator: validator, sample: sample}, err
+}
+
 // addManifests adds the YAML every style shares: CRDs, RBAC, the manager
 // Deployment, samples and the kustomizations tying them together.
-func addManifests(p Project, style Style, t *Tree) error {
+func addManifests(p Project, style Style, kinds []contract, t *Tree) error {
 	add := func(file string, objs ...any) error {
 		b, err := yamlFile(objs...)
 		if err != nil {
@@ -100,20 +137,12 @@ func addManifests(p Project, style Style, t *Tree) error {
 		return add(dir+"/kustomization.yaml", k)
 	}
 	var crds, samples []string
-	for _, a := range p.APIs {
-		crd := BuildCRD(p.Domain, a)
-		if err := ValidateCRD(crd); err != nil {
-			return err
-		}
-		if err := add(CRDPath(p, a), crd); err != nil {
+	for i, a := range p.APIs {
+		if err := add(CRDPath(p, a), kinds[i].crd); err != nil {
 			return err
 		}
 		crds = append(crds, path.Base(CRDPath(p, a)))
-		sample, err := BuildSample(p.Domain, a)
-		if err != nil {
-			return err
-		}
-		if err := add(SamplePath(p, a), sample); err != nil {
+		if err := add(SamplePath(p, a), kinds[i].sample); err != nil {
 			return err
 		}
 		samples = append(samples, path.Base(SamplePath(p, a)))

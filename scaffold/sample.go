@@ -25,6 +25,11 @@ import (
 // for is left out (validation refuses such a required one). The sample is
 // checked against the CRD schema.
 func BuildSample(domain string, a API) (map[string]any, error) {
+	return sampleOf(domain, a, newKindValidator(BuildCRD(domain, a)))
+}
+
+// sampleOf is BuildSample with the checks of the kind's CRD at hand.
+func sampleOf(domain string, a API, validator *kindValidator) (map[string]any, error) {
 	spec := map[string]any{}
 	conv := a.Conventions()
 	for i, f := range a.Fields {
@@ -43,9 +48,8 @@ func BuildSample(domain string, a API) (map[string]any, error) {
 		"metadata":   map[string]any{"name": SampleName(a)},
 		"spec":       spec,
 	}
-	crd := BuildCRD(domain, a)
 	for {
-		errs := validateObject(crd, obj)
+		errs := validator.Object(obj)
 		if len(errs) == 0 {
 			return obj, nil
 		}
