@@ -186,16 +186,16 @@ func (e *emitter) mappingNode(m map[string]any) error {
 			return errReadBack
 		}
 		e.writeIndent()
+		// The key is written as e.node would write it, without boxing
+		// the string in an interface.
 		if a := analyze(k); !a.multiline && len(k) <= 128 {
-			if err := e.node(k, true, true); err != nil {
-				return err
-			}
+			e.mappingContext, e.simpleKeyContext = true, true
+			e.stringScalar(k)
 			e.writeIndicator(":", false, false, false)
 		} else {
 			e.writeIndicator("?", true, false, true)
-			if err := e.node(k, true, false); err != nil {
-				return err
-			}
+			e.mappingContext, e.simpleKeyContext = true, false
+			e.stringScalar(k)
 			e.writeIndent()
 			e.writeIndicator(":", true, false, true)
 		}
