@@ -94,9 +94,9 @@ func BenchmarkCRD(b *testing.B) {
 // renderBudget is how many allocations a render may make, in one place.
 // Allocations, unlike time, do not depend on the machine's load, so the
 // budget holds on any machine: a change that goes over it fails make test.
-// Issue 38 asks for 30,000 for every seed and 1.5 M for 50 go kinds; the
-// go seed and the kinds' conformance cases are not there yet, and their
-// budgets are today's figures, so that they can only go down.
+// Issue 38 asks for at most 30,000 for any seed and 1.5 M for 50 go kinds;
+// each seed's budget is its figure of 2026-12-04 and about 5% more, so a
+// style that grows must say so here.
 var renderBudget = struct {
 	seed map[string]float64 // per style
 	// goFiftyKinds is benchProject's 50 kinds in the go style, which may
@@ -104,10 +104,10 @@ var renderBudget = struct {
 	goFiftyKinds float64
 }{
 	seed: map[string]float64{
-		"go": 34_000, "kopf": 25_000, "metacontroller": 24_000, "metacontroller-decorator": 7_500,
-		"shell-operator": 23_000, "ansible": 28_000,
+		"go": 27_000, "kopf": 18_000, "metacontroller": 17_500, "metacontroller-decorator": 7_500,
+		"shell-operator": 16_500, "ansible": 21_000,
 	},
-	goFiftyKinds: 3_900_000,
+	goFiftyKinds: 1_500_000,
 }
 
 func TestRenderBudget(t *testing.T) {
