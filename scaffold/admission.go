@@ -7,18 +7,18 @@ import (
 
 	"github.com/google/cel-go/cel"
 	plugincel "k8s.io/apiserver/pkg/admission/plugin/cel"
-	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
+	apiservercel "k8s.io/apiserver/pkg/cel"
+	"k8s.io/apiserver/pkg/cel/common"
 	"k8s.io/apiserver/pkg/cel/environment"
-	"k8s.io/apiserver/pkg/cel/openapi/resolver"
-	"k8s.io/kube-openapi/pkg/validation/spec"
+	"k8s.io/apiserver/pkg/cel/library"
+	"k8s.io/apiserver/pkg/cel/openapi"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 )
 
@@ -363,37 +363,22 @@ func validateAdmission(src Source, style Style, a API) error {
 }
 
 // typeCheckPolicyRules checks each policy rule against the kind's schema
-// with the API server's own type checker for policies: a rule reading a
-// field the kind lacks, or comparing it with the wrong type, would fail on
-// every object, and a policy with failurePolicy Fail would then refuse
-// every create and update of the kind.
+// as the API server type-checks a policy: a rule reading a field the kind
+// lacks, or comparing it with the wrong type, would fail on every object,
+// and a policy with failurePolicy Fail would then refuse every create and
+// update of the kind.
 func typeCheckPolicyRules(src Source, a API, rules []Rule) error {
 	if len(rules) == 0 {
 		return nil
 	}
-	crd := BuildCRD("opctl.invalid", a) // the domain changes no type
-	structural, err := structuralOf(crd)
+	env, err := policyTypeEnv(a)
 	if err != nil {
 		return err
 	}
-	gvk := schema.GroupVersionKind{Group: crd.Spec.Group, Version: a.Version, Kind: a.Kind}
-	mapper := meta.NewDefaultRESTMapper(nil)
-	mapper.AddSpecific(gvk, gvk.GroupVersion().WithResource(a.Plural), gvk.GroupVersion().WithResource(a.Singular()), meta.RESTScopeNamespace)
-	checker := validating.TypeChecker{SchemaResolver: kindSchema{gvk, structural.ToKubeOpenAPI()}, RestMapper: mapper}
-	ctx := checker.CreateContext(&admissionv1.ValidatingAdmissionPolicy{Spec: admissionv1.ValidatingAdmissionPolicySpec{
-		MatchConstraints: &admissionv1.MatchResources{ResourceRules: []admissionv1.NamedRuleWithOperations{{
-			RuleWithOperations: admissionv1.RuleWithOperations{Rule: admissionv1.Rule{
-				APIGroups: []string{gvk.Group}, APIVersions: []string{gvk.Version}, Resources: []string{a.Plural}}},
-		}}},
-	}})
 	for _, r := range rules {
-		for _, result := range checker.CheckExpression(ctx, r.Rule) {
-			problem := result.Issues
-			if problem == nil {
-				problem = result.Err
-			}
-			why := oneLine(problem)
-			if m := compileError().FindStringSubmatch(problem.Error()); m != nil {
+		if _, issues := env.Compile(r.Rule); issues != nil {
+			why := oneLine(issues.Err())
+			if m := compileError().FindStringSubmatch(issues.String()); m != nil {
 				why = m[2]
 			}
 			return invalid(src, "rule", r.Rule, "does not fit %s's schema: %s", a.Kind, why)
@@ -402,18 +387,38 @@ func typeCheckPolicyRules(src Source, a API, rules []Rule) error {
 	return nil
 }
 
-// kindSchema resolves one kind's schema, as the API server resolves a
-// CRD's.
-type kindSchema struct {
-	gvk    schema.GroupVersionKind
-	schema *spec.Schema
-}
-
-func (k kindSchema) ResolveSchema(gvk schema.GroupVersionKind) (*spec.Schema, error) {
-	if gvk != k.gvk {
-		return nil, fmt.Errorf("%s: %w", gvk, resolver.ErrSchemaNotFound)
+// policyTypeEnv is the CEL environment the API server type-checks a
+// policy's expressions in (k8s.io/apiserver's validating.TypeChecker) for
+// a policy on one kind without params or variables: object and oldObject
+// of the kind's schema's type, request, namespace and authorizer. The
+// TypeChecker itself is not used: its package links client-go's typed
+// clients and their schemes, a third of opctl's start-up.
+func policyTypeEnv(a API) (*cel.Env, error) {
+	structural, err := structuralOf(BuildCRD("opctl.invalid", a)) // the domain changes no type
+	if err != nil {
+		return nil, err
 	}
-	return k.schema, nil
+	object := common.SchemaDeclType(&openapi.Schema{Schema: structural.ToKubeOpenAPI()}, true).MaybeAssignTypeName(a.Kind + "0")
+	request, namespace := plugincel.BuildRequestType(), plugincel.BuildNamespaceType()
+	envSet, err := environment.MustBaseEnvSet(environment.DefaultCompatibilityVersion()).Extend(environment.VersionedOptions{
+		IntroducedVersion: version.MajorMinor(1, 0),
+		EnvOptions: []cel.EnvOption{
+			cel.Variable(plugincel.NamespaceVarName, namespace.CelType()),
+			cel.Variable(plugincel.RequestVarName, request.CelType()),
+			cel.Variable(plugincel.ObjectVarName, object.CelType()),
+			cel.Variable(plugincel.OldObjectVarName, object.CelType()),
+			cel.Variable("authorizer", library.AuthorizerType),
+		},
+		DeclTypes: []*apiservercel.DeclType{namespace, request, object},
+	})
+	if err != nil {
+		return nil, err
+	}
+	compiler, err := plugincel.NewCompositedCompilerForTypeChecking(envSet)
+	if err != nil {
+		return nil, err
+	}
+	return compiler.Env(environment.StoredExpressions)
 }
 
 // policyExpression is a ValidatingAdmissionPolicy validation, as the API
