@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 
@@ -34,6 +35,12 @@ type Env struct {
 
 // Main runs opctl as a process and returns its exit code.
 func Main() int {
+	// A run is short and its live heap small: collecting at 4× rather
+	// than 2× the live heap saves most of its collections (GOGC still
+	// overrides this).
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(400)
+	}
 	io := SystemIO()
 	dir, err := os.Getwd()
 	if err != nil {
