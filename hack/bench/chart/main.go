@@ -50,7 +50,7 @@ func run(in io.Reader, out io.Writer) error {
 	fmt.Fprintf(out, `<text x="14" y="%.0f" transform="rotate(-90 14 %.0f)" text-anchor="middle">render time (ms)</text>`+"\n", h/2, h/2)
 	fmt.Fprintf(out, `<text x="%.0f" y="%.0f" text-anchor="end">%.0f</text>`+"\n", pad-4, pad+4, maxMS)
 	fmt.Fprintf(out, `<text x="%.0f" y="%.0f" text-anchor="middle">%.0f</text>`+"\n", w-pad, h-pad+16, maxKinds)
-	colours := []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd"}
+	colours := []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"}
 	var styles []string
 	for s := range series {
 		styles = append(styles, s)
