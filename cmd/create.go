@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gobuffalo/flect"
 	"github.com/spf13/cobra"
 
+	"github.com/opctl/opctl/inflect"
 	"github.com/opctl/opctl/scaffold"
 )
 
@@ -367,7 +367,7 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 
 // pluralize lower-cases and inflects a kind: Database → databases,
 // Policy → policies.
-func pluralize(kind string) string { return strings.ToLower(flect.Pluralize(kind)) }
+func pluralize(kind string) string { return strings.ToLower(inflect.Pluralize(kind)) }
 
 func typeNames() []string {
 	var out []string

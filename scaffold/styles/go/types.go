@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gobuffalo/flect"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/opctl/opctl/inflect"
 	"github.com/opctl/opctl/scaffold"
 )
 
@@ -205,7 +205,7 @@ func usesType(a scaffold.API, t scaffold.FieldType) bool {
 // singular names one object of a list: users → user; a name that is no
 // plural gets Item (data → dataItem).
 func singular(list string) string {
-	if one := flect.Singularize(list); one != list {
+	if one := inflect.Singularize(list); one != list {
 		return one
 	}
 	return list + "Item"
