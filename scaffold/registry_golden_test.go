@@ -6,14 +6,17 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 
+	"github.com/pmezard/go-difflib/difflib"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
@@ -180,28 +183,52 @@ func TestGolden(t *testing.T) {
 			require.NoError(t, err, "run `make golden` to create it")
 			assert.Equal(t, got, archive(c.render(t)), "rendering is not deterministic")
 			if !bytes.Equal(want, got) {
-				t.Errorf("%s differs from the rendered tree; run `make golden` and review the diff\n%s", path, firstDiff(want, got))
+				t.Errorf("%s differs from the rendered tree; run `make golden` and review the diff\n%s", path, goldenDiff(want, got))
 			}
 		})
 	}
 }
 
-// firstDiff shows the first differing line, enough to find the template.
-func firstDiff(want, got []byte) string {
-	w, g := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
-	for i := 0; i < len(w) || i < len(g); i++ {
-		var wl, gl []byte
-		if i < len(w) {
-			wl = w[i]
+// goldenDiff is a unified diff of each file that differs between two
+// golden trees, and the files only one of them has, cut at maxDiffLines.
+func goldenDiff(want, got []byte) string {
+	const maxDiffLines = 300
+	files := func(b []byte) map[string]string {
+		out := map[string]string{"(comment)": string(txtar.Parse(b).Comment)}
+		for _, f := range txtar.Parse(b).Files {
+			out[f.Name] = string(f.Data)
 		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if !bytes.Equal(wl, gl) {
-			return fmt.Sprintf("line %d:\n  golden:   %q\n  rendered: %q", i+1, wl, gl)
+		return out
+	}
+	w, g := files(want), files(got)
+	names := map[string]bool{}
+	for n := range w {
+		names[n] = true
+	}
+	for n := range g {
+		names[n] = true
+	}
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(names)) {
+		wf, inW := w[name]
+		gf, inG := g[name]
+		switch {
+		case !inG:
+			out = append(out, "only in the golden: "+name)
+		case !inW:
+			out = append(out, "only in the rendered tree: "+name)
+		case wf != gf:
+			diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+				A: difflib.SplitLines(wf), B: difflib.SplitLines(gf),
+				FromFile: "golden/" + name, ToFile: "rendered/" + name, Context: 2,
+			})
+			out = append(out, strings.Split(strings.TrimSuffix(diff, "\n"), "\n")...)
 		}
 	}
-	return ""
+	if len(out) > maxDiffLines {
+		out = append(out[:maxDiffLines], fmt.Sprintf("... %d more lines", len(out)-maxDiffLines))
+	}
+	return strings.Join(out, "\n")
 }
 
 // Files of the user's are written by init, before any kind exists, and
