@@ -77,3 +77,19 @@ func render(t *testing.T, p Project) *Tree {
 	require.NoError(t, err)
 	return tree
 }
+
+// A mode set on a path the tree lacks is the renderer's error, not an
+// empty file added to the project.
+func TestChmodOfAMissingFile(t *testing.T) {
+	tree := newTree()
+	r := NewRenderer(tree, fstest.MapFS{"a.sh.tmpl": {Data: []byte("echo a\n")}})
+	r.File("a.sh", "a.sh.tmpl", Generated, nil)
+	r.Chmod("a.sh", 0o755)
+	require.NoError(t, r.Err())
+	f, _ := tree.Get("a.sh")
+	require.Equal(t, 0o755, int(f.Mode))
+	r.Chmod("b.sh", 0o755)
+	require.EqualError(t, r.Err(), "internal error: chmod of b.sh, which is not in the tree")
+	_, ok := tree.Get("b.sh")
+	require.False(t, ok)
+}

@@ -130,7 +130,11 @@ func (r *Renderer) Chmod(out string, mode fs.FileMode) {
 	if r.err != nil {
 		return
 	}
-	f, _ := r.tree.Get(out)
+	f, ok := r.tree.Get(out)
+	if !ok {
+		r.err = fmt.Errorf("internal error: chmod of %s, which is not in the tree", out)
+		return
+	}
 	f.Mode = mode
 	r.tree.files[out] = f
 }
