@@ -3,7 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
@@ -81,26 +81,28 @@ func askFields(pr Prompter, kind string, prev []scaffold.Field) ([]scaffold.Fiel
 	}
 }
 
-// askField asks for one field; each answer is checked together with the
-// answers before it, so a default outside the enum is refused at once.
-// Each question starts from was's answer, when not nil.
+// askField asks for one field: its name, its type, then which of the
+// modifiers of --field it takes and the value of each that takes one. Each
+// answer is set as --field sets it and checked together with the answers
+// before it, so a default outside the enum is refused at once. Each
+// question starts from was's answer, when not nil.
 func askField(pr Prompter, earlier []scaffold.Field, was *scaffold.Field) (scaffold.Field, error) {
 	var f scaffold.Field
 	prev := scaffold.Field{Type: scaffold.TypeString}
 	if was != nil {
 		prev = *was
 	}
-	check := func(apply func(*scaffold.Field, string) error) func(string) error {
-		return func(v string) error {
+	valid := func(trial scaffold.Field) error {
+		return promptError(scaffold.ValidateFields(scaffold.FlagSource, append(append([]scaffold.Field(nil), earlier...), trial)))
+	}
+	ask := func(message, help, def string, apply func(*scaffold.Field, string) error) error {
+		v, err := pr.Input(message, help, def, func(v string) error {
 			trial := f
 			if err := apply(&trial, v); err != nil {
 				return err
 			}
-			return promptError(scaffold.ValidateFields(scaffold.FlagSource, append(append([]scaffold.Field(nil), earlier...), trial)))
-		}
-	}
-	ask := func(message, help, def string, apply func(*scaffold.Field, string) error) error {
-		v, err := pr.Input(message, help, def, check(apply))
+			return valid(trial)
+		})
 		if err == nil {
 			err = apply(&f, v)
 		}
@@ -122,81 +124,60 @@ func askField(pr Prompter, earlier []scaffold.Field, was *scaffold.Field) (scaff
 		return f, err
 	}
 	f.Type = scaffold.FieldType(typ)
-	if f.Required, err = pr.Confirm("Is "+f.Name+" required?", prev.Required); err != nil {
-		return f, err
+	offered := f.Modifiers()
+	var names, flags, defaults []string
+	for _, m := range offered {
+		names = append(names, m.Name)
+		if m.Flag {
+			flags = append(flags, m.Name+": "+m.About)
+		}
+		if _, used := prev.ModifierValue(m.Name); used && prev.Type == f.Type {
+			defaults = append(defaults, m.Name)
+		}
 	}
-	optional := func(message, def string, set func(*scaffold.Field, string) error) error {
-		return ask(message+" (empty: none)", "", def, func(t *scaffold.Field, v string) error {
-			if v == "" {
-				return nil
+	help := "none for a plain optional field; " + strings.Join(flags, ", ") + "; the others ask for their value next"
+	setFlags := func(t *scaffold.Field, chosen []string) (values []scaffold.FieldModifier, err error) {
+		for _, m := range offered {
+			switch {
+			case !slices.Contains(chosen, m.Name):
+			case m.Flag:
+				err = errors.Join(err, t.SetModifier(m.Name, ""))
+			default:
+				values = append(values, m)
 			}
-			return set(t, v)
-		})
-	}
-	if f.Type.Allows("enum") {
-		if err := optional("Allowed values, comma-separated", strings.Join(prev.Enum, ","), func(t *scaffold.Field, v string) error {
-			t.Enum = strings.Split(v, ",")
-			return nil
-		}); err != nil {
-			return f, err
 		}
+		return values, err
 	}
-	if f.Type.Allows("pattern") && f.Enum == nil {
-		if err := optional("Pattern (a regular expression)", prev.Pattern, func(t *scaffold.Field, v string) error {
-			t.Pattern = v
-			return nil
-		}); err != nil {
-			return f, err
+	// Flags chosen alone are checked here: no value asked next can make
+	// up for them.
+	chosen, err := pr.MultiSelect("Modifiers of "+f.Name, help, names, defaults, func(chosen []string) error {
+		trial := f
+		values, err := setFlags(&trial, chosen)
+		if err != nil || len(values) > 0 {
+			return err
 		}
-	}
-	if f.Type.Allows("min") {
-		if err := optional("Minimum", intText(prev.Min), intSetter(func(t *scaffold.Field, n *int64) { t.Min = n })); err != nil {
-			return f, err
-		}
-	}
-	if f.Type.Allows("max") {
-		if err := optional("Maximum", intText(prev.Max), intSetter(func(t *scaffold.Field, n *int64) { t.Max = n })); err != nil {
-			return f, err
-		}
-	}
-	if !f.Type.Allows("default") {
-		return f, nil
-	}
-	if err := optional("Default", textOf(prev.Default), func(t *scaffold.Field, v string) error {
-		t.Default = &v
-		return nil
-	}); err != nil {
+		return valid(trial)
+	})
+	if err != nil {
 		return f, err
 	}
-	f.Column, err = pr.Confirm("Show "+f.Name+" as a column in kubectl get?", prev.Column)
-	return f, err
-}
-
-// intText is n as an answer, "" for none.
-func intText(n *int64) string {
-	if n == nil {
-		return ""
+	values, err := setFlags(&f, chosen)
+	if err != nil {
+		return f, err
 	}
-	return strconv.FormatInt(*n, 10)
-}
-
-// textOf is s as an answer, "" for none.
-func textOf(s *string) string {
-	if s == nil {
-		return ""
+	// The default is asked last: it is checked against the others.
+	if i := slices.IndexFunc(values, func(m scaffold.FieldModifier) bool { return m.Name == "default" }); i >= 0 {
+		values = append(slices.Delete(slices.Clone(values), i, i+1), values[i])
 	}
-	return *s
-}
-
-func intSetter(set func(*scaffold.Field, *int64)) func(*scaffold.Field, string) error {
-	return func(t *scaffold.Field, v string) error {
-		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return fmt.Errorf("%q is not an integer", v)
+	for _, m := range values {
+		def, _ := prev.ModifierValue(m.Name)
+		if err := ask(m.About+" of "+f.Name, m.Name+"= of --field", def, func(t *scaffold.Field, v string) error {
+			return t.SetModifier(m.Name, v)
+		}); err != nil {
+			return f, err
 		}
-		set(t, &n)
-		return nil
 	}
+	return f, nil
 }
 
 // askDecorator prompts for what create api's --target, --selector and

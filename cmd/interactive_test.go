@@ -27,34 +27,29 @@ func seedAnswers() map[string][]string {
 		"What is the team's main language?":                                                       {"Go"},
 		"Is the logic declarative or imperative?":                                                 {"imperative: steps, state, external calls"},
 		"Can the people who will maintain it for years read and fix code in the team's language?": {"yes"},
-		"Style to scaffold":              {"toy-go"},
-		"Domain of your API groups":      {"example.com"},
-		"Project name":                   {"db-operator"},
-		"Go module path":                 {"example.com/db-operator"},
-		"API group (without the domain)": {"myapp"},
-		"API version":                    {"v1"},
-		"Kind":                           {"database", "Database"},
-		"Is Database namespaced?":        {"y"},
-		"Add a spec field to Database?":  {"y", "y", "y", "y", "n"},
-		"Field name":                     {"engine", "version", "storage", "replicas"},
-		"Type of engine":                 {"string"},
-		"Type of version":                {"string"},
-		"Type of storage":                {"quantity"},
-		"Type of replicas":               {"int32"},
-		"Is engine required?":            {"y"},
-		"Is version required?":           {"n"},
-		"Is storage required?":           {"n"},
-		"Is replicas required?":          {"n"},
-		"Allowed values, comma-separated (empty: none)": {"mysql,postgres", ""},
-		"Pattern (a regular expression) (empty: none)":  {""},
-		"Minimum (empty: none)":                         {"1"},
-		"Maximum (empty: none)":                         {"5"},
-		"Default (empty: none)":                         {"", "", "", "9", "1"},
-		"Show engine as a column in kubectl get?":       {"n"},
-		"Show version as a column in kubectl get?":      {"n"},
-		"Show storage as a column in kubectl get?":      {"n"},
-		"Show replicas as a column in kubectl get?":     {"n"},
-		"Child kinds each Database owns":                {"ConfigMap"},
+		"Style to scaffold":                         {"toy-go"},
+		"Domain of your API groups":                 {"example.com"},
+		"Project name":                              {"db-operator"},
+		"Go module path":                            {"example.com/db-operator"},
+		"API group (without the domain)":            {"myapp"},
+		"API version":                               {"v1"},
+		"Kind":                                      {"database", "Database"},
+		"Is Database namespaced?":                   {"y"},
+		"Add a spec field to Database?":             {"y", "y", "y", "y", "n"},
+		"Field name":                                {"engine", "version", "storage", "replicas"},
+		"Type of engine":                            {"string"},
+		"Type of version":                           {"string"},
+		"Type of storage":                           {"quantity"},
+		"Type of replicas":                          {"int32"},
+		"Modifiers of engine":                       {"enum,required"},
+		"Modifiers of version":                      {""},
+		"Modifiers of storage":                      {""},
+		"Modifiers of replicas":                     {"default,min,max"},
+		"Allowed values, comma-separated of engine": {"mysql,postgres"},
+		"Minimum of replicas":                       {"1"},
+		"Maximum of replicas":                       {"5"},
+		"Default of replicas":                       {"9", "1"},
+		"Child kinds each Database owns":            {"ConfigMap"},
 	}
 }
 
@@ -76,7 +71,7 @@ func TestInteractiveInitMatchesFlags(t *testing.T) {
 	assert.Contains(t, r.stdout, "Recommended style: toy-go (runner-up: toy-python)")
 	assert.Equal(t, []string{
 		"Kind: must be UpperCamelCase (e.g. Database), at most 63 characters",
-		"Default (empty: none): default 9 is outside min/max",
+		"Default of replicas: default 9 is outside min/max",
 		"Child kinds each Database owns: HorizontalPodAutoscaler needs Deployment or StatefulSet owned too: it refers to it",
 	}, pr.rejected)
 	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
@@ -114,7 +109,7 @@ func TestInteractiveInitDeclinedWritesNothing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "db-operator")
 	answers := seedAnswers()
 	answers["Kind"] = []string{"Database"}
-	answers["Default (empty: none)"] = []string{"", "", "", "1"}
+	answers["Default of replicas"] = []string{"1"}
 	answers[confirmWrite(filesOf(t, seedInit, seedCreate), dir)] = []string{"n"}
 	answers[goBack] = []string{"n"}
 	r := run(t, filepath.Dir(dir), newFakePrompter(t, answers), true, "init", "db-operator")
@@ -151,7 +146,7 @@ func TestInteractiveInitGoesBack(t *testing.T) {
 	answers[goBack] = []string{"y"}
 	// The second pass: the checklist is not asked again, the style is.
 	answers["Style to scaffold"] = append(answers["Style to scaffold"], keepDefault)
-	accepted := map[string]int{"Kind": 1, "Default (empty: none)": 4}
+	accepted := map[string]int{"Kind": 1, "Default of replicas": 1}
 	var checklistPrompts []string
 	for _, q := range checklist.Questions() {
 		checklistPrompts = append(checklistPrompts, q.Prompt)
@@ -169,7 +164,7 @@ func TestInteractiveInitGoesBack(t *testing.T) {
 		}
 	}
 	// The one change: replicas' maximum.
-	answers["Maximum (empty: none)"] = []string{"5", "7"}
+	answers["Maximum of replicas"] = []string{"5", "7"}
 	pr := newFakePrompter(t, answers)
 	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
 	require.Equal(t, 0, r.code, r.stderr)
@@ -189,23 +184,21 @@ func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	pr := newFakePrompter(t, map[string][]string{
-		"Domain of your API groups":             {"Example.com", "example.com"},
-		"Project name":                          {"demo"},
-		"Go module path":                        {"example.com/demo"},
-		"API group (without the domain)":        {"my_app", "myapp"},
-		"API version":                           {"1", "v1alpha1"},
-		"Kind":                                  {"Widget"},
-		"Is Widget namespaced?":                 {"n"},
-		"Add a spec field to Widget?":           {"y", "y", "n"},
-		"Field name":                            {"status", "size", "size", "tags"},
-		"Type of size":                          {"int64"},
-		"Type of tags":                          {"[]string"},
-		"Is size required?":                     {"y"},
-		"Is tags required?":                     {"n"},
-		"Minimum (empty: none)":                 {"ten", "10"},
-		"Maximum (empty: none)":                 {"5", "20"},
-		"Default (empty: none)":                 {""},
-		"Show size as a column in kubectl get?": {"y"},
+		"Domain of your API groups":      {"Example.com", "example.com"},
+		"Project name":                   {"demo"},
+		"Go module path":                 {"example.com/demo"},
+		"API group (without the domain)": {"my_app", "myapp"},
+		"API version":                    {"1", "v1alpha1"},
+		"Kind":                           {"Widget"},
+		"Is Widget namespaced?":          {"n"},
+		"Add a spec field to Widget?":    {"y", "y", "n"},
+		"Field name":                     {"status", "size", "size", "tags"},
+		"Type of size":                   {"int64"},
+		"Type of tags":                   {"[]string"},
+		"Modifiers of size":              {"required,min,max,column"},
+		"Modifiers of tags":              {""},
+		"Minimum of size":                {"ten", "10"},
+		"Maximum of size":                {"5", "20"},
 		confirmWrite(filesOf(t, []string{"init", "--style", "toy-go", "--domain", "example.com", "--name", "demo", "--yes"},
 			[]string{"create", "api", "--group", "myapp", "--version", "v1alpha1", "--kind", "Widget", "--namespaced=false",
 				"--field", "size:int64:required:min=10:max=20:column", "--field", "tags:[]string"}), dir): {"y"},
@@ -217,8 +210,8 @@ func TestInteractiveInitStyleFlagSkipsChecklist(t *testing.T) {
 		"API group (without the domain): must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')",
 		"API version: must look like v1, v1alpha1 or v2beta3",
 		`Field name: name "status" is reserved`,
-		`Minimum (empty: none): "ten" is not an integer`,
-		`Maximum (empty: none): min 10 is greater than max 5`,
+		`Minimum of size: min=ten is not an integer`,
+		`Maximum of size: min 10 is greater than max 5`,
 		`Field name: defined twice`,
 	}, pr.rejected)
 	b, err := os.ReadFile(filepath.Join(dir, "config/crd/bases/myapp.example.com_widgets.yaml"))
@@ -381,4 +374,48 @@ func TestCreateWebhookHelpNamesTheRuleStyles(t *testing.T) {
 	r := run(t, t.TempDir(), nil, false, "create", "webhook", "--help")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Regexp(t, `(?m)^  # --rule: in toy-[a-z-]+(, toy-[a-z-]+)* projects, whose policy the API server runs$`, r.stdout)
+}
+
+// TestInteractiveFieldTakesEveryModifier: the prompts offer each modifier
+// --field takes (from the same table), and set it as the flag does.
+func TestInteractiveFieldTakesEveryModifier(t *testing.T) {
+	t.Parallel()
+	initArgs := []string{"init", "--style", "toy-go", "--domain", "example.com", "--name", "demo", "--yes"}
+	createArgs := []string{"create", "api", "--group", "myapp", "--version", "v1alpha1", "--kind", "Widget",
+		"--field", "name:string:minLength=3:maxLength=20:immutable:rule=self.startsWith('db')#starts with db",
+		"--field", "users[].id:string:required:key:pattern=^[a-z]+$"}
+	viaFlags := t.TempDir()
+	for _, args := range [][]string{initArgs, createArgs} {
+		r := run(t, viaFlags, nil, false, args...)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	dir := t.TempDir()
+	pr := newFakePrompter(t, map[string][]string{
+		"Domain of your API groups":      {"example.com"},
+		"Project name":                   {"demo"},
+		"Go module path":                 {"example.com/demo"},
+		"API group (without the domain)": {"myapp"},
+		"API version":                    {"v1alpha1"},
+		"Kind":                           {"Widget"},
+		"Is Widget namespaced?":          {"y"},
+		"Add a spec field to Widget?":    {"y", "y", "n"},
+		"Field name":                     {"name", "users[].id"},
+		"Type of name":                   {"string"},
+		"Type of users[].id":             {"string"},
+		"Modifiers of name":              {"minLength,maxLength,immutable,rule"},
+		"Minimum length of name":         {"3"},
+		"Maximum length of name":         {"2", "20"},
+		"CEL rule, self being the field (a message after #) of name": {"self.startsWith('db')#starts with db"},
+		"Modifiers of users[].id":                                    {"key", "required,key,pattern"},
+		"Pattern (a regular expression) of users[].id":               {"^[a-z]+$"},
+		"Child kinds each Widget owns":                               {""},
+		confirmWrite(len(snapshot(t, viaFlags)), dir):                {"y"},
+	})
+	r := run(t, dir, pr, true, "init", "--style", "toy-go")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, []string{
+		"Maximum length of name: minLength 3 is greater than maxLength 2",
+		"Modifiers of users[].id: a key must be in every object of the list: make it required, or give it a default",
+	}, pr.rejected)
+	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
 }

@@ -157,20 +157,25 @@ func TestInitInPseudoTerminal(t *testing.T) {
 	s.answer("Kind", "database", keyEnter)
 	s.answer("must be UpperCamelCase", "\x15Database", keyEnter) // refused, asked again
 	s.answer("Is Database namespaced?", "y", keyEnter)
-	field := func(name, typ string, required string, rest ...string) {
+	// A field's modifiers are chosen by typing each one's name (survey
+	// filters the list) and Space; then each value is asked.
+	field := func(name, typ string, modifiers []string, values ...string) {
 		s.answer("Add a spec field to Database?", "y", keyEnter)
 		s.answer("Field name", name, keyEnter)
 		s.answer("Type of "+name, typ, keyEnter)
-		s.answer("Is "+name+" required?", required, keyEnter)
-		for i := 0; i < len(rest); i += 2 {
-			s.answer(rest[i], rest[i+1], keyEnter)
+		var keys []string
+		for _, m := range modifiers {
+			keys = append(keys, m, keySpace)
 		}
-		s.answer("as a column", "n", keyEnter)
+		s.answer("Modifiers of "+name, append(keys, keyEnter)...)
+		for i := 0; i < len(values); i += 2 {
+			s.answer(values[i], values[i+1], keyEnter)
+		}
 	}
-	field("engine", "string", "y", "Allowed values", "mysql,postgres", "Default", "")
-	field("version", "string", "n", "Allowed values", "", "Pattern", "", "Default", "")
-	field("storage", "quantity", "n", "Default", "")
-	field("replicas", "int32", "n", "Minimum", "1", "Maximum", "5", "Default", "1")
+	field("engine", "string", []string{"required", "enum"}, "Allowed values", "mysql,postgres")
+	field("version", "string", nil)
+	field("storage", "quantity", nil)
+	field("replicas", "int32", []string{"default", "min", "max"}, "Minimum", "1", "Maximum", "5", "Default", "1")
 	s.answer("Add a spec field to Database?", "n", keyEnter)
 	s.answer("Child kinds each Database owns", keySpace, keyEnter) // ConfigMap is first
 	s.answer(fmt.Sprintf("Write these %d files", len(snapshot(t, viaFlags))), "y", keyEnter)

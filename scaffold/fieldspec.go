@@ -13,44 +13,118 @@ type modifier struct {
 	name string
 	// flag: it takes no value (required, column).
 	flag bool
-	set  func(f *Field, value string) error
-	used func(f Field) bool
+	// about is what it does, as a prompt offers it: the value asked for,
+	// or what a flag means.
+	about string
+	set   func(f *Field, value string) error
+	used  func(f Field) bool
+	// value is the value as --field gives it (a flag has none; a rule is
+	// the first).
+	value func(f Field) string
 }
 
-func intModifier(name string, get func(*Field) **int64) modifier {
-	return modifier{name: name,
+func intModifier(name, about string, get func(*Field) **int64) modifier {
+	return modifier{name: name, about: about,
 		set: func(f *Field, v string) (err error) {
 			*get(f), err = parseInt(name, v)
 			return err
 		},
 		used: func(f Field) bool { return *get(&f) != nil },
+		value: func(f Field) string {
+			if n := *get(&f); n != nil {
+				return strconv.FormatInt(*n, 10)
+			}
+			return ""
+		},
 	}
 }
+
+func noValue(Field) string { return "" }
 
 // modifierTable lists the modifiers in the order help shows them.
 func modifierTable() []modifier {
 	return []modifier{
-		{name: "required", flag: true, set: func(f *Field, _ string) error { f.Required = true; return nil },
-			used: func(f Field) bool { return f.Required }},
-		{name: "default", set: func(f *Field, v string) error { f.Default = &v; return nil },
-			used: func(f Field) bool { return f.Default != nil }},
-		{name: "enum", set: func(f *Field, v string) error { f.Enum = strings.Split(v, ","); return nil },
-			used: func(f Field) bool { return f.Enum != nil }},
-		intModifier("min", func(f *Field) **int64 { return &f.Min }),
-		intModifier("max", func(f *Field) **int64 { return &f.Max }),
-		intModifier("minLength", func(f *Field) **int64 { return &f.MinLength }),
-		intModifier("maxLength", func(f *Field) **int64 { return &f.MaxLength }),
-		{name: "pattern", set: func(f *Field, v string) error { f.Pattern = v; return nil },
-			used: func(f Field) bool { return f.Pattern != "" }},
-		{name: "column", flag: true, set: func(f *Field, _ string) error { f.Column = true; return nil },
-			used: func(f Field) bool { return f.Column }},
-		{name: "key", flag: true, set: func(f *Field, _ string) error { f.Key = true; return nil },
-			used: func(f Field) bool { return f.Key }},
-		{name: "immutable", flag: true, set: func(f *Field, _ string) error { f.Immutable = true; return nil },
-			used: func(f Field) bool { return f.Immutable }},
-		{name: "rule", set: func(f *Field, v string) error { f.Rules = append(f.Rules, ParseRule(v)); return nil },
-			used: func(f Field) bool { return len(f.Rules) > 0 }},
+		{name: "required", flag: true, about: "must be set", set: func(f *Field, _ string) error { f.Required = true; return nil },
+			used: func(f Field) bool { return f.Required }, value: noValue},
+		{name: "default", about: "Default", set: func(f *Field, v string) error { f.Default = &v; return nil },
+			used: func(f Field) bool { return f.Default != nil },
+			value: func(f Field) string {
+				if f.Default == nil {
+					return ""
+				}
+				return *f.Default
+			}},
+		{name: "enum", about: "Allowed values, comma-separated", set: func(f *Field, v string) error { f.Enum = strings.Split(v, ","); return nil },
+			used: func(f Field) bool { return f.Enum != nil }, value: func(f Field) string { return strings.Join(f.Enum, ",") }},
+		intModifier("min", "Minimum", func(f *Field) **int64 { return &f.Min }),
+		intModifier("max", "Maximum", func(f *Field) **int64 { return &f.Max }),
+		intModifier("minLength", "Minimum length", func(f *Field) **int64 { return &f.MinLength }),
+		intModifier("maxLength", "Maximum length", func(f *Field) **int64 { return &f.MaxLength }),
+		{name: "pattern", about: "Pattern (a regular expression)", set: func(f *Field, v string) error { f.Pattern = v; return nil },
+			used: func(f Field) bool { return f.Pattern != "" }, value: func(f Field) string { return f.Pattern }},
+		{name: "column", flag: true, about: "a column of kubectl get", set: func(f *Field, _ string) error { f.Column = true; return nil },
+			used: func(f Field) bool { return f.Column }, value: noValue},
+		{name: "key", flag: true, about: "a key of its list's objects", set: func(f *Field, _ string) error { f.Key = true; return nil },
+			used: func(f Field) bool { return f.Key }, value: noValue},
+		{name: "immutable", flag: true, about: "no change once created", set: func(f *Field, _ string) error { f.Immutable = true; return nil },
+			used: func(f Field) bool { return f.Immutable }, value: noValue},
+		{name: "rule", about: "CEL rule, self being the field (a message after #)",
+			set:  func(f *Field, v string) error { f.Rules = append(f.Rules, ParseRule(v)); return nil },
+			used: func(f Field) bool { return len(f.Rules) > 0 },
+			value: func(f Field) string {
+				if len(f.Rules) == 0 {
+					return ""
+				}
+				if r := f.Rules[0]; r.Message != "" {
+					return r.Rule + "#" + r.Message
+				}
+				return f.Rules[0].Rule
+			}},
 	}
+}
+
+// FieldModifier is a modifier of --field as a prompt offers it: Flag
+// modifiers take no value, and About says what they mean; the others ask
+// for the value About names.
+type FieldModifier struct {
+	Name  string
+	Flag  bool
+	About string
+}
+
+// Modifiers are the modifiers a field of f's type takes, in help's order;
+// key only in a list's objects, the only place it means something.
+func (f Field) Modifiers() []FieldModifier {
+	var out []FieldModifier
+	for _, m := range modifierTable() {
+		if f.Type.Allows(m.name) && (m.name != "key" || f.InList()) {
+			out = append(out, FieldModifier{Name: m.name, Flag: m.flag, About: m.about})
+		}
+	}
+	return out
+}
+
+// SetModifier sets f's modifier name as --field does, with the same
+// errors; value is ignored for a flag.
+func (f *Field) SetModifier(name, value string) error {
+	m, ok := lookupModifier(name)
+	if !ok {
+		return fmt.Errorf("unknown modifier %q (modifiers: %s)", name, modifierNames())
+	}
+	if m.flag {
+		value = ""
+	}
+	return applyModifier(f, name, value, !m.flag)
+}
+
+// ModifierValue is f's value of the modifier as --field gives it, and
+// whether f uses the modifier at all.
+func (f Field) ModifierValue(name string) (string, bool) {
+	m, ok := lookupModifier(name)
+	if !ok || !m.used(f) {
+		return "", false
+	}
+	return m.value(f), true
 }
 
 func lookupModifier(name string) (modifier, bool) {
