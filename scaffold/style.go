@@ -54,6 +54,10 @@ type Style struct {
 	// Playbooks: a kind may run an existing playbook (create api
 	// --playbook) instead of the generated code.
 	Playbooks bool
+	// Pins are the versions the style's files use besides EnginePins, by
+	// their keys in the project file, which records only those
+	// (TestPinsAreWhatTheFilesUse holds the list to the files).
+	Pins []string
 	// LeaderElection adds a Role for a Lease in the operator namespace.
 	LeaderElection bool
 	Runtime        func(Project) Runtime

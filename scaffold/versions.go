@@ -2,55 +2,57 @@ package scaffold
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 )
 
 // Versions pins every framework, library, tool and image a generated project
 // uses. It is the only place versions live; the project file records the
-// set a project was generated with.
+// pins its style uses (EnginePins and the style's Pins) as the project was
+// generated with them.
 type Versions struct {
-	Go                string `json:"go"`
-	ControllerRuntime string `json:"controllerRuntime"`
-	Kubernetes        string `json:"kubernetes"`
-	ControllerTools   string `json:"controllerTools"`
-	SigsYAML          string `json:"sigsYAML"`
+	Go                string `json:"go,omitempty"`
+	ControllerRuntime string `json:"controllerRuntime,omitempty"`
+	Kubernetes        string `json:"kubernetes,omitempty"`
+	ControllerTools   string `json:"controllerTools,omitempty"`
+	SigsYAML          string `json:"sigsYAML,omitempty"`
 	// KubeAPIServer and Etcd are built from source for API-server tests.
-	KubeAPIServer   string `json:"kubeAPIServer"`
-	Etcd            string `json:"etcd"`
-	GoBuilderImage  string `json:"goBuilderImage"`
-	DistrolessImage string `json:"distrolessImage"`
+	KubeAPIServer   string `json:"kubeAPIServer,omitempty"`
+	Etcd            string `json:"etcd,omitempty"`
+	GoBuilderImage  string `json:"goBuilderImage,omitempty"`
+	DistrolessImage string `json:"distrolessImage,omitempty"`
 	// Kopf and KubernetesPython are pip requirement specifiers.
-	Kopf             string `json:"kopf"`
-	KubernetesPython string `json:"kubernetesPython"`
-	PythonImage      string `json:"pythonImage"`
+	Kopf             string `json:"kopf,omitempty"`
+	KubernetesPython string `json:"kubernetesPython,omitempty"`
+	PythonImage      string `json:"pythonImage,omitempty"`
 	// Metacontroller is the release users install before deploying hooks.
-	Metacontroller string `json:"metacontroller"`
+	Metacontroller string `json:"metacontroller,omitempty"`
 	// The Ansible Operator base image and the collections its roles use.
-	AnsibleOperatorImage      string `json:"ansibleOperatorImage"`
-	KubernetesCoreCollection  string `json:"kubernetesCoreCollection"`
-	OperatorSDKUtilCollection string `json:"operatorSDKUtilCollection"`
+	AnsibleOperatorImage      string `json:"ansibleOperatorImage,omitempty"`
+	KubernetesCoreCollection  string `json:"kubernetesCoreCollection,omitempty"`
+	OperatorSDKUtilCollection string `json:"operatorSDKUtilCollection,omitempty"`
 	// ShellOperatorImage is the base image of shell-operator projects.
-	ShellOperatorImage string `json:"shellOperatorImage"`
+	ShellOperatorImage string `json:"shellOperatorImage,omitempty"`
 	// ChildImage runs workload children: the starter commands need sleep and env.
-	ChildImage string `json:"childImage"`
+	ChildImage string `json:"childImage,omitempty"`
 	// The project's CI workflow: the GitHub Actions it uses, the Python it
 	// tests on, the pip specifiers of the Ansible tools, the helm CLI.
-	ActionsCheckout    string `json:"actionsCheckout"`
-	ActionsSetupGo     string `json:"actionsSetupGo"`
-	ActionsSetupPython string `json:"actionsSetupPython"`
-	ActionsCache       string `json:"actionsCache"`
-	ActionsSetupHelm   string `json:"actionsSetupHelm"`
-	Python             string `json:"python"`
-	AnsiblePip         string `json:"ansiblePip"`
-	AnsibleLintPip     string `json:"ansibleLintPip"`
-	Helm               string `json:"helm"`
+	ActionsCheckout    string `json:"actionsCheckout,omitempty"`
+	ActionsSetupGo     string `json:"actionsSetupGo,omitempty"`
+	ActionsSetupPython string `json:"actionsSetupPython,omitempty"`
+	ActionsCache       string `json:"actionsCache,omitempty"`
+	ActionsSetupHelm   string `json:"actionsSetupHelm,omitempty"`
+	Python             string `json:"python,omitempty"`
+	AnsiblePip         string `json:"ansiblePip,omitempty"`
+	AnsibleLintPip     string `json:"ansibleLintPip,omitempty"`
+	Helm               string `json:"helm,omitempty"`
 	// The dev containers' base images (.devcontainer), per toolchain.
-	DevContainerGo     string `json:"devContainerGo"`
-	DevContainerPython string `json:"devContainerPython"`
-	DevContainerBase   string `json:"devContainerBase"`
+	DevContainerGo     string `json:"devContainerGo,omitempty"`
+	DevContainerPython string `json:"devContainerPython,omitempty"`
+	DevContainerBase   string `json:"devContainerBase,omitempty"`
 	// GolangciLint lints go projects (make lint, and CI through its action).
-	GolangciLint        string `json:"golangciLint"`
-	ActionsGolangciLint string `json:"actionsGolangciLint"`
+	GolangciLint        string `json:"golangciLint,omitempty"`
+	ActionsGolangciLint string `json:"actionsGolangciLint,omitempty"`
 }
 
 // DefaultVersions is the pinned set used by new projects.
@@ -101,6 +103,29 @@ func (v Versions) WithDefaults() Versions {
 		}
 	}
 	return v
+}
+
+// EnginePins are the versions every style's project uses: the files the
+// engine writes for all (the CI workflow's checkout and Helm, the chart,
+// the children's image).
+var EnginePins = []string{"actionsCheckout", "actionsSetupHelm", "childImage", "helm"}
+
+// Only is v with only the pins named (their keys in the project file).
+func (v Versions) Only(keys []string) Versions {
+	var out Versions
+	in, kept := reflect.ValueOf(v), reflect.ValueOf(&out).Elem()
+	for i := 0; i < in.NumField(); i++ {
+		if slices.Contains(keys, PinKey(in.Type().Field(i))) {
+			kept.Field(i).Set(in.Field(i))
+		}
+	}
+	return out
+}
+
+// PinKey is the key of a field of Versions in the project file.
+func PinKey(f reflect.StructField) string {
+	key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return key
 }
 
 // KubeMajor is the major version of KubeAPIServer ("1" for v1.37.2).

@@ -26,7 +26,9 @@ var files embed.FS
 // Style is the ansible style.
 func Style() scaffold.Style {
 	return scaffold.Style{
-		Name:            "ansible",
+		Name: "ansible",
+		Pins: []string{"actionsSetupPython", "ansibleLintPip", "ansibleOperatorImage", "ansiblePip", "devContainerPython",
+			"kubernetesCoreCollection", "operatorSDKUtilCollection", "python"},
 		Ownership:       "the operator's proxy puts the controller ownerReference on each object the role creates; a child the role no longer applies stays until you delete it",
 		Finalizers:      "the operator adds one when watches.yaml names a finalizer, and runs its role or playbook on deletion",
 		ConformanceTest: []string{"ansible-playbook", "tests/test-conformance.yml"},

@@ -21,7 +21,9 @@ var files embed.FS
 // Style is the go style.
 func Style() scaffold.Style {
 	return scaffold.Style{
-		Name:    "go",
+		Name: "go",
+		Pins: []string{"actionsCache", "actionsGolangciLint", "actionsSetupGo", "controllerRuntime", "controllerTools", "devContainerGo",
+			"distrolessImage", "etcd", "go", "goBuilderImage", "golangciLint", "kubeAPIServer", "kubernetes", "sigsYAML"},
 		Summary: "Go with controller-runtime in the kubebuilder go/v4 layout: typed, fast, for large long-lived operators",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "Go", LearningCurve: "steep: controller-runtime, informers, typed clients",

@@ -20,6 +20,7 @@ var files embed.FS
 func Style() scaffold.Style {
 	return scaffold.Style{
 		Name: "metacontroller-decorator",
+		Pins: []string{"actionsSetupPython", "devContainerPython", "metacontroller", "python", "pythonImage"},
 		// The attachments are the children.
 		Ownership:  "Metacontroller sets each attachment's controller ownerReference and deletes one the sync hook no longer returns",
 		Finalizers: "Metacontroller adds one when the DecoratorController has a finalize hook",

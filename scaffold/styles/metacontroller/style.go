@@ -20,6 +20,7 @@ var files embed.FS
 func Style() scaffold.Style {
 	return scaffold.Style{
 		Name:            "metacontroller",
+		Pins:            []string{"actionsSetupPython", "devContainerPython", "metacontroller", "python", "pythonImage"},
 		Ownership:       "Metacontroller sets each child's controller ownerReference and deletes a child the sync hook no longer returns",
 		Finalizers:      "Metacontroller adds one when the CompositeController has a finalize hook",
 		ConformanceTest: []string{"$PYTHON", "-m", "pytest", "-q", "tests/test_conformance.py"},
