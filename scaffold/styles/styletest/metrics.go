@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"io"
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,4 +71,12 @@ func (c *Cluster) checkSecureMetrics(t *testing.T, p scaffold.Project, ns string
 	code, _, err = scrape("")
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusUnauthorized, code, "no token")
+	// HTTP/2 is off, for the stream-reset advisories (CVE-2023-44487): a
+	// client that offers it gets HTTP/1.1.
+	u, err := url.Parse(c.MetricsURL)
+	require.NoError(t, err)
+	conn, err := tls.Dial("tcp", u.Host, &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2", "http/1.1"}})
+	require.NoError(t, err)
+	defer conn.Close()
+	assert.Equal(t, "http/1.1", conn.ConnectionState().NegotiatedProtocol, "the protocol the metrics endpoint picks from h2 and http/1.1")
 }

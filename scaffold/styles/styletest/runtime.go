@@ -155,7 +155,7 @@ func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealR
 		checkConvergence(t, c, dir, ns)
 	})
 	if m := style.Runtime(p).Metrics; m != nil && m.Secure {
-		suite.Check(t, "metrics over HTTPS, to authenticated and authorized readers only", func(t *testing.T) {
+		suite.Check(t, "metrics over HTTPS (HTTP/1.1 only), to authenticated and authorized readers only", func(t *testing.T) {
 			cluster.checkSecureMetrics(t, p, ns)
 		})
 	}
