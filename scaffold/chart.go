@@ -118,7 +118,7 @@ func addChart(p Project, style Style, rt Runtime, files map[string][]any, t *Tre
 	}
 	replicas := " (keep 1: the runtime runs one active instance)"
 	if len(rt.LeaderElectionArgs) > 0 {
-		values.LeaderElection = &chartEnabled{}
+		values.LeaderElection = &chartEnabled{Enabled: true}
 		replicas = " (more than 1 with leaderElection.enabled)"
 	}
 	if rt.Metrics != nil {
@@ -399,7 +399,11 @@ func (h *helmTemplate) manager(m map[string]any) {
 		}
 	}
 	appendItems("env", h.with(".Values.env"))
-	if len(h.rt.LeaderElectionArgs) > 0 {
+	if n := len(h.rt.LeaderElectionArgs); n > 0 {
+		// The Deployment's arguments end with them; the chart adds them
+		// while leaderElection.enabled.
+		args := c["args"].([]any)
+		c["args"] = args[:len(args)-n]
 		appendItems("args", h.ifItems(".Values.leaderElection.enabled", h.rt.LeaderElectionArgs))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+	"slices"
 )
 
 // Runtime is how a style's operator process runs in the cluster; the
@@ -25,8 +26,9 @@ type Runtime struct {
 	// Metrics is the runtime's Prometheus endpoint, if it serves one.
 	Metrics *Metrics
 	// LeaderElectionArgs turn leader election on, so that several replicas
-	// can run with one active: the chart adds them with
-	// leaderElection.enabled.
+	// can run with one active (and a rollout's new replica waits for the
+	// old one): the Deployment has them, and the chart while
+	// leaderElection.enabled, its default.
 	LeaderElectionArgs []string
 	// Webhook is how the runtime serves the project's admission webhooks
 	// (a style with Webhooks sets it when a kind asks for admission).
@@ -144,7 +146,7 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 						Image:           p.Image(),
 						ImagePullPolicy: corev1.PullIfNotPresent,
 						Command:         rt.Command,
-						Args:            rt.Args,
+						Args:            append(slices.Clone(rt.Args), rt.LeaderElectionArgs...),
 						Env:             rt.Env,
 						Ports:           rt.Ports,
 						LivenessProbe:   probe(rt.LivenessPath, 15),

@@ -84,7 +84,7 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 		"affinity":       map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{}}},
 		"rbac":           map[string]any{"create": false},
 		"serviceAccount": map[string]any{"create": false, "name": "existing"},
-		"leaderElection": map[string]any{"enabled": true},
+		"leaderElection": map[string]any{"enabled": false},
 	}
 	objs := styletest.RenderChart(t, dir, "other", "elsewhere", values)
 	var deployment *unstructured.Unstructured
@@ -124,9 +124,9 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	args, _ := c["args"].([]any)
 	rt := gc.style.Runtime(p)
 	for _, arg := range rt.LeaderElectionArgs {
-		assert.Contains(t, args, arg, "leaderElection.enabled adds the style's arguments")
+		assert.NotContains(t, args, arg, "leaderElection.enabled=false takes the style's arguments away")
 	}
-	assert.Len(t, args, len(rt.Args)+len(rt.LeaderElectionArgs))
+	assert.Len(t, args, len(rt.Args))
 }
 
 // clusterScopedAdmission are the cluster-scoped kinds admission adds to a
