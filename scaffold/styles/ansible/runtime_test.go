@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles/ansible"
 	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
@@ -22,15 +25,19 @@ func TestRuntime(t *testing.T) {
 }
 
 // runAnsibleOperator runs ansible-operator from the project directory, as
-// its image does. Its proxy port (8888) and /tmp paths are fixed: one
-// instance at a time.
+// its image does, with the Deployment's leader election (in the
+// operator's namespace, which outside a cluster it cannot find). Its
+// proxy port (8888) and /tmp paths are fixed: one instance at a time.
 func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) func() string {
+	p, err := scaffold.LoadProject(dir, scaffold.Styles{ansible.Style()})
+	require.NoError(t, err)
 	// Secure metrics, as the Deployment runs them, on a free port.
 	metrics := fmt.Sprintf("127.0.0.1:%d", styletest.FreePort(t))
 	cluster.MetricsURL = "https://" + metrics + "/metrics"
-	cmd := exec.Command(os.Getenv("OPCTL_ANSIBLE_OPERATOR"), "run", "--watches-file=./watches.yaml",
+	args := []string{"run", "--watches-file=./watches.yaml",
 		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", styletest.FreePort(t)),
-		"--metrics-bind-address="+metrics, "--metrics-secure", "--metrics-require-rbac")
+		"--metrics-bind-address=" + metrics, "--metrics-secure", "--metrics-require-rbac", "--leader-election-namespace=" + p.Namespace()}
+	cmd := exec.Command(os.Getenv("OPCTL_ANSIBLE_OPERATOR"), append(args, ansible.Style().Runtime(p).LeaderElectionArgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
 		"KUBECONFIG="+kubeconfig,

@@ -61,7 +61,9 @@ func Style() scaffold.Style {
 			// then creates it.
 			Events: []string{"create", "get"},
 		},
-		Runtime: func(scaffold.Project) scaffold.Runtime {
+		// The lease of ansible-operator's leader election.
+		LeaderElection: true,
+		Runtime: func(p scaffold.Project) scaffold.Runtime {
 			return scaffold.Runtime{
 				// Metrics over HTTPS, to clients the API server authenticates
 				// and authorizes only (ansible-operator's flags).
@@ -75,6 +77,9 @@ func Style() scaffold.Style {
 				// Ansible's local temp only: the image's collections live
 				// in /opt/ansible/.ansible and must stay visible.
 				WritableDirs: []string{"/tmp", "/opt/ansible/.ansible/tmp"},
+				// As operator-sdk's Ansible scaffold runs it: a Lease named
+				// after the project, in the operator's namespace.
+				LeaderElectionArgs: []string{"--leader-elect", "--leader-election-id=" + p.Name},
 			}
 		},
 		Files: ansibleFiles,
