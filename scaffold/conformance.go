@@ -325,28 +325,27 @@ func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
 	return out, nil
 }
 
-// keys are the case's keys as encoding/json writes them (omitting what
-// is empty), in the order of its file.
-func (c ConformanceCase) keys() []struct {
+// caseKey is a key of a case's file and its value.
+type caseKey struct {
 	key   string
 	value any
-} {
-	type kv = struct {
-		key   string
-		value any
-	}
-	keys := []kv{{"description", c.Description}, {"object", c.Object}}
+}
+
+// keys are the case's keys as encoding/json writes them (omitting what
+// is empty), in the order of its file.
+func (c ConformanceCase) keys() []caseKey {
+	keys := []caseKey{{"description", c.Description}, {"object", c.Object}}
 	if len(c.Observed) > 0 {
-		keys = append(keys, kv{"observed", anyList(c.Observed)})
+		keys = append(keys, caseKey{"observed", anyList(c.Observed)})
 	}
 	if len(c.Children) > 0 {
-		keys = append(keys, kv{"children", anyList(c.Children)})
+		keys = append(keys, caseKey{"children", anyList(c.Children)})
 	}
 	if len(c.Status) > 0 {
-		keys = append(keys, kv{"status", c.Status})
+		keys = append(keys, caseKey{"status", c.Status})
 	}
 	if c.Rejected != "" {
-		keys = append(keys, kv{"rejected", c.Rejected})
+		keys = append(keys, caseKey{"rejected", c.Rejected})
 	}
 	return keys
 }

@@ -75,10 +75,7 @@ func modifierTable() []modifier {
 				if len(f.Rules) == 0 {
 					return ""
 				}
-				if r := f.Rules[0]; r.Message != "" {
-					return r.Rule + "#" + r.Message
-				}
-				return f.Rules[0].Rule
+				return f.Rules[0].text()
 			}},
 	}
 }
@@ -228,44 +225,29 @@ func joinTypes() string {
 // pattern and a rule, each of which must come last).
 func (f Field) Spec() (spec string, ok bool) {
 	parts := []string{f.Name, string(f.Type)}
-	if f.Required {
-		parts = append(parts, "required")
-	}
-	if f.Default != nil {
-		parts = append(parts, "default="+*f.Default)
-	}
-	if f.Enum != nil {
-		parts = append(parts, "enum="+strings.Join(f.Enum, ","))
-	}
-	for _, b := range []struct {
-		name string
-		n    *int64
-	}{{"min", f.Min}, {"max", f.Max}, {"minLength", f.MinLength}, {"maxLength", f.MaxLength}} {
-		if b.n != nil {
-			parts = append(parts, b.name+"="+strconv.FormatInt(*b.n, 10))
+	var last []string
+	for _, m := range modifierTable() {
+		switch {
+		case !m.used(f):
+		case m.name == "rule":
+			for _, r := range f.Rules {
+				last = append(last, "rule="+r.text())
+			}
+		case m.name == "pattern":
+			last = append(last, "pattern="+m.value(f))
+		case m.flag:
+			parts = append(parts, m.name)
+		default:
+			parts = append(parts, m.name+"="+m.value(f))
 		}
 	}
-	if f.Column {
-		parts = append(parts, "column")
+	return strings.Join(append(parts, last...), ":"), len(last) <= 1 && f.Description == ""
+}
+
+// text is the rule as --field and --rule take it: RULE[#MESSAGE].
+func (r Rule) text() string {
+	if r.Message == "" {
+		return r.Rule
 	}
-	if f.Key {
-		parts = append(parts, "key")
-	}
-	if f.Immutable {
-		parts = append(parts, "immutable")
-	}
-	last := 0
-	if f.Pattern != "" {
-		parts = append(parts, "pattern="+f.Pattern)
-		last++
-	}
-	for _, r := range f.Rules {
-		rule := r.Rule
-		if r.Message != "" {
-			rule += "#" + r.Message
-		}
-		parts = append(parts, "rule="+rule)
-		last++
-	}
-	return strings.Join(parts, ":"), last <= 1 && f.Description == ""
+	return r.Rule + "#" + r.Message
 }

@@ -121,7 +121,7 @@ func stored(v any) any {
 		}
 		// Beyond, encoding/json writes the shortest digits that read back
 		// as t, which decide.
-		if i, err := strconv.ParseInt(strconv.FormatFloat(t, 'f', -1, 64), 10, 64); err == nil && math.Abs(t) < 1e21 {
+		if i, err := strconv.ParseInt(strconv.FormatFloat(t, 'f', -1, 64), 10, 64); err == nil {
 			return i
 		}
 		return t

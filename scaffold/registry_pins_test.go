@@ -1,7 +1,7 @@
 package scaffold_test
 
 import (
-	"reflect"
+	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -14,17 +14,20 @@ import (
 
 // TestPinsAreWhatTheFilesUse renders every golden project with each pin
 // set to a marker of its own: the markers in a style's files are exactly
-// EnginePins and the style's Pins, which its project file records.
+// its RecordedPins, which its project file records.
 func TestPinsAreWhatTheFilesUse(t *testing.T) {
 	t.Parallel()
-	var marked scaffold.Versions
-	markers := map[string]string{}
-	fields := reflect.ValueOf(&marked).Elem()
-	for i := 0; i < fields.NumField(); i++ {
-		key := scaffold.PinKey(fields.Type().Field(i))
+	var markers map[string]string
+	b, err := json.Marshal(scaffold.DefaultVersions())
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &markers))
+	for key := range markers {
 		markers[key] = "PIN-" + key + "-PIN"
-		fields.Field(i).SetString(markers[key])
 	}
+	var marked scaffold.Versions
+	b, err = json.Marshal(markers)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &marked))
 	used := map[string]map[string]bool{}
 	styles := map[string]scaffold.Style{}
 	for name, c := range goldenCases(t) {
@@ -45,7 +48,7 @@ func TestPinsAreWhatTheFilesUse(t *testing.T) {
 		}
 	}
 	for name, style := range styles {
-		pins := append(slices.Clone(scaffold.EnginePins), style.Pins...)
+		pins := style.RecordedPins()
 		for _, pin := range pins {
 			assert.Contains(t, markers, pin, "style %s: %s is no pin of Versions", name, pin)
 		}
@@ -55,6 +58,6 @@ func TestPinsAreWhatTheFilesUse(t *testing.T) {
 		}
 		slices.Sort(files)
 		slices.Sort(pins)
-		assert.Equal(t, pins, files, "style %s: the pins its files use (EnginePins and the style's Pins)", name)
+		assert.Equal(t, pins, files, "style %s: the pins its files use (RecordedPins)", name)
 	}
 }

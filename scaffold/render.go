@@ -66,7 +66,7 @@ func Render(p Project, style Style) (*Tree, error) {
 			p.Starters[f.Path] = contentHash(f.Content)
 		}
 	}
-	p.Versions = p.Versions.Only(append(slices.Clone(EnginePins), style.Pins...))
+	p.Versions = p.Versions.only(style.RecordedPins())
 	projectFile, err := marshalProject(p)
 	if err != nil {
 		return nil, err

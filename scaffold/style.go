@@ -54,9 +54,9 @@ type Style struct {
 	// Playbooks: a kind may run an existing playbook (create api
 	// --playbook) instead of the generated code.
 	Playbooks bool
-	// Pins are the versions the style's files use besides EnginePins, by
+	// Pins are the versions the style's files use besides the engine's, by
 	// their keys in the project file, which records only those
-	// (TestPinsAreWhatTheFilesUse holds the list to the files).
+	// (RecordedPins; TestPinsAreWhatTheFilesUse holds them to the files).
 	Pins []string
 	// LeaderElection adds a Role for a Lease in the operator namespace.
 	LeaderElection bool
@@ -72,6 +72,10 @@ type Style struct {
 	// (test/e2e/run.sh checks it), if anything.
 	Prerequisite *Prerequisite
 }
+
+// RecordedPins are the versions a project of the style records: the
+// engine's and the style's Pins.
+func (s Style) RecordedPins() []string { return append(enginePins(), s.Pins...) }
 
 // Styles is a registry: every style opctl can scaffold, in the order help
 // shows; the order also breaks checklist ties.

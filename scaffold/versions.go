@@ -8,7 +8,7 @@ import (
 
 // Versions pins every framework, library, tool and image a generated project
 // uses. It is the only place versions live; the project file records the
-// pins its style uses (EnginePins and the style's Pins) as the project was
+// pins its style uses (Style.RecordedPins) as the project was
 // generated with them.
 type Versions struct {
 	Go                string `json:"go,omitempty"`
@@ -105,27 +105,24 @@ func (v Versions) WithDefaults() Versions {
 	return v
 }
 
-// EnginePins are the versions every style's project uses: the files the
+// enginePins are the versions every style's project uses: the files the
 // engine writes for all (the CI workflow's checkout and Helm, the chart,
 // the children's image).
-var EnginePins = []string{"actionsCheckout", "actionsSetupHelm", "childImage", "helm"}
+func enginePins() []string {
+	return []string{"actionsCheckout", "actionsSetupHelm", "childImage", "helm"}
+}
 
-// Only is v with only the pins named (their keys in the project file).
-func (v Versions) Only(keys []string) Versions {
+// only is v with only the pins named (their keys in the project file).
+func (v Versions) only(keys []string) Versions {
 	var out Versions
 	in, kept := reflect.ValueOf(v), reflect.ValueOf(&out).Elem()
 	for i := 0; i < in.NumField(); i++ {
-		if slices.Contains(keys, PinKey(in.Type().Field(i))) {
+		key, _, _ := strings.Cut(in.Type().Field(i).Tag.Get("json"), ",")
+		if slices.Contains(keys, key) {
 			kept.Field(i).Set(in.Field(i))
 		}
 	}
 	return out
-}
-
-// PinKey is the key of a field of Versions in the project file.
-func PinKey(f reflect.StructField) string {
-	key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-	return key
 }
 
 // KubeMajor is the major version of KubeAPIServer ("1" for v1.37.2).
