@@ -271,7 +271,7 @@ func TestSecondKindKeepsUserFiles(t *testing.T) {
 
 	r = run(t, dir, nil, false, "create", "api", "--group", "cache", "--version", "v1alpha1", "--kind", "Cache")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "opctl: --kind \"Cache\": the project already has this kind (cache.example.com/v1alpha1); kind names are unique in a project (opctl edit api --kind Cache changes it)\n", r.stderr)
+	assert.Equal(t, "opctl: --kind \"Cache\": the project already has this kind (cache.example.com/v1alpha1); kind names are unique in a project (opctl edit api --kind Cache changes it, and adds a version with --new-version)\n", r.stderr)
 }
 
 // --force overwrites a hand-edited generated file, never a file of the
@@ -704,6 +704,42 @@ func TestEditAPI(t *testing.T) {
 	p, err = scaffold.LoadProject(dir, toyStyles())
 	require.NoError(t, err)
 	assert.Equal(t, []string{"secrets:get,list,watch"}, p.APIs[0].RBAC)
+}
+
+// A new version keeps the one before it served as it was, with its own
+// conformance cases; the new one is the storage version.
+func TestEditAPINewVersion(t *testing.T) {
+	t.Parallel()
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	r := run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--field", "tier:string:default=standard", "--remove-field", "version", "--field", "version:string:default=latest")
+	assert.Equal(t, 2, r.code, "version, without a default in v1, would be lost")
+	assert.Contains(t, r.stderr, `--field "version": v2 of Database cannot be converted from v1 by the API server alone (None conversion): from v1 to v2 it gets the default "latest"`)
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--field", "tier:string:default=standard", "--remove-field", "replicas")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "create    src/myapp/v2/database_types.txt")
+	assert.Contains(t, r.stdout, "remove    src/myapp/v1/database_types.txt (generated, no longer produced)")
+	assert.Contains(t, r.stdout, "create    test/conformance/database/v1/replicas-beyond-max.yaml")
+	p, err := scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	db := p.APIs[0]
+	assert.Equal(t, "v2", db.Version)
+	require.Len(t, db.Served, 1)
+	assert.Equal(t, "v1", db.Served[0].Name)
+	assert.Len(t, db.Served[0].Fields, 4, "v1 keeps its fields")
+	crd, err := os.ReadFile(filepath.Join(dir, "config/crd/bases/myapp.example.com_databases.yaml"))
+	require.NoError(t, err)
+	assert.Regexp(t, `(?s)name: v2\n.*storage: true\n.*name: v1\n.*storage: false\n`, string(crd))
+
+	// Edits change the new version; the old one stays as it is.
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--remove-field", "tier")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, `--remove-field "tier": breaks v2 of Database, which is served`)
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v3")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err = scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	assert.Equal(t, []string{"v1", "v2"}, []string{p.APIs[0].Served[0].Name, p.APIs[0].Served[1].Name})
 }
 
 // An existing go.mod is kept, so its module path is the project's.

@@ -30,6 +30,7 @@ type editAPIOptions struct {
 	rbac, removeRBAC       []string
 	shortNames, categories []string
 	scaleReplicas          string
+	newVersion             string
 	allowBreaking          bool
 	write                  writeFlags
 }
@@ -67,12 +68,21 @@ rule (Kubernetes' API change rules):
 Widening is safe: new optional fields, relaxed bounds and enums, removed
 rules, owned kinds added or removed. A pre-release version (v1alpha1,
 v1beta2) may break with --allow-breaking; a stable one changes in a new
-version.`,
+version.
+
+--new-version adds a version to the kind, made from its version by the
+other flags: it becomes the storage version and the one the operator's code
+reads, and ranks above the others (v2 after v1, v1 after v1beta1); the
+versions before it stay served as they are. The API server converts objects
+between them by their apiVersion alone (None conversion), so a new version
+may differ only by fields with defaults, added or removed; anything else is
+refused, naming the field.`,
 		Example: `  opctl edit api --kind Database --field backup.schedule:string --owns Secret
   opctl edit api --kind Database --field replicas:int32:min=1:max=9:default=1
   opctl edit api --kind Database --field 'users[].name:string:required' --status-field endpoint:string
   opctl edit api --kind Database --rbac secrets:get,list,watch --rbac deployments.apps/scale:get,patch
-  opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind`,
+  opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind
+  opctl edit api --kind Database --new-version v2 --field tier:string:default=standard`,
 		Args: maxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.kind == "" {
@@ -99,6 +109,7 @@ version.`,
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource, replacing the kind's (--short-names= for none)")
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in, replacing the kind's (--categories= for none)")
 	f.StringVar(&o.scaleReplicas, "scale-replicas", "", "the int32 spec field a scale subresource scales (--scale-replicas= for none)")
+	f.StringVar(&o.newVersion, "new-version", "", "add this version, made by the other flags from the kind's version (e.g. v2)")
 	f.BoolVar(&o.allowBreaking, "allow-breaking", false, "make a breaking change in a pre-release version (v1alpha1, v1beta1)")
 	o.write.register(cmd)
 	return cmd
@@ -140,8 +151,11 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if cmd.Flags().Changed("scale-replicas") {
 		edit.ScaleReplicas = &o.scaleReplicas
 	}
+	if o.newVersion != "" {
+		return addVersion(cmd, env, p, o, edit)
+	}
 	if edit.Empty() {
-		return usageErrorf("nothing to change: give --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --rbac, --remove-rbac, --short-names or --categories")
+		return usageErrorf("nothing to change: give --new-version, --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --rbac, --remove-rbac, --short-names or --categories")
 	}
 	edited, old, err := p.EditAPI(scaffold.FlagSource, o.kind, edit)
 	if err != nil {
@@ -158,6 +172,29 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	for _, b := range breaks {
 		fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --%s %q breaks %s of %s (allowed, a pre-release version): %s\n", b.Key, b.Value, old.Version, old.Kind, b.Why)
 	}
+	return writeChange(cmd, env, p, edited, o.write)
+}
+
+// addVersion adds o.newVersion to the kind, refusing a version the API
+// server could not convert to and from the one before by None conversion.
+func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOptions, edit scaffold.APIEdit) error {
+	if o.allowBreaking {
+		return usageErrorf("--allow-breaking changes a pre-release version in place; --new-version adds one, converted by None conversion, and cannot break")
+	}
+	edited, old, err := p.AddVersion(scaffold.FlagSource, o.kind, o.newVersion, edit)
+	if err != nil {
+		return err
+	}
+	if err := edited.Validate(scaffold.FlagSource, env.Styles); err != nil {
+		return err
+	}
+	a := edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })]
+	if breaks := apicompat.NoneBreaks(old, a); len(breaks) > 0 {
+		b := breaks[0]
+		return usageErrorf("--%s %q: %s of %s cannot be converted from %s by the API server alone (None conversion): %s; opctl writes no conversion webhook, so a new version may differ only by fields with defaults",
+			b.Key, b.Value, a.Version, a.Kind, old.Version, b.Why)
+	}
+	warnUnguarded(env, a, edit.Rules)
 	return writeChange(cmd, env, p, edited, o.write)
 }
 

@@ -312,9 +312,20 @@ func pathValue(m map[string]any, path []string) (any, bool) {
 // encoding/json decodes them (RoundTrip), as the cases made here and those
 // read from their files hold them.
 func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
-	out := []byte(fmt.Sprintf("# A conformance case of %s, written by opctl: yours to change, and to add to\n"+
+	return conformanceFile(fmt.Sprintf("# A conformance case of %s, written by opctl: yours to change, and to add to\n"+
 		"# beside it. Every style's tests check that the object gives these children\n"+
-		"# and status, or that the API server rejects it with this message.\n", a.Kind))
+		"# and status, or that the API server rejects it with this message.\n", a.Kind), c)
+}
+
+// olderCaseFile is a case of an older version (olderCases) as its file.
+func olderCaseFile(old API, c ConformanceCase) ([]byte, error) {
+	return conformanceFile(fmt.Sprintf("# A conformance case of %s %s, an older version still served, written by\n"+
+		"# opctl: yours to change, and to add to beside it. The API server must store\n"+
+		"# the object as given, or reject it with this message.\n", old.Kind, old.Version), c)
+}
+
+func conformanceFile(header string, c ConformanceCase) ([]byte, error) {
+	out := []byte(header)
 	for _, kv := range c.keys() {
 		b, err := yamltext.Encode(map[string]any{kv.key: kv.value})
 		if err != nil {
@@ -358,18 +369,52 @@ func anyList(objs []map[string]any) []any {
 	return out
 }
 
-// addConformanceCases adds each kind's starting cases, as starter files.
+// addConformanceCases adds each kind's starting cases, as starter files,
+// and those of its older versions (olderCases).
 func addConformanceCases(p Project, kinds []contract, t *Tree) error {
 	for i, a := range p.APIs {
 		for _, c := range conformanceCases(p, a, kinds[i]) {
-			b, err := ConformanceFile(a, c.c)
+			if err := addCase(t, ConformancePath(a, c.name), c.c, a, ConformanceFile); err != nil {
+				return err
+			}
+		}
+		for _, old := range a.OlderVersions() {
+			older, err := olderCases(p, old)
 			if err != nil {
 				return err
 			}
-			if err := t.Add(File{Path: ConformancePath(a, c.name), Content: b, Owner: UserOwned}); err != nil {
-				return err
+			for _, c := range older {
+				if err := addCase(t, ConformanceDir+"/"+a.Singular()+"/"+old.Version+"/"+c.name+".yaml", c.c, old, olderCaseFile); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	return nil
+}
+
+func addCase(t *Tree, path string, c ConformanceCase, a API, file func(API, ConformanceCase) ([]byte, error)) error {
+	b, err := file(a, c)
+	if err != nil {
+		return err
+	}
+	return t.Add(File{Path: path, Content: b, Owner: UserOwned})
+}
+
+// olderCases are the cases of a kind as it is in an older version (API.At),
+// under test/conformance/KIND/VERSION: what that version's schema accepts,
+// with its defaults, and refuses. Only the API server checks them (the
+// styles' tests reconcile the cases beside them, of the version the code
+// reads), so they have no children or status.
+func olderCases(p Project, old API) ([]namedCase, error) {
+	kind, err := contractOf(p.Domain, old)
+	if err != nil {
+		return nil, err
+	}
+	cases := conformanceCases(p, old, kind)
+	for i := range cases {
+		c := &cases[i].c
+		c.Observed, c.Children, c.Status = nil, nil, nil
+	}
+	return cases, nil
 }

@@ -36,20 +36,30 @@ func BuildCRD(domain string, a API) *apiextensionsv1.CustomResourceDefinition {
 				ShortNames: a.ShortNames,
 				Categories: a.Categories,
 			},
-			Scope: apiextensionsv1.ResourceScope(a.Scope()),
-			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-				Name:    a.Version,
-				Served:  true,
-				Storage: true,
-				Schema: &apiextensionsv1.CustomResourceValidation{
-					OpenAPIV3Schema: rootSchema(a),
-				},
-				Subresources:             subresources(a),
-				AdditionalPrinterColumns: PrinterColumns(a),
-			}},
+			Scope:    apiextensionsv1.ResourceScope(a.Scope()),
+			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{crdVersion(a, true)},
 		},
 	}
+	// Older versions after, in Kubernetes' priority order as discovery
+	// lists them; None conversion (the default) converts between them.
+	for i := len(a.Served) - 1; i >= 0; i-- {
+		crd.Spec.Versions = append(crd.Spec.Versions, crdVersion(a.At(a.Served[i]), false))
+	}
 	return crd
+}
+
+// crdVersion is the CRD's version of a as it is in that version.
+func crdVersion(a API, storage bool) apiextensionsv1.CustomResourceDefinitionVersion {
+	return apiextensionsv1.CustomResourceDefinitionVersion{
+		Name:    a.Version,
+		Served:  true,
+		Storage: storage,
+		Schema: &apiextensionsv1.CustomResourceValidation{
+			OpenAPIV3Schema: rootSchema(a),
+		},
+		Subresources:             subresources(a),
+		AdditionalPrinterColumns: PrinterColumns(a),
+	}
 }
 
 // subresources are the kind's status and, where it has one, its scale.

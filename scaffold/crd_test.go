@@ -139,3 +139,34 @@ func defaulted(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, obj 
 	structuraldefaulting.Default(obj, s)
 	return obj
 }
+
+// A kind with an older version: the CRD serves both, stores the kind's
+// version, and each has its own schema and columns; the older version gets
+// its own conformance cases, with no children (the API server checks them).
+func TestCRDOfAKindWithAnOlderVersion(t *testing.T) {
+	p := seedProject(t)
+	p, _, err := p.AddVersion(FlagSource, "Database", "v2", APIEdit{Fields: mustFields(t, "tier:string:default=standard:column")})
+	require.NoError(t, err)
+	a := p.APIs[0]
+	crd := BuildCRD(p.Domain, a)
+	require.NoError(t, ValidateCRD(crd))
+	require.Len(t, crd.Spec.Versions, 2)
+	v2, v1 := crd.Spec.Versions[0], crd.Spec.Versions[1]
+	assert.Equal(t, []any{"v2", true, true, "v1", true, false}, []any{v2.Name, v2.Served, v2.Storage, v1.Name, v1.Served, v1.Storage})
+	assert.Contains(t, v2.Schema.OpenAPIV3Schema.Properties["spec"].Properties, "tier")
+	assert.NotContains(t, v1.Schema.OpenAPIV3Schema.Properties["spec"].Properties, "tier")
+	assert.Len(t, v2.AdditionalPrinterColumns, len(v1.AdditionalPrinterColumns)+1, "tier's column, in v2 only")
+	assert.Nil(t, crd.Spec.Conversion, "None conversion, the default")
+
+	tree := render(t, p)
+	file := func(path string) string {
+		f, ok := tree.Get(ConformanceDir + "/database/" + path)
+		require.True(t, ok, path)
+		return string(f.Content)
+	}
+	assert.Contains(t, file("v1/engine-missing.yaml"), "apiVersion: myapp.example.com/v1\n")
+	assert.Contains(t, file("v1/engine-missing.yaml"), "rejected: 'spec.engine: Required value'")
+	assert.NotContains(t, file("v1/sample.yaml"), "children:")
+	assert.Contains(t, file("sample.yaml"), "apiVersion: myapp.example.com/v2\n")
+	assert.Contains(t, file("sample.yaml"), "children:")
+}

@@ -2,7 +2,10 @@ package scaffold
 
 import (
 	"slices"
+	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/version"
 )
 
 // APIEdit is a change to one kind of the project, as opctl edit api's
@@ -42,12 +45,56 @@ func (e APIEdit) Empty() bool {
 // EditAPI returns the project with the kind changed by e, checked by the
 // rules create api meets, and the kind as it was.
 func (p Project) EditAPI(src Source, kind string, e APIEdit) (Project, API, error) {
+	return p.changeAPI(src, kind, e, func(a API) (API, error) { return a, nil })
+}
+
+// AddVersion returns the project with a new version of the kind, made by
+// e from the kind's version, and the kind as it was. The new version
+// becomes the storage version and the one the code reads; the kind's
+// version stays served as it is. The new version must rank above every
+// other by Kubernetes' version priority (v2 above v1, v1 above v1beta1),
+// so that clients prefer it.
+func (p Project) AddVersion(src Source, kind, v string, e APIEdit) (Project, API, error) {
+	return p.changeAPI(src, kind, e, func(a API) (API, error) {
+		if err := CheckVersion(v); err != nil {
+			return a, invalid(src, "new-version", v, "%v", err)
+		}
+		if v == a.Version || slices.ContainsFunc(a.Served, func(s ServedVersion) bool { return s.Name == v }) {
+			return a, invalid(src, "new-version", v, "%s has this version already", a.Kind)
+		}
+		if version.CompareKubeAwareVersionStrings(v, a.Version) < 0 {
+			return a, invalid(src, "new-version", v, "ranks below %s, %s's version (Kubernetes prefers GA, then beta, then alpha, then the higher number): a new version ranks above it, e.g. %s", a.Version, a.Kind, nextVersion(a.Version))
+		}
+		a.Served = append(slices.Clone(a.Served), a.versionOf())
+		a.Version = v
+		return a, nil
+	})
+}
+
+// nextVersion is the GA version after v's major: v2 after v1 or v1beta1.
+func nextVersion(v string) string {
+	major, _, _ := strings.Cut(strings.TrimPrefix(v, "v"), "alpha")
+	major, _, _ = strings.Cut(major, "beta")
+	n, err := strconv.Atoi(major)
+	if err != nil || strings.ContainsAny(strings.TrimPrefix(v, "v"), "ab") {
+		return "v" + major
+	}
+	return "v" + strconv.Itoa(n+1)
+}
+
+// changeAPI applies step, then e, to the kind, and checks the result by
+// the rules create api meets.
+func (p Project) changeAPI(src Source, kind string, e APIEdit, step func(API) (API, error)) (Project, API, error) {
 	i, err := p.kindIndex(src, kind)
 	if err != nil {
 		return p, API{}, err
 	}
 	old := p.APIs[i]
-	a, err := e.apply(src, old)
+	a, err := step(old)
+	if err != nil {
+		return p, old, err
+	}
+	a, err = e.apply(src, a)
 	if err != nil {
 		return p, old, err
 	}

@@ -131,6 +131,44 @@ type API struct {
 	// instead of generated code (styles with Playbooks), a path under
 	// playbooks/.
 	Playbook string `json:"playbook,omitempty"`
+	// Served are the kind's older versions, oldest first, still served
+	// beside Version, which is the storage version and the one the
+	// operator's code reads.
+	Served []ServedVersion `json:"served,omitempty"`
+}
+
+// ServedVersion is an older version of a kind, still served: its schema
+// as it was when the next version came. The API server converts its
+// objects to and from the storage version by changing their apiVersion
+// only (None conversion), so the two schemas differ only by fields with
+// defaults (NoneConvertible).
+type ServedVersion struct {
+	Name          string  `json:"name"`
+	Fields        []Field `json:"fields,omitempty"`
+	Status        []Field `json:"status,omitempty"`
+	Rules         []Rule  `json:"rules,omitempty"`
+	ScaleReplicas string  `json:"scaleReplicas,omitempty"`
+}
+
+// At is the kind as it is in its older version v: v's schema, and no
+// other versions.
+func (a API) At(v ServedVersion) API {
+	a.Version, a.Fields, a.Status, a.Rules, a.ScaleReplicas, a.Served = v.Name, v.Fields, v.Status, v.Rules, v.ScaleReplicas, nil
+	return a
+}
+
+// versionOf is the kind's version as an older version keeps it.
+func (a API) versionOf() ServedVersion {
+	return ServedVersion{Name: a.Version, Fields: a.Fields, Status: a.Status, Rules: a.Rules, ScaleReplicas: a.ScaleReplicas}
+}
+
+// OlderVersions are the kind as it is in each older version, oldest first.
+func (a API) OlderVersions() []API {
+	var out []API
+	for _, v := range a.Served {
+		out = append(out, a.At(v))
+	}
+	return out
 }
 
 // FullGroup is the API group with the project domain appended.

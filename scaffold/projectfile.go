@@ -88,7 +88,7 @@ func (p Project) AddAPI(src Source, a API) (Project, error) {
 	for _, old := range p.APIs {
 		if old.Kind == a.Kind {
 			// Kinds name controller files and modules in every style.
-			return p, invalid(src, "kind", a.Kind, "the project already has this kind (%s/%s); kind names are unique in a project (opctl edit api --kind %s changes it)", old.FullGroup(p.Domain), old.Version, a.Kind)
+			return p, invalid(src, "kind", a.Kind, "the project already has this kind (%s/%s); kind names are unique in a project (opctl edit api --kind %s changes it, and adds a version with --new-version)", old.FullGroup(p.Domain), old.Version, a.Kind)
 		}
 		if old.Group == a.Group && old.Plural == a.Plural {
 			return p, invalid(src, "plural", a.Plural, "group %s already has a kind with this plural (%s)", a.Group, old.Kind)

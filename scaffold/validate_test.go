@@ -119,10 +119,10 @@ func TestAddAPIRejectsDuplicates(t *testing.T) {
 	again := seedAPI()
 	again.Version = "v2"
 	_, err := p.AddAPI(FlagSource, again)
-	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it)`)
+	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it, and adds a version with --new-version)`)
 	again.Group = "other"
 	_, err = p.AddAPI(FlagSource, again)
-	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it)`)
+	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it, and adds a version with --new-version)`)
 	plural := seedAPI()
 	plural.Kind = "Databasey"
 	_, err = p.AddAPI(FlagSource, plural)

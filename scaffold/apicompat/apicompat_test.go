@@ -173,3 +173,43 @@ func TestCheckScale(t *testing.T) {
 		})
 	}
 }
+
+func TestNoneBreaks(t *testing.T) {
+	seed := []string{"engine:string:enum=mysql,postgres:required", "replicas:int32:min=1:max=5:default=1"}
+	tests := []struct {
+		name  string
+		newer []string
+		rules []string
+		// describe gives the newer version's first field a description.
+		describe bool
+		breaks   []apicompat.Break // nil: None conversion serves both
+	}{
+		{name: "the same schema", newer: seed},
+		{name: "a field with a default added", newer: append(seed[:2:2], "tier:string:default=standard")},
+		{name: "a field with a default removed", newer: seed[:1]},
+		{name: "a description and a column changed", newer: []string{"engine:string:enum=mysql,postgres:required:column", seed[1]}, describe: true},
+		{name: "a field without a default removed", newer: seed[1:],
+			breaks: []apicompat.Break{{Key: "remove-field", Value: "engine", Why: "it has no default: objects of v1 would lose it when read as v2"}}},
+		{name: "a field without a default added", newer: append(seed[:2:2], "tier:string"),
+			breaks: []apicompat.Break{{Key: "field", Value: "tier", Why: "it is new and has no default: objects written as v1 would lose it"}}},
+		{name: "a bound narrowed", newer: []string{seed[0], "replicas:int32:min=1:max=3:default=1"},
+			breaks: []apicompat.Break{{Key: "field", Value: "replicas", Why: "from v1 to v2 its max goes from 5 to 3: values already accepted between them would be refused"}}},
+		{name: "an enum widened", newer: []string{"engine:string:enum=mysql,postgres,mariadb:required", seed[1]},
+			breaks: []apicompat.Break{{Key: "field", Value: "engine", Why: "from v2 back to v1 its enum loses mariadb: objects holding it would be refused"}}},
+		{name: "a rule added", newer: seed, rules: []string{"self.replicas > 0"},
+			breaks: []apicompat.Break{{Key: "rule", Value: "self.replicas > 0", Why: "v1 lacks it: an object v1 accepts, v2 may refuse"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			newer := api(t, tt.newer...)
+			newer.Version = "v2"
+			if tt.describe {
+				newer.Fields[0].Description = "The database engine."
+			}
+			for _, r := range tt.rules {
+				newer.Rules = append(newer.Rules, scaffold.ParseRule(r))
+			}
+			assert.Equal(t, tt.breaks, apicompat.NoneBreaks(api(t, seed...), newer))
+		})
+	}
+}

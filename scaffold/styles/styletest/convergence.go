@@ -40,6 +40,10 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 		"metadata": map[string]any{"name": "tricky", "namespace": ns}, "spec": OtherSpec()}}
 	require.NoError(t, c.Create(ctx, cr))
 	t.Cleanup(func() { _ = c.Delete(ctx, cr) })
+	// Created as v1, an older version still served: the operator reads it
+	// as the storage version, its defaults filled in, and so does the check.
+	require.NotEqual(t, "v1", api.Version, "Other has a second version: use SeedWithOther")
+	cr.SetAPIVersion("other.example.com/" + api.Version)
 
 	converged := func(what string) { t.Helper(); waitConverged(t, c, p, api, cr, what) }
 	converged("the tricky values in the children, byte for byte as the Go reference encodes them, and Ready")
@@ -130,7 +134,7 @@ func checkCases(t *testing.T, c client.Client, dir, ns string) {
 		"metadata": map[string]any{"name": ns}}}
 	require.NoError(t, c.Create(ctx, namespace))
 	var created []projectCase
-	for _, pc := range projectCases(t, dir, ns) {
+	for _, pc := range projectCases(t, dir, ns, false) {
 		if pc.Rejected != "" || pc.Observed != nil {
 			continue
 		}

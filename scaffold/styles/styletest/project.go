@@ -50,6 +50,8 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 		"--field", "users[].name:string:required", "--field", "users[].roles:[]string",
 		"--status-field", "endpoint:string:column", "--status-field", "readyReplicas:int32", "--scale-replicas", "replicas",
 		"--owns", "ConfigMap,Deployment,Service,PodDisruptionBudget,NetworkPolicy,HorizontalPodAutoscaler,Ingress,CronJob,ServiceMonitor")
+	// A second version, v1 still served: the checks create Others of both.
+	MustRun(t, dir, "edit", "api", "--kind", "Other", "--new-version", "v2", "--field", "tier:string:default=standard")
 	MustRun(t, dir, seed.Microservice()...)
 	MustRun(t, dir, seed.Backfill()...)
 	return dir

@@ -27,13 +27,19 @@ type projectCase struct {
 	object *unstructured.Unstructured
 }
 
-// projectCases are the conformance cases of the project in dir, their
-// objects in namespace ns (when namespaced) without the uid and generation
-// the API server sets.
-func projectCases(t *testing.T, dir, ns string) []projectCase {
+// projectCases are the conformance cases of the project in dir, with
+// olderVersions those of the older versions of its kinds too
+// (test/conformance/KIND/VERSION), their objects in namespace ns (when
+// namespaced) without the uid and generation the API server sets.
+func projectCases(t *testing.T, dir, ns string, olderVersions bool) []projectCase {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, scaffold.ConformanceDir, "*", "*.yaml"))
 	require.NoError(t, err)
+	if olderVersions {
+		older, err := filepath.Glob(filepath.Join(dir, scaffold.ConformanceDir, "*", "*", "*.yaml"))
+		require.NoError(t, err)
+		files = append(files, older...)
+	}
 	require.NotEmpty(t, files, "the project has no conformance cases")
 	var out []projectCase
 	for _, f := range files {
@@ -62,7 +68,7 @@ func projectCases(t *testing.T, dir, ns string) []projectCase {
 func conformanceCasesFailing(ctx context.Context, t *testing.T, c client.Client, dir, ns string) []string {
 	t.Helper()
 	var failures []string
-	for _, pc := range projectCases(t, dir, ns) {
+	for _, pc := range projectCases(t, dir, ns, true) {
 		tc, name, obj := pc.ConformanceCase, pc.name, pc.object
 		obj.SetName("conformance-" + obj.GetName()) // beside the resources of other checks
 		want, _ := json.Marshal(obj.Object["spec"])
