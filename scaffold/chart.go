@@ -116,10 +116,13 @@ func addChart(p Project, style Style, rt Runtime, files map[string][]any, t *Tre
 		Env:          []corev1.EnvVar{}, NodeSelector: map[string]string{}, Tolerations: []corev1.Toleration{}, Affinity: map[string]any{},
 		RBAC: chartCreate{Create: true}, ServiceAccount: chartServiceAccount{Create: true},
 	}
-	replicas := " (keep 1: the runtime runs one active instance)"
-	if len(rt.LeaderElectionArgs) > 0 {
+	replicas := " (at most 1: the runtime runs one instance)"
+	switch {
+	case len(rt.LeaderElectionArgs) > 0:
 		values.LeaderElection = &chartEnabled{Enabled: true}
-		replicas = " (more than 1 with leaderElection.enabled)"
+		replicas = " (more than 1 with leaderElection.enabled:\n#                    one leads, the others stand by)"
+	case rt.Stateless:
+		replicas = " (any number: the hook server is stateless)"
 	}
 	if rt.Metrics != nil {
 		values.Metrics = &chartMetrics{}
@@ -137,6 +140,13 @@ func addChart(p Project, style Style, rt Runtime, files map[string][]any, t *Tre
 	}
 	header := strings.NewReplacer("{{name}}", p.Name, "{{replicas}}", replicas, "{{metrics}}", metrics).Replace(valuesHeader)
 	if err := add("values.yaml", append([]byte(header), v...)); err != nil {
+		return err
+	}
+	schema, err := json.MarshalIndent(valuesSchema(values, rt), "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := add("values.schema.json", append(schema, '\n')); err != nil {
 		return err
 	}
 	if err := add(".helmignore", []byte("# "+GeneratedHeader+"\n.DS_Store\n*.swp\n*.bak\n*.tmp\n*~\n")); err != nil {
@@ -401,10 +411,12 @@ func (h *helmTemplate) manager(m map[string]any) {
 	appendItems("env", h.with(".Values.env"))
 	if n := len(h.rt.LeaderElectionArgs); n > 0 {
 		// The Deployment's arguments end with them; the chart adds them
-		// while leaderElection.enabled.
+		// while leaderElection.enabled, and rolls out without an overlap
+		// when it is not.
 		args := c["args"].([]any)
 		c["args"] = args[:len(args)-n]
 		appendItems("args", h.ifItems(".Values.leaderElection.enabled", h.rt.LeaderElectionArgs))
+		spec["strategy"].(map[string]any)["type"] = h.expr(`{{ ternary "RollingUpdate" "Recreate" .Values.leaderElection.enabled }}`)
 	}
 }
 

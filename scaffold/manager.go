@@ -30,10 +30,21 @@ type Runtime struct {
 	// old one): the Deployment has them, and the chart while
 	// leaderElection.enabled, its default.
 	LeaderElectionArgs []string
+	// Stateless: the process holds no state and acts on nothing alone (a
+	// hook server Metacontroller calls), so any number of replicas serve
+	// it side by side.
+	Stateless bool
 	// Webhook is how the runtime serves the project's admission webhooks
 	// (a style with Webhooks sets it when a kind asks for admission).
 	Webhook *WebhookServer
 }
+
+// Replicable reports whether more than one replica may run at a time: with
+// one active through leader election, or all alike when stateless. Such a
+// runtime rolls out with RollingUpdate (the new pod up before the old one
+// goes); any other with Recreate, and the chart refuses replicaCount above
+// 1.
+func (rt Runtime) Replicable() bool { return len(rt.LeaderElectionArgs) > 0 || rt.Stateless }
 
 // Metrics is a runtime's Prometheus endpoint on Port, at /metrics. A
 // Secure one is HTTPS and lets in only clients the API server
@@ -124,13 +135,17 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 		mounts = append(mounts, corev1.VolumeMount{Name: name, MountPath: dir})
 		volumes = append(volumes, corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{}}})
 	}
+	strategy := appsv1.RecreateDeploymentStrategyType
+	if rt.Replicable() {
+		strategy = appsv1.RollingUpdateDeploymentStrategyType
+	}
 	d := &appsv1.Deployment{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
 		ObjectMeta: metav1.ObjectMeta{Name: managerDeploymentName, Labels: selector},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
 			Selector: &metav1.LabelSelector{MatchLabels: selector},
-			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RecreateDeploymentStrategyType},
+			Strategy: appsv1.DeploymentStrategy{Type: strategy},
 			Template: corev1.PodTemplateSpec{
 				ObjectMeta: metav1.ObjectMeta{Labels: selector},
 				Spec: corev1.PodSpec{

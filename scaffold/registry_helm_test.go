@@ -75,8 +75,9 @@ func TestChartsMatchKustomize(t *testing.T) {
 func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	p := gc.project
 	values := map[string]any{
-		"image":          map[string]any{"repository": "registry.example.com/op", "tag": "v9.9.9", "pullPolicy": "Always"},
-		"replicaCount":   2,
+		"image": map[string]any{"repository": "registry.example.com/op", "tag": "v9.9.9", "pullPolicy": "Always"},
+		// 0: what every runtime accepts, leader election on or off.
+		"replicaCount":   0,
 		"resources":      map[string]any{"limits": map[string]any{"cpu": "2"}},
 		"env":            []any{map[string]any{"name": "EXTRA", "value": "yes"}},
 		"nodeSelector":   map[string]any{"disk": "ssd"},
@@ -84,7 +85,10 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 		"affinity":       map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{}}},
 		"rbac":           map[string]any{"create": false},
 		"serviceAccount": map[string]any{"create": false, "name": "existing"},
-		"leaderElection": map[string]any{"enabled": false},
+	}
+	rt := gc.style.Runtime(p)
+	if len(rt.LeaderElectionArgs) > 0 {
+		values["leaderElection"] = map[string]any{"enabled": false}
 	}
 	objs := styletest.RenderChart(t, dir, "other", "elsewhere", values)
 	var deployment *unstructured.Unstructured
@@ -108,7 +112,12 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	require.NotNil(t, deployment, "no Deployment in the chart")
 	assert.Equal(t, "other-controller-manager", deployment.GetName())
 	spec := deployment.Object["spec"].(map[string]any)
-	assert.EqualValues(t, 2, spec["replicas"])
+	assert.EqualValues(t, 0, spec["replicas"])
+	strategy := "Recreate"
+	if rt.Stateless {
+		strategy = "RollingUpdate"
+	}
+	assert.Equal(t, map[string]any{"type": strategy}, spec["strategy"], "no overlap of two replicas, but of stateless ones, without leader election")
 	pod := spec["template"].(map[string]any)["spec"].(map[string]any)
 	assert.Equal(t, "existing", pod["serviceAccountName"])
 	assert.Equal(t, values["nodeSelector"], pod["nodeSelector"])
@@ -122,11 +131,51 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	env, _ := c["env"].([]any)
 	assert.Contains(t, env, map[string]any{"name": "EXTRA", "value": "yes"})
 	args, _ := c["args"].([]any)
-	rt := gc.style.Runtime(p)
 	for _, arg := range rt.LeaderElectionArgs {
 		assert.NotContains(t, args, arg, "leaderElection.enabled=false takes the style's arguments away")
 	}
 	assert.Len(t, args, len(rt.Args))
+}
+
+// TestChartValuesSchema: each golden chart's values.schema.json refuses
+// values of the wrong type or name, as helm install would, and more than
+// one replica where the runtime cannot run two (or, with leader election,
+// while it is off); it takes the chart's own values.
+func TestChartValuesSchema(t *testing.T) {
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeTree(t, c.render(t))
+			chartErr := func(values map[string]any) error {
+				t.Helper()
+				return styletest.ChartValuesError(t, dir, values)
+			}
+			require.NoError(t, chartErr(nil), "the chart's own values")
+			for _, wrong := range []map[string]any{
+				{"replicaCount": "two"},
+				{"replicaCount": -1},
+				{"replicas": 1},
+				{"image": map[string]any{"tag": 1}},
+				{"image": map[string]any{"pullPolicy": "Sometimes"}},
+				{"env": []any{map[string]any{"value": "no name"}}},
+				{"nodeSelector": map[string]any{"disk": 1}},
+				{"rbac": map[string]any{"create": "yes"}},
+			} {
+				assert.Error(t, chartErr(wrong), "%v", wrong)
+			}
+			rt := c.style.Runtime(c.project)
+			two := map[string]any{"replicaCount": 2}
+			if !rt.Replicable() {
+				assert.ErrorContains(t, chartErr(two), "replicaCount", "%s runs one instance", c.style.Name)
+				return
+			}
+			assert.NoError(t, chartErr(two))
+			if len(rt.LeaderElectionArgs) > 0 {
+				two["leaderElection"] = map[string]any{"enabled": false}
+				assert.ErrorContains(t, chartErr(two), "replicaCount", "two replicas without leader election")
+			}
+		})
+	}
 }
 
 // clusterScopedAdmission are the cluster-scoped kinds admission adds to a

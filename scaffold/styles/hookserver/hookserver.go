@@ -47,6 +47,9 @@ func Runtime(p scaffold.Project) scaffold.Runtime {
 		HealthPort:    port,
 		LivenessPath:  "/healthz",
 		ReadinessPath: "/healthz",
+		// Each hook answers from the request alone; Metacontroller calls it
+		// through a Service.
+		Stateless: true,
 	}
 }
 

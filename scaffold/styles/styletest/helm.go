@@ -51,6 +51,16 @@ func RenderChart(t testing.TB, dir, release, ns string, values map[string]any) [
 	return objs
 }
 
+// ChartValuesError is what Helm says of values over the chart's in dir
+// (its values.schema.json), as helm install would, or nil.
+func ChartValuesError(t testing.TB, dir string, values map[string]any) error {
+	t.Helper()
+	chrt, err := loader.Load(filepath.Join(dir, scaffold.ChartDir))
+	require.NoError(t, err)
+	_, err = util.ToRenderValues(chrt, values, common.ReleaseOptions{Name: "release", Namespace: "ns", IsInstall: true}, common.DefaultCapabilities)
+	return err
+}
+
 // DecodeObjects reads the objects of a multi-document YAML stream; empty
 // documents (a template whose condition is off) are skipped.
 func DecodeObjects(t testing.TB, data []byte) []*unstructured.Unstructured {

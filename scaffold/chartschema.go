@@ -1,0 +1,77 @@
+package scaffold
+
+// jsonSchema is the part of JSON Schema (draft 7) a chart's
+// values.schema.json uses; Helm checks the values against it on install,
+// upgrade, template and lint.
+type jsonSchema struct {
+	Schema               string                 `json:"$schema,omitempty"`
+	Description          string                 `json:"description,omitempty"`
+	Type                 string                 `json:"type,omitempty"`
+	Properties           map[string]*jsonSchema `json:"properties,omitempty"`
+	AdditionalProperties any                    `json:"additionalProperties,omitempty"`
+	Required             []string               `json:"required,omitempty"`
+	Items                *jsonSchema            `json:"items,omitempty"`
+	Enum                 []string               `json:"enum,omitempty"`
+	Const                any                    `json:"const,omitempty"`
+	Minimum              *int                   `json:"minimum,omitempty"`
+	Maximum              *int                   `json:"maximum,omitempty"`
+	MinLength            *int                   `json:"minLength,omitempty"`
+	AnyOf                []*jsonSchema          `json:"anyOf,omitempty"`
+	If                   *jsonSchema            `json:"if,omitempty"`
+	Then                 *jsonSchema            `json:"then,omitempty"`
+}
+
+// closed is an object schema with these properties and no others: a
+// misspelt value is refused rather than ignored.
+func closed(description string, props map[string]*jsonSchema) *jsonSchema {
+	return &jsonSchema{Type: "object", Description: description, Properties: props, AdditionalProperties: false}
+}
+
+func typed(t, description string) *jsonSchema { return &jsonSchema{Type: t, Description: description} }
+
+// valuesSchema is the schema of the chart's values: each value's type, and
+// replicaCount at most 1 where the runtime cannot run two replicas (or, with
+// leader election, while it is off).
+func valuesSchema(v chartValues, rt Runtime) *jsonSchema {
+	zero, one := 0, 1
+	quantity := &jsonSchema{Type: "object", AdditionalProperties: &jsonSchema{AnyOf: []*jsonSchema{{Type: "string"}, {Type: "number"}}}}
+	replicas := &jsonSchema{Type: "integer", Minimum: &zero, Description: "replicas of the operator"}
+	if !rt.Replicable() {
+		replicas.Maximum = &one
+		replicas.Description += ": the runtime runs one instance, so at most 1"
+	}
+	props := map[string]*jsonSchema{
+		// Helm gives every chart its parent's global values.
+		"global": typed("object", "values shared with a parent chart"),
+		"image": closed("the operator image", map[string]*jsonSchema{
+			"repository": {Type: "string", MinLength: &one},
+			"tag":        typed("string", "default: the chart's appVersion"),
+			"pullPolicy": {Type: "string", Enum: []string{"Always", "IfNotPresent", "Never"}},
+		}),
+		"replicaCount": replicas,
+		"resources": closed("the operator container's requests and limits", map[string]*jsonSchema{
+			"limits": quantity, "requests": quantity, "claims": typed("array", ""),
+		}),
+		"env": {Type: "array", Description: "extra environment variables of the operator container",
+			Items: &jsonSchema{Type: "object", Required: []string{"name"}, Properties: map[string]*jsonSchema{"name": {Type: "string", MinLength: &one}}}},
+		"nodeSelector":   {Type: "object", AdditionalProperties: typed("string", "")},
+		"tolerations":    {Type: "array", Items: typed("object", "")},
+		"affinity":       typed("object", ""),
+		"namespace":      closed("", map[string]*jsonSchema{"create": typed("boolean", "create the release namespace")}),
+		"rbac":           closed("", map[string]*jsonSchema{"create": typed("boolean", "create the operator's roles and bindings")}),
+		"serviceAccount": closed("", map[string]*jsonSchema{"create": typed("boolean", ""), "name": typed("string", "default: <release>-controller-manager")}),
+	}
+	s := &jsonSchema{Schema: "http://json-schema.org/draft-07/schema#", Type: "object", Properties: props, AdditionalProperties: false}
+	if v.LeaderElection != nil {
+		props["leaderElection"] = closed("", map[string]*jsonSchema{"enabled": typed("boolean", "one replica leads, the others stand by")})
+		s.If = &jsonSchema{Properties: map[string]*jsonSchema{"leaderElection": {Properties: map[string]*jsonSchema{"enabled": {Const: false}}}}}
+		s.Then = &jsonSchema{Properties: map[string]*jsonSchema{"replicaCount": {Maximum: &one}}}
+	}
+	if v.Metrics != nil {
+		enabled := func() *jsonSchema { return closed("", map[string]*jsonSchema{"enabled": typed("boolean", "")}) }
+		props["metrics"] = closed("opt-in metrics objects", map[string]*jsonSchema{
+			"service": enabled(), "networkPolicy": enabled(), "serviceMonitor": enabled(),
+		})
+	}
+	return s
+}
