@@ -157,3 +157,38 @@ func TestGoldenMarkdownIsWellFormed(t *testing.T) {
 		}
 	}
 }
+
+// TestMakefileShipTargets: every golden project's Makefile has the same
+// targets to build, push and install the operator, and its build-installer
+// writes dist/install.yaml: what kubectl kustomize config/ gives, the
+// operator's image replaced by IMG.
+func TestMakefileShipTargets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs make and kubectl kustomize")
+	}
+	styletest.RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			tree := c.render(t)
+			makefile, ok := tree.Get("Makefile")
+			require.True(t, ok)
+			targets := []string{"docker-build", "docker-push", "docker-buildx", "build-installer", "deploy", "undeploy", "test-e2e", "helm-lint", "helm-template", "helm-deploy"}
+			if len(c.project.APIs) > 0 {
+				targets = append(targets, "install", "uninstall")
+			}
+			for _, target := range targets {
+				assert.Regexp(t, "(?m)^"+target+": .*## ", string(makefile.Content), "make %s, with its help", target)
+			}
+			dir := writeTree(t, tree)
+			const img = "registry.example.com/team/operator:v9.9.9"
+			styletest.ExecIn(t, dir, "make", "build-installer", "IMG="+img)
+			installer, err := os.ReadFile(filepath.Join(dir, "dist/install.yaml"))
+			require.NoError(t, err)
+			kustomized, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "config")).Output()
+			require.NoError(t, err)
+			assert.Equal(t, strings.ReplaceAll(string(kustomized), "image: "+c.project.Image()+"\n", "image: "+img+"\n"), string(installer))
+			assert.Contains(t, string(installer), "image: "+img+"\n")
+		})
+	}
+}
