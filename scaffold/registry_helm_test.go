@@ -77,14 +77,19 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	values := map[string]any{
 		"image": map[string]any{"repository": "registry.example.com/op", "tag": "v9.9.9", "pullPolicy": "Always"},
 		// 0: what every runtime accepts, leader election on or off.
-		"replicaCount":   0,
-		"resources":      map[string]any{"limits": map[string]any{"cpu": "2"}},
-		"env":            []any{map[string]any{"name": "EXTRA", "value": "yes"}},
-		"nodeSelector":   map[string]any{"disk": "ssd"},
-		"tolerations":    []any{map[string]any{"key": "dedicated", "operator": "Exists"}},
-		"affinity":       map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{}}},
-		"rbac":           map[string]any{"create": false},
-		"serviceAccount": map[string]any{"create": false, "name": "existing"},
+		"replicaCount":              0,
+		"resources":                 map[string]any{"limits": map[string]any{"cpu": "2"}},
+		"env":                       []any{map[string]any{"name": "EXTRA", "value": "yes"}},
+		"nodeSelector":              map[string]any{"disk": "ssd"},
+		"tolerations":               []any{map[string]any{"key": "dedicated", "operator": "Exists"}},
+		"affinity":                  map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{}}},
+		"rbac":                      map[string]any{"create": false},
+		"serviceAccount":            map[string]any{"create": false, "name": "existing"},
+		"imagePullSecrets":          []any{map[string]any{"name": "registry"}},
+		"podAnnotations":            map[string]any{"team": "data"},
+		"podLabels":                 map[string]any{"tier": "ops"},
+		"priorityClassName":         "system-cluster-critical",
+		"topologySpreadConstraints": []any{map[string]any{"maxSkew": float64(1), "topologyKey": "zone", "whenUnsatisfiable": "ScheduleAnyway"}},
 	}
 	rt := gc.style.Runtime(p)
 	if len(rt.LeaderElectionArgs) > 0 {
@@ -120,6 +125,13 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	assert.Equal(t, map[string]any{"type": strategy}, spec["strategy"], "no overlap of two replicas, but of stateless ones, without leader election")
 	pod := spec["template"].(map[string]any)["spec"].(map[string]any)
 	assert.Equal(t, "existing", pod["serviceAccountName"])
+	assert.Equal(t, values["imagePullSecrets"], pod["imagePullSecrets"])
+	assert.Equal(t, values["priorityClassName"], pod["priorityClassName"])
+	assert.EqualValues(t, values["topologySpreadConstraints"], pod["topologySpreadConstraints"])
+	podMeta := spec["template"].(map[string]any)["metadata"].(map[string]any)
+	assert.Equal(t, values["podAnnotations"], podMeta["annotations"])
+	assert.Equal(t, "ops", podMeta["labels"].(map[string]any)["tier"])
+	assert.Equal(t, p.Name, podMeta["labels"].(map[string]any)["app.kubernetes.io/name"], "the pod keeps the labels its Deployment selects")
 	assert.Equal(t, values["nodeSelector"], pod["nodeSelector"])
 	assert.Equal(t, values["tolerations"], pod["tolerations"])
 	assert.Equal(t, values["affinity"], pod["affinity"])
@@ -173,6 +185,33 @@ func TestChartValuesSchema(t *testing.T) {
 			if len(rt.LeaderElectionArgs) > 0 {
 				two["leaderElection"] = map[string]any{"enabled": false}
 				assert.ErrorContains(t, chartErr(two), "replicaCount", "two replicas without leader election")
+			}
+		})
+	}
+}
+
+// TestChartNameOverrides: fullnameOverride prefixes every object's name in
+// place of the release's, and nameOverride is every app.kubernetes.io/name
+// label, selectors included, so the objects still find each other.
+func TestChartNameOverrides(t *testing.T) {
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeTree(t, c.render(t))
+			objs := styletest.RenderChart(t, dir, "release", "elsewhere", map[string]any{"fullnameOverride": "shop", "nameOverride": "shop-operator"})
+			for _, o := range objs {
+				if o.GetKind() == "CustomResourceDefinition" {
+					continue
+				}
+				assert.Regexp(t, "^shop-", o.GetName(), "%s %s", o.GetKind(), o.GetName())
+				b, err := json.Marshal(o.Object)
+				require.NoError(t, err)
+				assert.NotContains(t, string(b), `"app.kubernetes.io/name":"`+c.project.Name+`"`, "%s %s", o.GetKind(), o.GetName())
+				if o.GetKind() == "Deployment" {
+					labels, _, _ := unstructured.NestedStringMap(o.Object, "spec", "selector", "matchLabels")
+					assert.Equal(t, "shop-operator", labels["app.kubernetes.io/name"])
+					assert.Equal(t, "shop-controller-manager", o.GetName())
+				}
 			}
 		})
 	}
