@@ -75,6 +75,12 @@ func valuesSchema(v chartValues, rt Runtime) *jsonSchema {
 		s.If = &jsonSchema{Properties: map[string]*jsonSchema{"leaderElection": {Properties: map[string]*jsonSchema{"enabled": {Const: false}}}}}
 		s.Then = &jsonSchema{Properties: map[string]*jsonSchema{"replicaCount": {Maximum: &one}}}
 	}
+	if v.CRDs != nil {
+		props["crds"] = closed("", map[string]*jsonSchema{
+			"install": typed("boolean", "install and upgrade the CRDs with the release"),
+			"keep":    typed("boolean", "keep the CRDs, and every object of their kinds, when the release is uninstalled"),
+		})
+	}
 	if v.Metrics != nil {
 		enabled := func() *jsonSchema { return closed("", map[string]*jsonSchema{"enabled": typed("boolean", "")}) }
 		props["metrics"] = closed("opt-in metrics objects", map[string]*jsonSchema{

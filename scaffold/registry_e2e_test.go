@@ -118,6 +118,10 @@ func TestE2E(t *testing.T) {
 		}
 	})
 
+	t.Run("helm upgrade after a new field updates the chart's CRD; helm uninstall keeps it", func(t *testing.T) {
+		checkHelmUpgradesCRD(t, cluster)
+	})
+
 	t.Run("people bound to edit may create the kind, to view may only read it", func(t *testing.T) {
 		checkAggregatedRoles(t, cluster, api)
 	})
@@ -258,4 +262,43 @@ func checkAdmissionPolicy(t *testing.T, cluster *styletest.Cluster, s scaffold.S
 	err = c.Update(ctx, good)
 	require.Error(t, err, "the policy's rule refuses a change of engine")
 	assert.Contains(t, err.Error(), "engine cannot change")
+}
+
+// checkHelmUpgradesCRD installs a project's chart with the helm CLI, adds
+// a field with opctl edit api and upgrades the release: the CRD's schema
+// has the field (Helm never upgrades a chart's crds/, so the chart's CRDs
+// are templates); uninstalled, the release leaves the CRD (crds.keep).
+func checkHelmUpgradesCRD(t *testing.T, cluster *styletest.Cluster) {
+	helm := styletest.Helm(t)
+	// Any style: every chart's CRDs are the same templates.
+	dir := t.TempDir()
+	styletest.MustRun(t, dir, "init", "--style", "shell-operator", "--domain", "example.com", "--name", "helm-probe", "--yes")
+	styletest.MustRun(t, dir, "create", "api", "--group", "charts", "--version", "v1", "--kind", "Gadget", "--field", "size:int32")
+	kubeconfig := cluster.AdminKubeconfig(t)
+	run := func(args ...string) {
+		t.Helper()
+		styletest.ExecIn(t, dir, helm, append(args, "--kubeconfig", kubeconfig, "--namespace", "helm-probe")...)
+	}
+	getCRD := func() *unstructured.Unstructured {
+		t.Helper()
+		crd := &unstructured.Unstructured{}
+		crd.SetAPIVersion("apiextensions.k8s.io/v1")
+		crd.SetKind("CustomResourceDefinition")
+		require.NoError(t, cluster.Client.Get(context.Background(), client.ObjectKey{Name: "gadgets.charts.example.com"}, crd))
+		return crd
+	}
+	specFields := func() map[string]any {
+		t.Helper()
+		versions, _, _ := unstructured.NestedSlice(getCRD().Object, "spec", "versions")
+		props, _, _ := unstructured.NestedMap(versions[0].(map[string]any), "schema", "openAPIV3Schema", "properties", "spec", "properties")
+		return props
+	}
+	run("upgrade", "--install", "probe", "dist/chart", "--create-namespace")
+	require.Contains(t, specFields(), "size")
+	require.NotContains(t, specFields(), "tier")
+	styletest.MustRun(t, dir, "edit", "api", "--kind", "Gadget", "--field", "tier:string")
+	run("upgrade", "probe", "dist/chart")
+	assert.Contains(t, specFields(), "tier", "helm upgrade updates the CRD")
+	run("uninstall", "probe")
+	assert.Nil(t, getCRD().GetDeletionTimestamp(), "the CRD stays after helm uninstall, not deleted")
 }

@@ -217,6 +217,41 @@ func TestChartNameOverrides(t *testing.T) {
 	}
 }
 
+// TestChartCRDs: a chart's CRDs are templates of the release, kept by Helm
+// on uninstall unless crds.keep is off, and left out with crds.install off.
+func TestChartCRDs(t *testing.T) {
+	for name, c := range goldenCases(t) {
+		if len(c.project.APIs) == 0 {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeTree(t, c.render(t))
+			crds := func(values map[string]any) []*unstructured.Unstructured {
+				t.Helper()
+				var out []*unstructured.Unstructured
+				for _, o := range styletest.RenderChart(t, dir, c.project.Name, c.project.Namespace(), values) {
+					if o.GetKind() == "CustomResourceDefinition" {
+						out = append(out, o)
+					}
+				}
+				return out
+			}
+			kept := crds(nil)
+			require.Len(t, kept, len(c.project.APIs))
+			for _, crd := range kept {
+				assert.Equal(t, map[string]string{"helm.sh/resource-policy": "keep"}, crd.GetAnnotations(), crd.GetName())
+			}
+			for _, crd := range crds(map[string]any{"crds": map[string]any{"keep": false}}) {
+				assert.Empty(t, crd.GetAnnotations(), crd.GetName())
+			}
+			assert.Empty(t, crds(map[string]any{"crds": map[string]any{"install": false}}))
+			entries, err := os.ReadDir(filepath.Join(dir, scaffold.ChartDir, "crds"))
+			assert.True(t, os.IsNotExist(err), "no crds/ directory, which Helm never upgrades: %v", entries)
+		})
+	}
+}
+
 // clusterScopedAdmission are the cluster-scoped kinds admission adds to a
 // chart.
 var clusterScopedAdmission = []string{"ValidatingWebhookConfiguration", "MutatingWebhookConfiguration",
@@ -235,10 +270,17 @@ func withoutPolicyNamespaces(objs []*unstructured.Unstructured) []*unstructured.
 	return objs
 }
 
-// byKey indexes objects by kind, namespace and name.
+// byKey indexes objects by kind, namespace and name, without the
+// annotation by which Helm keeps the chart's CRDs (config/'s have none).
 func byKey(objs []*unstructured.Unstructured) map[[3]string]map[string]any {
 	out := map[[3]string]map[string]any{}
 	for _, o := range objs {
+		if o.GetKind() == "CustomResourceDefinition" {
+			unstructured.RemoveNestedField(o.Object, "metadata", "annotations", "helm.sh/resource-policy")
+			if len(o.GetAnnotations()) == 0 {
+				unstructured.RemoveNestedField(o.Object, "metadata", "annotations")
+			}
+		}
 		out[[3]string{o.GetKind(), o.GetNamespace(), o.GetName()}] = o.Object
 	}
 	return out
@@ -251,7 +293,7 @@ func TestChartMakeTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the helm CLI")
 	}
-	helm := buildHelm(t)
+	helm := styletest.Helm(t)
 	for name, c := range goldenCases(t) {
 		if !strings.HasSuffix(name, "-seed") {
 			continue
@@ -273,13 +315,6 @@ func TestChartMakeTargets(t *testing.T) {
 			assert.Equal(t, len(c.project.APIs) > 0, kinds["CustomResourceDefinition"], "helm template --include-crds")
 		})
 	}
-}
-
-// buildHelm builds the helm CLI at the version of the Helm SDK in go.mod.
-func buildHelm(t *testing.T) string {
-	t.Helper()
-	version := strings.TrimSpace(styletest.ExecIn(t, ".", "go", "list", "-m", "-f", "{{.Version}}", "helm.sh/helm/v4"))
-	return styletest.GoInstall(t, "helm.sh/helm/v4/cmd/helm", version)
 }
 
 // writeTree writes a rendered tree into a new directory.

@@ -54,3 +54,10 @@ func GoInstall(t *testing.T, pkg, version string) string {
 	require.NoError(t, err, "go install %s@%s:\n%s", pkg, version, out)
 	return filepath.Join(bin, name)
 }
+
+// Helm builds the helm CLI at the version of the Helm SDK in opctl's go.mod.
+func Helm(t *testing.T) string {
+	t.Helper()
+	version := strings.TrimSpace(ExecIn(t, ".", "go", "list", "-m", "-f", "{{.Version}}", "helm.sh/helm/v4"))
+	return GoInstall(t, "helm.sh/helm/v4/cmd/helm", version)
+}
