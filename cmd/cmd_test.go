@@ -16,8 +16,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
 // fakePrompter answers prompts by message from per-message queues. An

@@ -14,9 +14,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest/seed"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
-	"github.com/opctl/opctl/scaffold/styles/styletest/tools"
 )
 
 // docExample is one indented code block of the docs that runs opctl.

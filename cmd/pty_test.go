@@ -16,9 +16,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
-	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
 // Keys as a terminal sends them.

@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/opctl/opctl/scaffold/styles/styletest/tools"
+	"github.com/opctl/opctl/internal/styletest/tools"
 )
 
 // The seed in kopf and moved to shell-operator gives every conformance

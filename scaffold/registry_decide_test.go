@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/checklist"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
+	"github.com/opctl/opctl/internal/styletest"
 )
 
 // TestEveryDecideNextRuns answers the checklist every way it can be

@@ -17,8 +17,8 @@ import (
 	"helm.sh/helm/v4/pkg/chart/v2/lint/support"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestChartsMatchKustomize checks every golden project's Helm chart with

@@ -14,8 +14,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestGoldenScriptsPassLinters checks every Python file of every golden

@@ -26,9 +26,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // runRole runs what watches.yaml maps each kind to, with ansible-playbook

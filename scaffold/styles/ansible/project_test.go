@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold/styles/ansible"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestGeneratedProject runs the project's own make test: syntax check, the

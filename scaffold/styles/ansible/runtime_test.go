@@ -11,9 +11,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles/ansible"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestRuntime runs the seed project's role in real ansible-operator, with

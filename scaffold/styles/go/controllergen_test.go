@@ -15,9 +15,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // buildControllerGen installs the pinned controller-gen from the Go module

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/opctl/opctl/internal/styletest"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestE2E proves the seed project on a real API server (make test-e2e),

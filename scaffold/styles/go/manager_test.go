@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/opctl/opctl/scaffold/styles/styletest"
+	"github.com/opctl/opctl/internal/styletest"
 )
 
 // managerCommand builds the generated manager of the project in dir and

@@ -10,10 +10,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
-	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
 // TestGeneratedProject scaffolds the seed example and proves the project

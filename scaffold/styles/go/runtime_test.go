@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/opctl/opctl/internal/styletest"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestRuntime runs the seed project's manager against a real API server

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold/styles/kopf"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestE2E proves the seed project on a real API server (make test-e2e),

@@ -9,10 +9,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/python"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // kopfImitation loads the generated kopf project's handlers with a stand-in

@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold/styles/kopf"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestRuntime runs the seed project in real Kopf, taken from

@@ -16,8 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold/styles/hookserver/metacontrollertest"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestE2E proves the seed decorator on a real API server (make test-e2e):

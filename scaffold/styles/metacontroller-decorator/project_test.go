@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/opctl/opctl/scaffold/styles/styletest"
+	"github.com/opctl/opctl/internal/styletest"
 )
 
 // TestGeneratedProject runs the decorator project's own pytest and

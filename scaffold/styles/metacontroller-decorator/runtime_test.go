@@ -12,9 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold/styles/hookserver/metacontrollertest"
 	decorator "github.com/opctl/opctl/scaffold/styles/metacontroller-decorator"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestRuntime runs the seed decorator (a Service for every Deployment

@@ -5,8 +5,8 @@ package decorator_test
 import (
 	"testing"
 
+	"github.com/opctl/opctl/internal/styletest"
 	decorator "github.com/opctl/opctl/scaffold/styles/metacontroller-decorator"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // scaffoldSeed writes the seed article's decorator into a new directory:

@@ -5,9 +5,9 @@ package metacontroller_test
 import (
 	"testing"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold/styles/hookserver/metacontrollertest"
 	"github.com/opctl/opctl/scaffold/styles/metacontroller"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestE2E proves the seed project on a real API server (make test-e2e),

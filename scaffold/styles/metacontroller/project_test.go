@@ -7,8 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold/styles/metacontroller"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestGeneratedProject runs the project's own make test (pytest) and make

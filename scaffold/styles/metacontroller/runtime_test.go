@@ -5,9 +5,9 @@ package metacontroller_test
 import (
 	"testing"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold/styles/hookserver/metacontrollertest"
 	"github.com/opctl/opctl/scaffold/styles/metacontroller"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestRuntime runs the seed project in real Metacontroller (make

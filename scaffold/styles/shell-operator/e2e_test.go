@@ -5,8 +5,8 @@ package shelloperator_test
 import (
 	"testing"
 
+	"github.com/opctl/opctl/internal/styletest"
 	shelloperator "github.com/opctl/opctl/scaffold/styles/shell-operator"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestE2E proves the seed project on a real API server (make test-e2e),

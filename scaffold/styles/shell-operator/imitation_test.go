@@ -23,7 +23,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opctl/opctl/scaffold/styles/styletest"
+	"github.com/opctl/opctl/internal/styletest"
 )
 
 // runHooks plays shell-operator v1.20 as the project's ServiceAccount: it

@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest"
 	shelloperator "github.com/opctl/opctl/scaffold/styles/shell-operator"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestGeneratedProject scaffolds the seed example, then a second kind

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/opctl/opctl/internal/styletest"
 	shelloperator "github.com/opctl/opctl/scaffold/styles/shell-operator"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // TestRuntime runs the seed project's hooks in real shell-operator, taken

@@ -22,7 +22,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opctl/opctl/scaffold/styles/styletest"
+	"github.com/opctl/opctl/internal/styletest"
 )
 
 // RunComposite is a styletest.Runner that plays Metacontroller v4.17 (with

@@ -15,10 +15,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/python"
-	"github.com/opctl/opctl/scaffold/styles/styletest"
 )
 
 // StartHookServer runs the generated Python hook server of the project in

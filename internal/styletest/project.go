@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
-	"github.com/opctl/opctl/scaffold/styles/styletest/seed"
 )
 
 // Seed writes the seed example (package seed) in style into a new

@@ -10,7 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/opctl/opctl/scaffold/styles/styletest/tools"
+	"github.com/opctl/opctl/internal/styletest/tools"
 )
 
 // ExecIn runs name with args in dir and returns its output; a failure
