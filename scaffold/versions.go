@@ -59,12 +59,12 @@ type Versions struct {
 func DefaultVersions() Versions {
 	return Versions{
 		Go:                        "1.26.0",
-		ControllerRuntime:         "v0.25.2",
+		ControllerRuntime:         "v0.25.3",
 		Kubernetes:                "v0.37.2",
 		ControllerTools:           "v0.23.0",
 		SigsYAML:                  "v1.6.0",
 		KubeAPIServer:             "v1.37.2",
-		Etcd:                      "v3.6.8",
+		Etcd:                      "v3.7.3",
 		GoBuilderImage:            "golang:1.26.8-bookworm",
 		DistrolessImage:           "gcr.io/distroless/static-debian12:nonroot",
 		Kopf:                      ">=1.44,<2",
@@ -84,7 +84,7 @@ func DefaultVersions() Versions {
 		Python:                    "3.13",
 		AnsiblePip:                ">=11,<13",
 		AnsibleLintPip:            ">=25,<26",
-		Helm:                      "v4.3.1",
+		Helm:                      "v4.3.2",
 		DevContainerGo:            "mcr.microsoft.com/devcontainers/go:1.26-bookworm",
 		DevContainerPython:        "mcr.microsoft.com/devcontainers/python:3.13-bookworm",
 		DevContainerBase:          "mcr.microsoft.com/devcontainers/base:bookworm",
