@@ -742,6 +742,38 @@ func TestEditAPINewVersion(t *testing.T) {
 	assert.Equal(t, []string{"v1", "v2"}, []string{p.APIs[0].Served[0].Name, p.APIs[0].Served[1].Name})
 }
 
+// A new version may rename fields: the kind then converts with the
+// operator's webhook, in a style whose runtime serves one; the old
+// version's fields keep their names.
+func TestEditAPIRenameField(t *testing.T) {
+	t.Parallel()
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	r := run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor", "--remove-field", "version")
+	assert.Equal(t, 2, r.code, "version, without a default, would be lost: a rename converts nothing else")
+	assert.Contains(t, r.stderr, `--remove-field "version": v2 of Database cannot be converted from v1`)
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err := scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	db := p.APIs[0]
+	assert.Equal(t, []scaffold.Rename{{From: "engine", To: "flavor"}}, db.Served[0].Renames)
+	assert.Equal(t, "engine", db.Served[0].Fields[0].Name)
+	assert.Equal(t, "flavor", db.Fields[0].Name)
+	assert.True(t, db.Converts())
+	crd, err := os.ReadFile(filepath.Join(dir, "config/crd/bases/myapp.example.com_databases.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(crd), "    strategy: Webhook\n")
+	assert.Contains(t, string(crd), "cert-manager.io/inject-ca-from: db-operator-system/db-operator-serving-cert\n")
+
+	python := t.TempDir()
+	require.Equal(t, 0, run(t, python, nil, false, "init", "--style", "toy-python", "--domain", "example.com", "--name", "db-operator", "--yes").code)
+	require.Equal(t, 0, run(t, python, nil, false, seedCreate...).code)
+	r = run(t, python, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --rename-field: Database renames fields between versions, which takes a conversion webhook, and toy-python projects cannot serve one: its toy runtime serves no webhooks; without renames, a version may differ only by fields with defaults (None conversion)\n", r.stderr)
+}
+
 // An existing go.mod is kept, so its module path is the project's.
 func TestInitTakesTheModuleOfAnExistingGoMod(t *testing.T) {
 	t.Parallel()

@@ -31,6 +31,7 @@ type editAPIOptions struct {
 	shortNames, categories []string
 	scaleReplicas          string
 	newVersion             string
+	renames                []string
 	allowBreaking          bool
 	write                  writeFlags
 }
@@ -76,13 +77,18 @@ reads, and ranks above the others (v2 after v1, v1 after v1beta1); the
 versions before it stay served as they are. The API server converts objects
 between them by their apiVersion alone (None conversion), so a new version
 may differ only by fields with defaults, added or removed; anything else is
-refused, naming the field.`,
+refused, naming the field. --rename-field OLD=NEW renames a field, an object
+or a list of objects in the new version (under the same parent): then the
+operator serves a conversion webhook that renames it both ways: the go
+style writes it (the conversion to the next version is yours to extend, in
+api/VERSION/KIND_conversion.go); the other styles refuse, saying why.`,
 		Example: `  opctl edit api --kind Database --field backup.schedule:string --owns Secret
   opctl edit api --kind Database --field replicas:int32:min=1:max=9:default=1
   opctl edit api --kind Database --field 'users[].name:string:required' --status-field endpoint:string
   opctl edit api --kind Database --rbac secrets:get,list,watch --rbac deployments.apps/scale:get,patch
   opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind
-  opctl edit api --kind Database --new-version v2 --field tier:string:default=standard`,
+  opctl edit api --kind Database --new-version v2 --field tier:string:default=standard
+  opctl edit api --kind Database --new-version v2 --rename-field engine=flavor   # go`,
 		Args: maxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.kind == "" {
@@ -110,6 +116,7 @@ refused, naming the field.`,
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in, replacing the kind's (--categories= for none)")
 	f.StringVar(&o.scaleReplicas, "scale-replicas", "", "the int32 spec field a scale subresource scales (--scale-replicas= for none)")
 	f.StringVar(&o.newVersion, "new-version", "", "add this version, made by the other flags from the kind's version (e.g. v2)")
+	f.StringArrayVar(&o.renames, "rename-field", nil, "with --new-version: a field, object or list of objects the new version calls otherwise, OLD=NEW (repeatable)")
 	f.BoolVar(&o.allowBreaking, "allow-breaking", false, "make a breaking change in a pre-release version (v1alpha1, v1beta1)")
 	o.write.register(cmd)
 	return cmd
@@ -151,8 +158,18 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if cmd.Flags().Changed("scale-replicas") {
 		edit.ScaleReplicas = &o.scaleReplicas
 	}
+	for _, r := range o.renames {
+		from, to, ok := strings.Cut(r, "=")
+		if !ok || from == "" || to == "" {
+			return usageErrorf("--rename-field %q: must be OLD=NEW (engine=flavor, users[].name=users[].login)", r)
+		}
+		edit.Renames = append(edit.Renames, scaffold.Rename{From: from, To: to})
+	}
 	if o.newVersion != "" {
 		return addVersion(cmd, env, p, o, edit)
+	}
+	if len(edit.Renames) > 0 {
+		return usageErrorf("--rename-field renames a field in a new version (--new-version): in a served version, a rename removes a field")
 	}
 	if edit.Empty() {
 		return usageErrorf("nothing to change: give --new-version, --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --rbac, --remove-rbac, --short-names or --categories")
@@ -189,9 +206,9 @@ func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOption
 		return err
 	}
 	a := edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })]
-	if breaks := apicompat.NoneBreaks(old, a); len(breaks) > 0 {
+	if breaks := apicompat.NoneBreaks(old.Renamed(edit.Renames), a); len(breaks) > 0 {
 		b := breaks[0]
-		return usageErrorf("--%s %q: %s of %s cannot be converted from %s by the API server alone (None conversion): %s; opctl writes no conversion webhook, so a new version may differ only by fields with defaults",
+		return usageErrorf("--%s %q: %s of %s cannot be converted from %s by the API server alone (None conversion): %s; a new version may differ only by fields with defaults, and by fields renamed with --rename-field",
 			b.Key, b.Value, a.Version, a.Kind, old.Version, b.Why)
 	}
 	warnUnguarded(env, a, edit.Rules)

@@ -30,6 +30,7 @@ func toyStyles() scaffold.Styles {
 		},
 		{
 			Name: "toy-python", Summary: "a toy style for Python teams", Playbooks: true, ConformanceTest: []string{"true"}, Watches: true,
+			CannotConvert: "its toy runtime serves no webhooks",
 			Checklist: toyProfile("Python", map[string]int{"language=python": 4, "stage=prototype": 2, "logic=imperative": 1},
 				map[string]int{"python": 3}, nil),
 			Access:  toyAccess(),
@@ -69,6 +70,9 @@ func toyWebhookRuntime(p scaffold.Project) scaffold.Runtime {
 	rt := toyRuntime(p)
 	if p.Webhooks() {
 		rt.Webhook = &scaffold.WebhookServer{Port: 9443, CertDir: "/certs"}
+	}
+	if p.Converts() {
+		rt.Conversion = &scaffold.ConversionServer{Path: func(string) string { return "/convert" }}
 	}
 	return rt
 }

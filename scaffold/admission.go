@@ -16,6 +16,7 @@ import (
 	admissionv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/version"
@@ -79,15 +80,18 @@ func (a API) WebhookName(domain, prefix string) string {
 	return prefix + a.Singular() + "-" + a.Version + "." + a.FullGroup(domain)
 }
 
-// Webhooks reports whether any kind asks for admission.
-func (p Project) Webhooks() bool {
-	for _, a := range p.APIs {
-		if a.Admission != nil {
-			return true
-		}
-	}
-	return false
+// Webhooks reports whether the operator serves webhooks: some kind asks
+// for admission, or converts between its versions.
+func (p Project) Webhooks() bool { return p.Admits() || p.Converts() }
+
+// Admits reports whether any kind asks for admission.
+func (p Project) Admits() bool {
+	return slices.ContainsFunc(p.APIs, func(a API) bool { return a.Admission != nil })
 }
+
+// Converts reports whether any kind converts between its versions with
+// the operator's webhook (API.Converts).
+func (p Project) Converts() bool { return slices.ContainsFunc(p.APIs, API.Converts) }
 
 // Names of the admission objects; kustomize prefixes them.
 const (
@@ -117,7 +121,7 @@ func Prerequisites(p Project, style Style) []Prerequisite {
 	if style.Prerequisite != nil {
 		out = append(out, *style.Prerequisite)
 	}
-	if rt := style.Runtime(p); rt.Webhook != nil {
+	if style.Runtime(p).servesHTTPS() {
 		out = append(out, certManager())
 	}
 	return append(out, p.ChildPrerequisites()...)
@@ -146,12 +150,22 @@ func (p Project) ChildPrerequisites() []Prerequisite {
 // serves webhooks, else a ValidatingAdmissionPolicy per kind.
 func admissionManifests(p Project, rt Runtime) map[string][]any {
 	files := map[string][]any{}
+	var hosts []string
 	if ws := rt.Webhook; ws != nil {
-		files["config/webhook/service.yaml"] = []any{webhookService(p, *ws)}
-		files["config/certmanager/certificate.yaml"] = certificate(p)
-		if !ws.Registers {
+		files["config/webhook/service.yaml"] = []any{webhookService(p, webhookServiceName, *ws)}
+		hosts = append(hosts, serviceHost(p, WebhookServiceName(p)))
+		if !ws.Registers && p.Admits() {
 			files[WebhookManifestsPath] = webhookConfigurations(p)
 		}
+	}
+	if own := rt.ownConversion(); own != nil {
+		files["config/webhook/conversion_service.yaml"] = []any{webhookService(p, conversionServiceName, *own)}
+		hosts = append(hosts, serviceHost(p, ConversionServiceName(p)))
+	}
+	if len(hosts) > 0 {
+		files["config/certmanager/certificate.yaml"] = certificate(p, hosts)
+	}
+	if rt.Webhook != nil {
 		return files
 	}
 	for _, a := range p.APIs {
@@ -175,10 +189,25 @@ func webhookAccess(p Project) []rbacv1.PolicyRule {
 	return []rbacv1.PolicyRule{{APIGroups: []string{"admissionregistration.k8s.io"}, Resources: resources, Verbs: []string{"create", "list", "update"}}}
 }
 
-func webhookService(p Project, ws WebhookServer) *corev1.Service {
+// conversionAccess is the RBAC a runtime that points the CRDs of the kinds
+// that convert at its conversion server needs: to read and update those
+// CRDs alone (shell-operator gets and updates each).
+func conversionAccess(p Project) rbacv1.PolicyRule {
+	var names []string
+	for _, a := range p.APIs {
+		if a.Converts() {
+			names = append(names, a.CRDName(p.Domain))
+		}
+	}
+	return rbacv1.PolicyRule{APIGroups: []string{"apiextensions.k8s.io"}, Resources: []string{"customresourcedefinitions"},
+		ResourceNames: names, Verbs: []string{"get", "update"}}
+}
+
+// webhookService is the Service, named name, in front of a webhook server.
+func webhookService(p Project, name string, ws WebhookServer) *corev1.Service {
 	return &corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: metav1.ObjectMeta{Name: webhookServiceName, Labels: CommonLabels(p)},
+		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: CommonLabels(p)},
 		Spec: corev1.ServiceSpec{
 			Selector: ManagerLabels(p),
 			Ports:    []corev1.ServicePort{{Name: "webhook", Port: 443, TargetPort: intstr.FromInt32(ws.Port), Protocol: corev1.ProtocolTCP}},
@@ -190,21 +219,27 @@ func webhookService(p Project, ws WebhookServer) *corev1.Service {
 // (kustomize does not rewrite names inside strings).
 func WebhookServiceName(p Project) string { return p.Name + "-" + webhookServiceName }
 
-// serviceHost is the webhook Service's DNS name.
-func serviceHost(p Project) string { return WebhookServiceName(p) + "." + p.Namespace() + ".svc" }
+// serviceHost is the DNS name of the Service named service (as kustomize
+// names it).
+func serviceHost(p Project, service string) string { return service + "." + p.Namespace() + ".svc" }
 
-// certificate is a self-signed Issuer and the serving Certificate, as
-// kubebuilder's config/certmanager has them.
-func certificate(p Project) []any {
+// certificate is a self-signed Issuer and the serving Certificate for the
+// hosts of the webhook Services, as kubebuilder's config/certmanager has
+// them.
+func certificate(p Project, hosts []string) []any {
 	meta := func(kind, name string) map[string]any {
 		return map[string]any{"apiVersion": "cert-manager.io/v1", "kind": kind,
 			"metadata": map[string]any{"name": name, "labels": CommonLabels(p)}}
 	}
 	issuer := meta("Issuer", issuerName)
 	issuer["spec"] = map[string]any{"selfSigned": map[string]any{}}
+	var dnsNames []string
+	for _, host := range hosts {
+		dnsNames = append(dnsNames, host, host+".cluster.local")
+	}
 	cert := meta("Certificate", servingCertName)
 	cert["spec"] = map[string]any{
-		"dnsNames":   []string{serviceHost(p), serviceHost(p) + ".cluster.local"},
+		"dnsNames":   dnsNames,
 		"issuerRef":  map[string]any{"kind": "Issuer", "name": p.Name + "-" + issuerName},
 		"secretName": WebhookCertSecret,
 	}
@@ -216,7 +251,7 @@ func certificate(p Project) []any {
 // injects the CA.
 func webhookConfigurations(p Project) []any {
 	meta := metav1.ObjectMeta{Labels: CommonLabels(p),
-		Annotations: map[string]string{"cert-manager.io/inject-ca-from": p.Namespace() + "/" + p.Name + "-" + servingCertName}}
+		Annotations: map[string]string{"cert-manager.io/inject-ca-from": injectCAFrom(p)}}
 	validating := &admissionv1.ValidatingWebhookConfiguration{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration"},
 		ObjectMeta: meta,
@@ -307,14 +342,67 @@ func admissionPolicy(p Project, a API) []any {
 	return []any{policy, binding}
 }
 
-// withWebhookServer mounts the serving certificate into the operator's
-// container and opens the webhook port.
-func withWebhookServer(c *corev1.Container, pod *corev1.PodSpec, ws WebhookServer) {
-	c.Ports = append(c.Ports, corev1.ContainerPort{Name: "webhook-server", ContainerPort: ws.Port, Protocol: corev1.ProtocolTCP})
-	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: "webhook-certs", MountPath: ws.CertDir, ReadOnly: true})
-	pod.Volumes = append(pod.Volumes, corev1.Volume{Name: "webhook-certs", VolumeSource: corev1.VolumeSource{
-		Secret: &corev1.SecretVolumeSource{SecretName: WebhookCertSecret}}})
+// withConversion is the kind's CRD, with the conversion webhook the
+// operator serves if the kind converts (API.Converts): the API server
+// calls it through the Service of the server that serves it (the admission
+// webhook server's, or its own), and cert-manager injects the CA of the
+// serving certificate into the CRD, as into the webhook configurations.
+func withConversion(p Project, rt Runtime, a API, crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+	if !a.Converts() || rt.Conversion == nil {
+		return crd
+	}
+	service := WebhookServiceName(p)
+	if rt.ownConversion() != nil {
+		service = ConversionServiceName(p)
+	}
+	crd = crd.DeepCopy()
+	crd.Annotations = map[string]string{"cert-manager.io/inject-ca-from": injectCAFrom(p)}
+	crd.Spec.Conversion = &apiextensionsv1.CustomResourceConversion{
+		Strategy: apiextensionsv1.WebhookConverter,
+		Webhook: &apiextensionsv1.WebhookConversion{
+			ClientConfig: &apiextensionsv1.WebhookClientConfig{Service: &apiextensionsv1.ServiceReference{
+				// Named as kustomize names the Service: it renames no CRD's
+				// reference to one.
+				Namespace: p.Namespace(), Name: service, Path: ptr.To(rt.Conversion.Path(crd.Name)), Port: ptr.To[int32](443)}},
+			ConversionReviewVersions: []string{"v1"},
+		},
+	}
+	return crd
 }
+
+// injectCAFrom is the serving certificate whose CA cert-manager injects,
+// as kustomize names it.
+func injectCAFrom(p Project) string { return p.Namespace() + "/" + p.Name + "-" + servingCertName }
+
+// withWebhookServer mounts the serving certificate into the operator's
+// container where the server reads it, and opens its port, named port.
+func withWebhookServer(c *corev1.Container, pod *corev1.PodSpec, port string, ws WebhookServer) {
+	c.Ports = append(c.Ports, corev1.ContainerPort{Name: port, ContainerPort: ws.Port, Protocol: corev1.ProtocolTCP})
+	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: "webhook-certs", MountPath: ws.CertDir, ReadOnly: true})
+	if !slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "webhook-certs" }) {
+		pod.Volumes = append(pod.Volumes, corev1.Volume{Name: "webhook-certs", VolumeSource: corev1.VolumeSource{
+			Secret: &corev1.SecretVolumeSource{SecretName: WebhookCertSecret}}})
+	}
+}
+
+// ownConversion is the conversion server when it is not the admission
+// webhook server, else nil.
+func (rt Runtime) ownConversion() *WebhookServer {
+	if rt.Conversion == nil {
+		return nil
+	}
+	return rt.Conversion.Own
+}
+
+// servesHTTPS reports whether the runtime serves webhooks of any kind,
+// with cert-manager's certificate.
+func (rt Runtime) servesHTTPS() bool { return rt.Webhook != nil || rt.ownConversion() != nil }
+
+// ConversionServiceName is the Service of a conversion server of its own
+// (ConversionServer.Own), as kustomize names it.
+func ConversionServiceName(p Project) string { return p.Name + "-" + conversionServiceName }
+
+const conversionServiceName = "conversion-service"
 
 // AddAdmission returns the project with admission added to the kind named
 // kind (merged with what it has), checked against what style can serve.

@@ -222,7 +222,7 @@ Try a sample: kubectl apply -k config/samples (in the project %s)
 		if !ok {
 			return fmt.Errorf("internal error: %s not rendered before the chart", CRDPath(p, a))
 		}
-		if err := add("templates/crds/"+path.Base(crd.Path), crdTemplate(crd.Content)); err != nil {
+		if err := add("templates/crds/"+path.Base(crd.Path), crdTemplate(p, crd.Content)); err != nil {
 			return err
 		}
 	}
@@ -240,11 +240,18 @@ Try a sample: kubectl apply -k config/samples (in the project %s)
 
 // crdTemplate is a CRD of config/ as a template of the chart: installed and
 // upgraded with the release while crds.install, and kept by Helm when the
-// release goes while crds.keep. The CRD's text is taken as it is (a CRD
-// names nothing kustomize prefixes), its annotation added after metadata:,
-// where the CRD's marshalled keys put any annotations of its own first.
-func crdTemplate(content []byte) []byte {
-	doc := strings.TrimPrefix(string(content), "# "+GeneratedHeader+"\n")
+// release goes while crds.keep. The CRD's text is taken as it is but for
+// the names of a conversion webhook's Service and certificate (the
+// release's, withConversion), its annotation added after metadata:, where
+// the CRD's marshalled keys put any annotations of its own first.
+func crdTemplate(p Project, content []byte) []byte {
+	release := fmt.Sprintf(`{{ include "%s.fullname" . }}`, p.Name)
+	doc := strings.NewReplacer(
+		"inject-ca-from: "+injectCAFrom(p)+"\n", "inject-ca-from: {{ .Release.Namespace }}/"+release+"-"+servingCertName+"\n",
+		"name: "+WebhookServiceName(p)+"\n", "name: "+release+"-"+webhookServiceName+"\n",
+		"name: "+ConversionServiceName(p)+"\n", "name: "+release+"-"+conversionServiceName+"\n",
+		"namespace: "+p.Namespace()+"\n", "namespace: {{ .Release.Namespace }}\n",
+	).Replace(strings.TrimPrefix(string(content), "# "+GeneratedHeader+"\n"))
 	const keep = "{{- if .Values.crds.keep }}\n    helm.sh/resource-policy: keep\n    {{- end }}\n"
 	if strings.Contains(doc, "\nmetadata:\n  annotations:\n") {
 		doc = strings.Replace(doc, "\nmetadata:\n  annotations:\n", "\nmetadata:\n  annotations:\n    "+keep, 1)

@@ -170,3 +170,31 @@ func TestCRDOfAKindWithAnOlderVersion(t *testing.T) {
 	assert.Contains(t, file("sample.yaml"), "apiVersion: myapp.example.com/v2\n")
 	assert.Contains(t, file("sample.yaml"), "children:")
 }
+
+// Fields renamed over several versions: each older version's fields are
+// known by their names in the current one, lists and objects included.
+func TestMovedThroughVersions(t *testing.T) {
+	p := seedProject(t)
+	p, _, err := p.EditAPI(FlagSource, "Database", APIEdit{Fields: mustFields(t, "users[].name:string:required", "backup.schedule:string")})
+	require.NoError(t, err)
+	p, _, err = p.AddVersion(FlagSource, "Database", "v2", APIEdit{Renames: []Rename{{"engine", "flavor"}, {"users[].name", "users[].login"}}})
+	require.NoError(t, err)
+	p, _, err = p.AddVersion(FlagSource, "Database", "v3", APIEdit{Renames: []Rename{{"users", "members"}, {"backup", "backups"}}})
+	require.NoError(t, err)
+	a := p.APIs[0]
+	assert.True(t, a.Converts())
+	assert.Equal(t, []Rename{{"engine", "flavor"}, {"users[].name", "members[].login"}, {"backup.schedule", "backups.schedule"}}, a.Moved(0))
+	assert.Equal(t, []Rename{{"users[].login", "members[].login"}, {"backup.schedule", "backups.schedule"}}, a.Moved(1))
+	assert.Equal(t, []string{"flavor", "version", "storage", "replicas", "members[].login", "backups.schedule"}, fieldList(a.Fields))
+
+	_, _, err = p.AddVersion(FlagSource, "Database", "v4", APIEdit{Renames: []Rename{{"members", "people"}, {"members[].login", "members[].user"}}})
+	assert.ErrorContains(t, err, `--rename-field "members[].login=members[].user": it renames what --rename-field members=people renames`)
+}
+
+func fieldList(fields []Field) []string {
+	var out []string
+	for _, f := range fields {
+		out = append(out, f.Name)
+	}
+	return out
+}

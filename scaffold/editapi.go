@@ -34,6 +34,9 @@ type APIEdit struct {
 	// same resource; RemoveRBAC names resources (RESOURCE[.GROUP][/SUB])
 	// whose rules go.
 	RBAC, RemoveRBAC []string
+	// Renames are fields, objects or lists of objects the new version
+	// (AddVersion) calls otherwise: only a new version may rename.
+	Renames []Rename
 }
 
 // Empty reports whether the edit changes nothing.
@@ -65,10 +68,45 @@ func (p Project) AddVersion(src Source, kind, v string, e APIEdit) (Project, API
 		if version.CompareKubeAwareVersionStrings(v, a.Version) < 0 {
 			return a, invalid(src, "new-version", v, "ranks below %s, %s's version (Kubernetes prefers GA, then beta, then alpha, then the higher number): a new version ranks above it, e.g. %s", a.Version, a.Kind, nextVersion(a.Version))
 		}
-		a.Served = append(slices.Clone(a.Served), a.versionOf())
+		old := a.versionOf()
+		old.Renames = e.Renames
+		a.Served = append(slices.Clone(a.Served), old)
 		a.Version = v
-		return a, nil
+		return renameFields(src, a, e.Renames)
 	})
+}
+
+// renameFields gives a's spec fields their new names, each rename checked:
+// it names a field, object or list of objects of a, and a new name under
+// the same parent that no field has.
+func renameFields(src Source, a API, renames []Rename) (API, error) {
+	for i, r := range renames {
+		flag := r.From + "=" + r.To
+		for _, other := range renames[:i] {
+			if other.Of(r.From) != r.From || r.Of(other.From) != other.From {
+				return a, invalid(src, "rename-field", flag, "it renames what --rename-field %s=%s renames: rename an object or the fields in it, not both", other.From, other.To)
+			}
+		}
+		from, to := Field{Name: r.From}.Path(), Field{Name: r.To}.Path()
+		switch {
+		case r.From == r.To:
+			return a, invalid(src, "rename-field", flag, "the new name is the old one")
+		case len(from) != len(to) || !slices.Equal(from[:len(from)-1], to[:len(to)-1]):
+			return a, invalid(src, "rename-field", flag, "a field keeps its parent: only the last part of its name changes (%s=%s)",
+				r.From, strings.Join(append(from[:len(from)-1:len(from)-1], "NEW"), "."))
+		case strings.HasSuffix(r.From, ListSuffix) || strings.HasSuffix(r.To, ListSuffix):
+			return a, invalid(src, "rename-field", flag, "a list of objects is named without %s", ListSuffix)
+		}
+		if !slices.ContainsFunc(a.Fields, func(f Field) bool { return r.Of(f.Name) != f.Name }) {
+			return a, invalid(src, "rename-field", flag, "%s has no such field, object or list of objects (fields: %s)", a.Kind, fieldNames(a.Fields))
+		}
+		for _, f := range a.Fields {
+			if f.Name == r.To || strings.HasPrefix(f.Name, r.To+".") || strings.HasPrefix(f.Name, r.To+ListSuffix+".") {
+				return a, invalid(src, "rename-field", flag, "%s has a field %s already", a.Kind, f.Name)
+			}
+		}
+	}
+	return a.Renamed(renames), nil
 }
 
 // nextVersion is the GA version after v's major: v2 after v1 or v1beta1.

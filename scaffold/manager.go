@@ -37,6 +37,21 @@ type Runtime struct {
 	// Webhook is how the runtime serves the project's admission webhooks
 	// (a style with Webhooks sets it when a kind asks for admission).
 	Webhook *WebhookServer
+	// Conversion is how it serves the conversion between the versions of
+	// kinds that convert (API.Converts); nil when none does.
+	Conversion *ConversionServer
+}
+
+// ConversionServer is how a runtime serves the conversion webhook of the
+// kinds that convert.
+type ConversionServer struct {
+	// Own is the server's port and certificate directory when it is not
+	// the admission webhook server (Webhook): it has a Service of its own
+	// (ConversionServiceName), and with Registers the runtime points the
+	// CRDs at it itself (it may read and update them).
+	Own *WebhookServer
+	// Path is the URL path of the conversion of a kind, by its CRD's name.
+	Path func(crdName string) string
 }
 
 // Replicable reports whether more than one replica may run at a time: with
@@ -188,9 +203,12 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 			},
 		},
 	}
+	pod := &d.Spec.Template.Spec
 	if rt.Webhook != nil {
-		pod := &d.Spec.Template.Spec
-		withWebhookServer(&pod.Containers[0], pod, *rt.Webhook)
+		withWebhookServer(&pod.Containers[0], pod, "webhook-server", *rt.Webhook)
+	}
+	if own := rt.ownConversion(); own != nil {
+		withWebhookServer(&pod.Containers[0], pod, "conversion", *own)
 	}
 	return d
 }

@@ -138,16 +138,83 @@ type API struct {
 }
 
 // ServedVersion is an older version of a kind, still served: its schema
-// as it was when the next version came. The API server converts its
-// objects to and from the storage version by changing their apiVersion
-// only (None conversion), so the two schemas differ only by fields with
-// defaults (NoneConvertible).
+// as it was when the next version came. Without renames, the API server
+// converts its objects to and from the storage version by changing their
+// apiVersion only (None conversion), so the two schemas differ only by
+// fields with defaults (apicompat.NoneBreaks); with them, the operator's
+// conversion webhook converts (API.Converts).
 type ServedVersion struct {
 	Name          string  `json:"name"`
 	Fields        []Field `json:"fields,omitempty"`
 	Status        []Field `json:"status,omitempty"`
 	Rules         []Rule  `json:"rules,omitempty"`
 	ScaleReplicas string  `json:"scaleReplicas,omitempty"`
+	// Renames are the spec fields, objects or lists of objects this
+	// version calls otherwise than the next version does.
+	Renames []Rename `json:"renames,omitempty"`
+}
+
+// Rename is a spec field, object or list of objects whose name changes
+// from one version to the next, under the same parent: From in the older
+// version, To in the newer (users[].name to users[].login, backup to
+// backups).
+type Rename struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// Of is the name in the newer version of the field named name in the
+// older: renamed if it is From or below it.
+func (r Rename) Of(name string) string {
+	switch {
+	case name == r.From:
+		return r.To
+	case strings.HasPrefix(name, r.From+"."), strings.HasPrefix(name, r.From+ListSuffix+"."):
+		return r.To + name[len(r.From):]
+	}
+	return name
+}
+
+// Renamed is the kind with its spec fields named as renames name them.
+func (a API) Renamed(renames []Rename) API {
+	a.Fields = slices.Clone(a.Fields)
+	for i := range a.Fields {
+		for _, r := range renames {
+			a.Fields[i].Name = r.Of(a.Fields[i].Name)
+		}
+	}
+	for _, r := range renames {
+		if a.ScaleReplicas == r.From {
+			a.ScaleReplicas = r.To
+		}
+	}
+	return a
+}
+
+// Converts reports whether the kind's versions need the operator's
+// conversion webhook: some older version renames a field. Once one does,
+// the webhook converts between every two versions.
+func (a API) Converts() bool {
+	return slices.ContainsFunc(a.Served, func(v ServedVersion) bool { return len(v.Renames) > 0 })
+}
+
+// Moved are the spec fields of older version i (an index of Served) that
+// the current version calls otherwise, each as a Rename from its name in
+// version i to its name now, in the order of version i's fields.
+func (a API) Moved(i int) []Rename {
+	var out []Rename
+	for _, f := range a.Served[i].Fields {
+		name := f.Name
+		for _, v := range a.Served[i:] {
+			for _, r := range v.Renames {
+				name = r.Of(name)
+			}
+		}
+		if name != f.Name {
+			out = append(out, Rename{From: f.Name, To: name})
+		}
+	}
+	return out
 }
 
 // At is the kind as it is in its older version v: v's schema, and no

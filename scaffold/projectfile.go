@@ -182,6 +182,13 @@ func (p Project) Validate(src Source, styles Styles) error {
 		if err := validateAdmission(src, style, a); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
 		}
+		if a.Converts() && style.CannotConvert == "" && style.Runtime(p).Conversion == nil {
+			return fmt.Errorf("internal error: the %s style's runtime does not say how it serves the conversion of %s", style.Name, a.Kind)
+		}
+		if a.Converts() && style.CannotConvert != "" {
+			return inputErrorf("%s: %s renames fields between versions, which takes a conversion webhook, and %s projects cannot serve one: %s; without renames, a version may differ only by fields with defaults (None conversion)",
+				src("rename-field"), a.Kind, style.Name, style.CannotConvert)
+		}
 		if err := validatePlaybook(src, style, a); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
 		}

@@ -55,7 +55,8 @@ type ScopedRules struct {
 // ManagerRules merges the access of every API and watch into rules: the
 // cluster-wide ones first, then those of each namespace a watch is narrowed
 // to (when the runtime watches it there only), by namespace. Each holds one
-// rule per API group and verb set, resources sorted, rules sorted by group.
+// rule per API group and verb set, resources sorted, rules sorted by group,
+// then the runtime's rules for named objects.
 func ManagerRules(p Project, acc Access) []ScopedRules {
 	scopes := map[string]ruleSet{"": {}}
 	for _, a := range p.APIs {
@@ -83,7 +84,13 @@ func ManagerRules(p Project, acc Access) []ScopedRules {
 		scopes[ns].add(w.Target.Group(), w.Target.Resource, watchVerbs)
 		scopes[ns].add(acc.EventsGroup, "events", acc.Events)
 	}
+	// A rule for named objects stays as it is, after the merged ones.
+	var named []rbacv1.PolicyRule
 	for _, r := range acc.Extra {
+		if len(r.ResourceNames) > 0 {
+			named = append(named, r)
+			continue
+		}
 		for _, g := range r.APIGroups {
 			for _, res := range r.Resources {
 				scopes[""].add(g, res, r.Verbs)
@@ -92,7 +99,11 @@ func ManagerRules(p Project, acc Access) []ScopedRules {
 	}
 	var out []ScopedRules
 	for _, ns := range SortedKeys(scopes) {
-		if rules := scopes[ns].rules(); len(rules) > 0 {
+		rules := scopes[ns].rules()
+		if ns == "" {
+			rules = append(rules, named...)
+		}
+		if len(rules) > 0 {
 			out = append(out, ScopedRules{Namespace: ns, Rules: rules})
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"go/format"
 	"maps"
 	"os"
 	"path/filepath"
@@ -141,6 +142,17 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 		two, err = two.AddAdmission(scaffold.FlagSource, s, "Cache", cacheAdmission)
 		require.NoError(t, err)
 		add("two-kinds", two)
+		if s.CannotConvert == "" {
+			// Three versions, v3 renaming a field: the conversion webhook,
+			// v1 converting through v2 to v3.
+			versions, _, err := seedProject(t, s).AddVersion(scaffold.FlagSource, "Database", "v2",
+				scaffold.APIEdit{Fields: mustFields(t, "tier:string:default=standard")})
+			require.NoError(t, err)
+			versions, _, err = versions.AddVersion(scaffold.FlagSource, "Database", "v3",
+				scaffold.APIEdit{Renames: []scaffold.Rename{{From: "engine", To: "flavor"}}})
+			require.NoError(t, err)
+			add("versions", versions)
+		}
 	}
 	return cases
 }
@@ -173,7 +185,16 @@ func TestGolden(t *testing.T) {
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			got := archive(c.render(t))
+			tree := c.render(t)
+			// The templates write gofmt's layout: opctl does not run it.
+			for _, f := range tree.Files() {
+				if strings.HasSuffix(f.Path, ".go") {
+					formatted, err := format.Source(f.Content)
+					require.NoError(t, err, f.Path)
+					assert.Equal(t, string(formatted), string(f.Content), "%s is not as gofmt writes it", f.Path)
+				}
+			}
+			got := archive(tree)
 			path := filepath.Join(goldenDir, name+".txtar")
 			if *update {
 				require.NoError(t, os.WriteFile(path, got, 0o644))

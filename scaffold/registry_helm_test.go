@@ -240,10 +240,17 @@ func TestChartCRDs(t *testing.T) {
 			kept := crds(nil)
 			require.Len(t, kept, len(c.project.APIs))
 			for _, crd := range kept {
-				assert.Equal(t, map[string]string{"helm.sh/resource-policy": "keep"}, crd.GetAnnotations(), crd.GetName())
+				want := map[string]string{"helm.sh/resource-policy": "keep"}
+				// A CRD with a conversion webhook (the versions cases) takes
+				// the CA of the release's serving certificate.
+				if ca, ok := crd.GetAnnotations()["cert-manager.io/inject-ca-from"]; ok {
+					assert.Equal(t, c.project.Namespace()+"/"+c.project.Name+"-serving-cert", ca, crd.GetName())
+					want["cert-manager.io/inject-ca-from"] = ca
+				}
+				assert.Equal(t, want, crd.GetAnnotations(), crd.GetName())
 			}
 			for _, crd := range crds(map[string]any{"crds": map[string]any{"keep": false}}) {
-				assert.Empty(t, crd.GetAnnotations(), crd.GetName())
+				assert.NotContains(t, crd.GetAnnotations(), "helm.sh/resource-policy", crd.GetName())
 			}
 			assert.Empty(t, crds(map[string]any{"crds": map[string]any{"install": false}}))
 			entries, err := os.ReadDir(filepath.Join(dir, scaffold.ChartDir, "crds"))

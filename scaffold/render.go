@@ -138,8 +138,9 @@ func addManifests(p Project, style Style, kinds []contract, t *Tree) error {
 		return add(dir+"/kustomization.yaml", k)
 	}
 	var crds, samples []string
+	rt := style.Runtime(p)
 	for i, a := range p.APIs {
-		if err := add(CRDPath(p, a), kinds[i].crd); err != nil {
+		if err := add(CRDPath(p, a), withConversion(p, rt, a, kinds[i].crd)); err != nil {
 			return err
 		}
 		crds = append(crds, path.Base(CRDPath(p, a)))
@@ -149,7 +150,6 @@ func addManifests(p Project, style Style, kinds []contract, t *Tree) error {
 		samples = append(samples, path.Base(SamplePath(p, a)))
 	}
 
-	rt := style.Runtime(p)
 	files := map[string][]any{
 		"config/rbac/service_account.yaml": {serviceAccount(p, style.Access.needsRole() || p.hasAccessRules())},
 		"config/manager/manager.yaml":      {namespaceObject(p), managerDeployment(p, rt)},
@@ -164,6 +164,9 @@ func addManifests(p Project, style Style, kinds []contract, t *Tree) error {
 	}
 	if rt.Webhook != nil && rt.Webhook.Registers {
 		access.Extra = append(slices.Clone(access.Extra), webhookAccess(p)...)
+	}
+	if own := rt.ownConversion(); own != nil && own.Registers {
+		access.Extra = append(slices.Clone(access.Extra), conversionAccess(p))
 	}
 	if rbac := managerRBAC(p, access); len(rbac) > 0 {
 		files["config/rbac/role.yaml"] = rbac

@@ -39,6 +39,10 @@ type Style struct {
 	// Webhook when a kind asks for admission); a style without them gets
 	// ValidatingAdmissionPolicies, which cannot default.
 	Webhooks bool
+	// CannotConvert says why the style's runtime cannot serve a CRD
+	// conversion webhook, which a kind needs once a version renames a
+	// field (API.Converts); "" when it can.
+	CannotConvert string
 	// CanonicalValues: the code reads the spec into typed fields, so a
 	// quantity or a duration reaches the children in its canonical form
 	// (1000m as 1, 90m as 1h30m0s), not as written.

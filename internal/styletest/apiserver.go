@@ -29,6 +29,10 @@ type Cluster struct {
 	// MetricsURL is where a real runtime serves its metrics, set by its
 	// start when the style's runtime serves them.
 	MetricsURL string
+	// ConversionCerts, when set (CheckConversion), is a directory holding
+	// tls.crt, tls.key and ca.crt: a real runtime's start serves the
+	// conversion webhook with them on 127.0.0.1:443.
+	ConversionCerts string
 }
 
 // StartAPIServer starts kube-apiserver and etcd from KUBEBUILDER_ASSETS

@@ -44,10 +44,11 @@ func Style() scaffold.Style {
 				"language=ansible": "an Ansible team: existing roles and playbooks run unchanged under the Ansible Operator",
 			},
 		},
-		Resync:    true,
-		Playbooks: true,
-		Watches:   true,
-		Summary:   "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
+		Resync:        true,
+		Playbooks:     true,
+		CannotConvert: "ansible-operator serves no webhooks, CRD conversion included (operator-sdk's Ansible runtime)",
+		Watches:       true,
+		Summary:       "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
 		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
 			// operator_sdk.util.k8s_status reads, then merge-patches status.

@@ -5,6 +5,7 @@ package golang_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,6 +114,15 @@ func loadCRD(t *testing.T, path string) map[string]any {
 	var m map[string]any
 	require.NoError(t, yaml.Unmarshal(b, &m))
 	delete(m["metadata"].(map[string]any), "annotations")
+	// controller-gen leaves the conversion webhook to the project's
+	// kustomize patches (kubebuilder's config/crd/patches) and lists the
+	// versions by name; opctl writes it and lists the newest first.
+	spec := m["spec"].(map[string]any)
+	delete(spec, "conversion")
+	versions := spec["versions"].([]any)
+	slices.SortFunc(versions, func(a, b any) int {
+		return strings.Compare(a.(map[string]any)["name"].(string), b.(map[string]any)["name"].(string))
+	})
 	return withoutDescriptions(m).(map[string]any)
 }
 

@@ -50,6 +50,9 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Tenant", "--validate")
 	// A watch of an existing kind beside them.
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
+	// A second version of Tenant renaming a field: its conversion webhook
+	// beside its admission webhook, v1 a spoke of the v2 hub.
+	styletest.MustRun(t, dir, "edit", "api", "--kind", "Tenant", "--new-version", "v2", "--rename-field", "tier=level")
 	checkProject(t, dir, controllerGen)
 	// The project's own lint, with the golangci-lint it pins, is clean.
 	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", scaffold.DefaultVersions().GolangciLint)

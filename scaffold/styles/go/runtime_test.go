@@ -11,12 +11,20 @@ import (
 )
 
 // TestRuntime runs the seed project's manager against a real API server
-// (make test-runtimes): the manager is the go style's real runtime.
+// (make test-runtimes): the manager is the go style's real runtime. Then
+// a v2 renaming a field, converted by the manager's webhook.
 func TestRuntime(t *testing.T) {
-	styletest.CheckRuntime(t, golang.Style(), func(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) func() string {
+	start := func(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) func() string {
 		// Secure metrics, as the Deployment runs them, on a free port.
 		address := fmt.Sprintf("127.0.0.1:%d", styletest.FreePort(t))
 		cluster.MetricsURL = "https://" + address + "/metrics"
-		return styletest.StartLogged(t, managerCommand(t, dir, kubeconfig, address))
+		cmd := managerCommand(t, dir, kubeconfig, address)
+		if certs := cluster.ConversionCerts; certs != "" {
+			cmd.Args = append(cmd.Args, "--webhook-cert-path="+certs, fmt.Sprintf("--webhook-port=%d", styletest.ConversionPort))
+		}
+		return styletest.StartLogged(t, cmd)
+	}
+	styletest.CheckRuntime(t, golang.Style(), start, func(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
+		styletest.CheckConversion(t, cluster, golang.Style(), start, suite)
 	})
 }

@@ -83,6 +83,10 @@ func Style() scaffold.Style {
 				// which cmd/main.go's --webhook-port and --webhook-cert-path keep.
 				rt.Webhook = &scaffold.WebhookServer{Port: 9443, CertDir: "/tmp/k8s-webhook-server/serving-certs"}
 			}
+			if p.Converts() {
+				// The webhook server converts too, at controller-runtime's path.
+				rt.Conversion = &scaffold.ConversionServer{Path: func(string) string { return "/convert" }}
+			}
 			return rt
 		},
 		Files: goFiles,
@@ -146,7 +150,35 @@ type goAPI struct {
 	NameTooLongDetail            string
 	MaxNameLength                int
 	DefaultedLabel               string
+	// Hub: the kind converts between its versions (scaffold.API.Converts)
+	// and this is its current version, the one the others convert to and
+	// from (controller-runtime's hub); Next, on an older version of such a
+	// kind, is how it converts.
+	Hub  bool
+	Next *goNext
 }
+
+// goNext is how an older version of a kind converts: to the version after
+// it (the user's conversion, renaming Renames), and through that one to
+// the hub.
+type goNext struct {
+	Alias, Import, Version string
+	// RenamesVar names the renames of the older version.
+	RenamesVar string
+	// HubAlias is the hub's package, HubVersion its version; NextIsHub:
+	// the next version is it.
+	HubAlias, HubVersion string
+	NextIsHub            bool
+	Renames              []scaffold.Rename
+	// Moved are the fields the hub calls otherwise (scaffold.API.Moved);
+	// CasesDir holds the version's conformance cases, seen from its
+	// package.
+	Moved    []scaffold.Rename
+	CasesDir string
+}
+
+// goImport is an import of a generated file.
+type goImport struct{ Alias, Path string }
 
 // goChildData is the template data of one child builder: its kind's and
 // its own.
@@ -171,6 +203,11 @@ type goGV struct {
 	// WebhookRoot is the project directory seen from WebhookDir, as the
 	// arguments of filepath.Join: "..", "..", "..".
 	WebhookRoot string
+	// Admits: some kind has admission webhooks. Conversions: some kind
+	// converts between its versions here (a hub or an older version);
+	// Spokes: some older version does, importing ConversionImports.
+	Admits, Conversions, Spokes bool
+	ConversionImports           []goImport
 }
 
 type goData struct {
@@ -202,32 +239,24 @@ func newGoData(p scaffold.Project) goData {
 	d := goData{Project: p, Module: p.Repo, V: p.Versions}
 	gvIndex := map[string]int{}
 	owned := map[string]bool{}
-	for _, a := range p.APIs {
-		dir := goAPIDir(p, a)
-		ga := goAPI{
-			API:       a,
-			FullGroup: a.FullGroup(p.Domain),
-			Version:   a.Version,
-			Import:    p.Repo + "/" + dir,
-			Alias:     strings.NewReplacer(".", "", "-", "").Replace(a.Group) + a.Version,
-			Structs:   goStructs(a),
-			StatusStruct: goStruct{Name: a.Kind + "Status", Fields: append([]goField{
-				{Name: "ObservedGeneration"}, {Name: "Conditions", Copy: "conditions"},
-			}, goStatusFields(a)...)},
-			StatusFields:  goStatusFields(a),
-			ScaleRequired: slices.ContainsFunc(a.Fields, func(f scaffold.Field) bool { return f.Name == a.ScaleReplicas && f.Required }),
-			Markers:       kindMarkers(a),
-			RBACMarkers:   rbacMarkers(p, a),
-			UsesQuantity:  usesType(a, scaffold.TypeQuantity),
-			UsesIntOrStr:  usesType(a, scaffold.TypeIntOrStr),
-			SamplePath:    scaffold.SamplePath(p, a),
-			ProjectName:   p.Name,
-
-			ValidatingPath: a.ValidatePath(p.Domain), MutatingPath: a.MutatePath(p.Domain),
-			ValidatingName: a.WebhookName(p.Domain, "v"), MutatingName: a.WebhookName(p.Domain, "m"),
-			NameTooLongDetail: a.NameTooLongDetail(), MaxNameLength: scaffold.MaxNameLength,
-			DefaultedLabel: scaffold.DefaultedLabel,
+	// gv is the index of the group-version of ga, in dir, added if new.
+	gv := func(dir string, ga goAPI) int {
+		i, ok := gvIndex[dir]
+		if !ok {
+			i = len(d.GVs)
+			gvIndex[dir] = i
+			webhookDir := "internal/webhook/" + strings.TrimPrefix(dir, "api/")
+			d.GVs = append(d.GVs, goGV{FullGroup: ga.FullGroup, Version: ga.Version, Dir: dir, Import: ga.Import, Alias: ga.Alias,
+				WebhookDir: webhookDir, WebhookImport: p.Repo + "/" + webhookDir, WebhookAlias: "webhook" + ga.Alias,
+				WebhookRoot: strings.TrimSuffix(strings.Repeat(`"..", `, strings.Count(webhookDir, "/")+1), ", ")})
 		}
+		d.GVs[i].APIs = append(d.GVs[i].APIs, ga)
+		d.GVs[i].UsesQuantity = d.GVs[i].UsesQuantity || ga.UsesQuantity
+		d.GVs[i].Conversions = d.GVs[i].Conversions || ga.Hub || ga.Next != nil
+		return i
+	}
+	for _, a := range p.APIs {
+		ga := newGoAPI(p, a)
 		ga.setChildren()
 		for _, c := range a.OwnedKinds() {
 			owned[c.Kind] = true
@@ -235,18 +264,12 @@ func newGoData(p scaffold.Project) goData {
 			d.CreateOnce = d.CreateOnce || !c.Mutable
 		}
 		d.APIs = append(d.APIs, ga)
-		i, ok := gvIndex[dir]
-		if !ok {
-			i = len(d.GVs)
-			gvIndex[dir] = i
-			webhookDir := "internal/webhook/" + strings.TrimPrefix(dir, "api/")
-			d.GVs = append(d.GVs, goGV{FullGroup: ga.FullGroup, Version: a.Version, Dir: dir, Import: ga.Import, Alias: ga.Alias,
-				WebhookDir: webhookDir, WebhookImport: p.Repo + "/" + webhookDir, WebhookAlias: "webhook" + ga.Alias,
-				WebhookRoot: strings.TrimSuffix(strings.Repeat(`"..", `, strings.Count(webhookDir, "/")+1), ", ")})
+		i := gv(goAPIDir(p, a), ga)
+		d.GVs[i].Webhooks = d.GVs[i].Webhooks || a.Admission != nil || ga.Hub
+		d.GVs[i].Admits = d.GVs[i].Admits || a.Admission != nil
+		if ga.Hub {
+			addSpokes(p, a, ga, gv, &d)
 		}
-		d.GVs[i].Webhooks = d.GVs[i].Webhooks || a.Admission != nil
-		d.GVs[i].APIs = append(d.GVs[i].APIs, ga)
-		d.GVs[i].UsesQuantity = d.GVs[i].UsesQuantity || ga.UsesQuantity
 	}
 	for _, c := range scaffold.ChildKinds() {
 		if owned[c.Kind] {
@@ -257,6 +280,62 @@ func newGoData(p scaffold.Project) goData {
 		}
 	}
 	return d
+}
+
+// addSpokes adds the older versions of a kind that converts (hub, its
+// current version) to their group-versions, each converting to the next.
+func addSpokes(p scaffold.Project, a scaffold.API, hub goAPI, gv func(string, goAPI) int, d *goData) {
+	older := a.OlderVersions()
+	for i, old := range older {
+		old.Admission = nil
+		spoke := newGoAPI(p, old)
+		next := hub
+		if i+1 < len(older) {
+			next = newGoAPI(p, older[i+1])
+		}
+		dir := goAPIDir(p, old)
+		spoke.Next = &goNext{Alias: next.Alias, Import: next.Import, Version: next.Version, RenamesVar: goVar(a.Kind) + "Renames", HubAlias: hub.Alias, HubVersion: hub.Version, NextIsHub: i+1 == len(older),
+			Renames: a.Served[i].Renames, Moved: a.Moved(i),
+			CasesDir: path.Join(strings.Repeat("../", strings.Count(dir, "/")+1), scaffold.ConformanceDir, a.Singular(), old.Version)}
+		j := gv(dir, spoke)
+		d.GVs[j].Spokes = true
+		for _, imp := range []goImport{{next.Alias, next.Import}, {hub.Alias, hub.Import}} {
+			if !slices.Contains(d.GVs[j].ConversionImports, imp) {
+				d.GVs[j].ConversionImports = append(d.GVs[j].ConversionImports, imp)
+			}
+		}
+		slices.SortFunc(d.GVs[j].ConversionImports, func(x, y goImport) int { return strings.Compare(x.Path, y.Path) })
+	}
+}
+
+// newGoAPI is the template data of a kind, as it is in its version.
+func newGoAPI(p scaffold.Project, a scaffold.API) goAPI {
+	dir := goAPIDir(p, a)
+	return goAPI{
+		API:       a,
+		FullGroup: a.FullGroup(p.Domain),
+		Version:   a.Version,
+		Import:    p.Repo + "/" + dir,
+		Alias:     strings.NewReplacer(".", "", "-", "").Replace(a.Group) + a.Version,
+		Structs:   goStructs(a),
+		StatusStruct: goStruct{Name: a.Kind + "Status", Fields: append([]goField{
+			{Name: "ObservedGeneration"}, {Name: "Conditions", Copy: "conditions"},
+		}, goStatusFields(a)...)},
+		StatusFields:  goStatusFields(a),
+		ScaleRequired: slices.ContainsFunc(a.Fields, func(f scaffold.Field) bool { return f.Name == a.ScaleReplicas && f.Required }),
+		Markers:       kindMarkers(a),
+		RBACMarkers:   rbacMarkers(p, a),
+		UsesQuantity:  usesType(a, scaffold.TypeQuantity),
+		UsesIntOrStr:  usesType(a, scaffold.TypeIntOrStr),
+		SamplePath:    scaffold.SamplePath(p, a),
+		ProjectName:   p.Name,
+
+		ValidatingPath: a.ValidatePath(p.Domain), MutatingPath: a.MutatePath(p.Domain),
+		ValidatingName: a.WebhookName(p.Domain, "v"), MutatingName: a.WebhookName(p.Domain, "m"),
+		NameTooLongDetail: a.NameTooLongDetail(), MaxNameLength: scaffold.MaxNameLength,
+		DefaultedLabel: scaffold.DefaultedLabel,
+		Hub:            a.Converts(),
+	}
 }
 
 // goWatch is the template data of a watch's controller, the user's
@@ -343,6 +422,7 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 		for _, a := range gv.APIs {
 			r.File(gv.Dir+"/"+a.Singular()+"_types.go", "api/types.go.tmpl", scaffold.Generated, a)
 		}
+		addConversions(r, gv)
 	}
 	ctl := "internal/controller/"
 	for _, gw := range d.Watches {
@@ -358,6 +438,9 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	r.File(ctl+"zz_generated.compare.go", "controller/compare.go.tmpl", scaffold.Generated, d)
 	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", scaffold.Generated, d)
 	r.File(ctl+"conformance_test.go", "controller/conformance_test.go.tmpl", scaffold.Generated, d)
+	if p.Converts() {
+		r.File(ctl+"conversion_test.go", "controller/conversion_test.go.tmpl", scaffold.Generated, d)
+	}
 	for _, a := range d.APIs {
 		r.File(ctl+"zz_generated."+a.Singular()+".go", "controller/wiring.go.tmpl", scaffold.Generated, a)
 		r.File(ctl+a.Singular()+"_controller.go", "controller/controller.go.tmpl", scaffold.UserOwned, a)
@@ -376,6 +459,27 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 	return r.Err()
 }
 
+// addConversions adds the conversions of a group-version's kinds that
+// convert between their versions: generated, the hub's mark and each older
+// version's way to the hub, through the version after it, with a test of
+// the conformance cases of the older version; the conversion of each older
+// version to the next is the user's.
+func addConversions(r *scaffold.Renderer, gv goGV) {
+	if !gv.Conversions {
+		return
+	}
+	r.File(gv.Dir+"/zz_generated.conversion.go", "api/zz_generated.conversion.go.tmpl", scaffold.Generated, gv)
+	if !gv.Spokes {
+		return
+	}
+	r.File(gv.Dir+"/zz_generated.conversion_test.go", "api/zz_generated.conversion_test.go.tmpl", scaffold.Generated, gv)
+	for _, a := range gv.APIs {
+		if a.Next != nil {
+			r.File(gv.Dir+"/"+a.Singular()+"_conversion.go", "api/conversion.go.tmpl", scaffold.UserOwned, a)
+		}
+	}
+}
+
 // addWebhooks adds each group-version's webhook registrations (generated,
 // so they always match config/webhook/manifests.yaml) and, per kind, the
 // validator and defaulter with their tests, which are the user's.
@@ -386,7 +490,9 @@ func addWebhooks(r *scaffold.Renderer, d goData) {
 		}
 		r.File(gv.WebhookDir+"/webhooks.go", "webhook/webhooks.go.tmpl", scaffold.Generated, gv)
 		r.File(gv.WebhookDir+"/doc.go", "webhook/doc.go.tmpl", scaffold.UserOwned, gv)
-		r.File(gv.WebhookDir+"/suite_test.go", "webhook/suite_test.go.tmpl", scaffold.Generated, gv)
+		if gv.Admits {
+			r.File(gv.WebhookDir+"/suite_test.go", "webhook/suite_test.go.tmpl", scaffold.Generated, gv)
+		}
 		for _, a := range gv.APIs {
 			if a.Admission == nil {
 				continue

@@ -172,6 +172,10 @@ func kindMarkers(a scaffold.API) []string {
 	if f := a.ScaleReplicas; f != "" {
 		m = append(m, fmt.Sprintf("+kubebuilder:subresource:scale:specpath=.spec.%s,statuspath=.status.%s,selectorpath=.status.%s", f, f, scaffold.ScaleSelector))
 	}
+	if a.Converts() {
+		// The hub of the versions is the one the API server stores.
+		m = append(m, "+kubebuilder:storageversion")
+	}
 	for _, c := range scaffold.PrinterColumns(a) {
 		m = append(m, fmt.Sprintf("+kubebuilder:printcolumn:name=%q,type=%s,JSONPath=`%s`", c.Name, c.Type, c.JSONPath))
 	}

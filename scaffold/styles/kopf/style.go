@@ -79,7 +79,10 @@ func Style() scaffold.Style {
 			},
 		},
 		Webhooks: true,
-		Watches:  true,
+		// Kopf's webhook server serves @kopf.on.validate and @kopf.on.mutate
+		// only (nolar/kopf#956: no conversion handler).
+		CannotConvert: "Kopf serves admission webhooks but has no handler for CRD conversion (nolar/kopf#956)",
+		Watches:       true,
 		Runtime: func(p scaffold.Project) scaffold.Runtime {
 			rt := scaffold.Runtime{
 				Command:       command(p),
@@ -90,7 +93,7 @@ func Style() scaffold.Style {
 				ReadinessPath: "/healthz",
 				WritableDirs:  []string{"/tmp"},
 			}
-			if p.Webhooks() {
+			if p.Admits() {
 				// webhooks.py's defaults.
 				rt.Webhook = &scaffold.WebhookServer{Port: webhookPort, CertDir: certDir}
 			}
@@ -134,7 +137,7 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 			r.File("tests/test_admission_"+a.Singular()+".py", "tests/test_admission.py.tmpl", scaffold.UserOwned, a)
 		}
 	}
-	if p.Webhooks() {
+	if p.Admits() {
 		r.File(pkg+"webhooks.py", "pkg/webhooks.py.tmpl", scaffold.Generated, webhookData{Data: d, CertDir: certDir, WebhookPort: webhookPort})
 	}
 	for _, w := range p.Watches {
@@ -166,7 +169,7 @@ func operatorModules(p scaffold.Project, d python.Data) []string {
 		// The children's event handlers.
 		out = append(out, "reconcile")
 	}
-	if p.Webhooks() {
+	if p.Admits() {
 		out = append(out, "webhooks")
 	}
 	for _, w := range p.Watches {

@@ -43,14 +43,17 @@ func Style() scaffold.Style {
 			// so Go gets no points here.
 			MaintainerPoints: map[string]int{"other": 4, "python": 2},
 		},
-		Resync:       true,
-		CheckName:    python.CheckName,
-		Summary:      "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
-		Runtime:      hookserver.Runtime,
-		Manifests:    manifests,
-		Files:        addFiles,
-		CI:           hookserver.CI,
-		Prerequisite: hookserver.Prerequisite(),
+		Resync:    true,
+		CheckName: python.CheckName,
+		// Metacontroller serves the CRDs of its parents by the API server
+		// alone, and the project runs nothing but the sync hook.
+		CannotConvert: "Metacontroller calls the sync hook with objects the API server has already converted, and serves no CRD conversion webhook itself",
+		Summary:       "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
+		Runtime:       hookserver.Runtime,
+		Manifests:     manifests,
+		Files:         addFiles,
+		CI:            hookserver.CI,
+		Prerequisite:  hookserver.Prerequisite(),
 	}
 }
 

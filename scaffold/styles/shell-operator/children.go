@@ -43,13 +43,18 @@ var jqKeywords = []string{"__loc__", "and", "as", "catch", "def", "elif", "else"
 func jqPath(path []string) string {
 	out := ".spec"
 	for _, seg := range path {
-		if slices.Contains(jqKeywords, seg) {
-			out += `["` + seg + `"]`
-		} else {
-			out += "." + seg
-		}
+		out += jqKey(seg)
 	}
 	return out
+}
+
+// jqKey reads the key of an object as jq does: .name, or .["name"] for a
+// keyword.
+func jqKey(key string) string {
+	if slices.Contains(jqKeywords, key) {
+		return `["` + key + `"]`
+	}
+	return "." + key
 }
 
 // jqTemplated is what a kind's child templates read.

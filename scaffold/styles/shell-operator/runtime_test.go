@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 	shelloperator "github.com/opctl/opctl/scaffold/styles/shell-operator"
 )
 
@@ -17,13 +19,15 @@ import (
 // from OPCTL_SHELL_OPERATOR (make test-runtimes).
 func TestRuntime(t *testing.T) {
 	styletest.RequireEnv(t, "OPCTL_SHELL_OPERATOR")
-	styletest.CheckRuntime(t, shelloperator.Style(), runShellOperator)
+	styletest.CheckRuntime(t, shelloperator.Style(), runShellOperator, func(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
+		styletest.CheckConversion(t, cluster, shelloperator.Style(), runShellOperator, suite)
+	})
 }
 
 // runShellOperator runs shell-operator on the project's hooks as the
 // project's ServiceAccount, every listener on loopback and its scratch in
 // a directory of the test's.
-func runShellOperator(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) func() string {
+func runShellOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) func() string {
 	tmp := t.TempDir()
 	cmd := exec.Command(os.Getenv("OPCTL_SHELL_OPERATOR"), "start")
 	cmd.Env = append(os.Environ(),
@@ -33,5 +37,17 @@ func runShellOperator(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Clus
 		"VALIDATING_WEBHOOK_LISTEN_ADDRESS=127.0.0.1", "CONVERSION_WEBHOOK_LISTEN_ADDRESS=127.0.0.1",
 		"DEBUG_UNIX_SOCKET="+filepath.Join(tmp, "debug.socket"),
 		"KUBE_CONFIG="+kubeconfig, "LOG_TYPE=json")
+	if certs := cluster.ConversionCerts; certs != "" {
+		// The conversion server, with the Deployment's environment: the
+		// Service shell-operator points the CRD at and its namespace.
+		p, err := scaffold.LoadProject(dir, styles.All())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.Env = append(cmd.Env, fmt.Sprintf("CONVERSION_WEBHOOK_LISTEN_PORT=%d", styletest.ConversionPort),
+			"CONVERSION_WEBHOOK_SERVER_CERT="+filepath.Join(certs, "tls.crt"), "CONVERSION_WEBHOOK_SERVER_KEY="+filepath.Join(certs, "tls.key"),
+			"CONVERSION_WEBHOOK_CA="+filepath.Join(certs, "ca.crt"),
+			"CONVERSION_WEBHOOK_SERVICE_NAME="+scaffold.ConversionServiceName(p), "SHELL_OPERATOR_NAMESPACE="+p.Namespace())
+	}
 	return styletest.StartLogged(t, cmd)
 }

@@ -70,16 +70,29 @@ func Style() scaffold.Style {
 				ReadinessPath: "/metrics",
 				WritableDirs:  []string{"/tmp"},
 			}
-			if p.Webhooks() {
+			if p.Admits() {
 				// shell-operator writes the webhook configurations (named
 				// <project>-hooks) for the Service, and serves them on 9680
 				// with the certificate in /validating-certs.
 				rt.Webhook = &scaffold.WebhookServer{Port: 9680, CertDir: "/validating-certs", Registers: true}
 				rt.Env = append(rt.Env,
 					corev1.EnvVar{Name: "VALIDATING_WEBHOOK_CONFIGURATION_NAME", Value: p.Name},
-					corev1.EnvVar{Name: "VALIDATING_WEBHOOK_SERVICE_NAME", Value: scaffold.WebhookServiceName(p)},
-					corev1.EnvVar{Name: "SHELL_OPERATOR_NAMESPACE", ValueFrom: &corev1.EnvVarSource{
-						FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}})
+					corev1.EnvVar{Name: "VALIDATING_WEBHOOK_SERVICE_NAME", Value: scaffold.WebhookServiceName(p)})
+			}
+			if p.Converts() {
+				// shell-operator points each CRD at /<CRD name> of the Service
+				// (pkg/webhook/conversion), serves it on 9681 with the
+				// certificate in /conversion-certs and chains the hooks' steps.
+				rt.Conversion = &scaffold.ConversionServer{
+					Own:  &scaffold.WebhookServer{Port: 9681, CertDir: "/conversion-certs", Registers: true},
+					Path: func(crd string) string { return "/" + crd },
+				}
+				rt.Env = append(rt.Env, corev1.EnvVar{Name: "CONVERSION_WEBHOOK_SERVICE_NAME", Value: scaffold.ConversionServiceName(p)})
+			}
+			if p.Webhooks() {
+				// The namespace of the Services it names.
+				rt.Env = append(rt.Env, corev1.EnvVar{Name: "SHELL_OPERATOR_NAMESPACE", ValueFrom: &corev1.EnvVarSource{
+					FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}})
 			}
 			return rt
 		},
@@ -424,6 +437,9 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 		r.File("tests/test_conformance.sh", "tests/test_conformance.sh.tmpl", scaffold.Generated, d)
 		r.Chmod("tests/test_conformance.sh", 0o755)
 	}
+	if p.Converts() {
+		r.File("hooks/lib/conversion.jq", "hooks/lib/conversion.jq.tmpl", scaffold.Generated, d)
+	}
 	for _, sa := range d.APIs {
 		r.File("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", scaffold.Generated, sa)
 		r.Chmod("hooks/"+sa.Hook+".sh", 0o755)
@@ -438,6 +454,11 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 		}
 		if sa.Admission != nil {
 			if err := addAdmissionHooks(p, r, sa); err != nil {
+				return err
+			}
+		}
+		if sa.Converts() {
+			if err := addConversion(p, r, sa); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,41 @@
+package scaffold_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+)
+
+// A version renaming a field takes a conversion webhook: a style whose
+// runtime serves one writes the CRD's conversion, any other refuses the
+// project, saying why.
+func TestRenamedFieldsConvertOrRefuse(t *testing.T) {
+	for _, s := range styles.All() {
+		if s.ExistingKinds {
+			continue
+		}
+		t.Run(s.Name, func(t *testing.T) {
+			p, _, err := seedProject(t, s).AddVersion(scaffold.FlagSource, "Database", "v2",
+				scaffold.APIEdit{Renames: []scaffold.Rename{{From: "engine", To: "flavor"}}})
+			require.NoError(t, err)
+			err = p.Validate(scaffold.FlagSource, styles.All())
+			if s.CannotConvert != "" {
+				assert.ErrorContains(t, err, s.CannotConvert)
+				return
+			}
+			require.NoError(t, err)
+			rt := s.Runtime(p)
+			require.NotNil(t, rt.Conversion, "the runtime serves the conversion")
+			tree, err := scaffold.Render(p, s)
+			require.NoError(t, err)
+			crd, ok := tree.Get(scaffold.CRDPath(p, p.APIs[0]))
+			require.True(t, ok)
+			assert.Contains(t, string(crd.Content), "    strategy: Webhook\n")
+			assert.Contains(t, string(crd.Content), "path: "+rt.Conversion.Path(p.APIs[0].CRDName(p.Domain))+"\n")
+		})
+	}
+}
