@@ -771,7 +771,7 @@ func TestEditAPIRenameField(t *testing.T) {
 	require.Equal(t, 0, run(t, python, nil, false, seedCreate...).code)
 	r = run(t, python, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "opctl: --rename-field: Database renames fields between versions, which takes a conversion webhook, and toy-python projects cannot serve one: its toy runtime serves no webhooks; without renames, a version may differ only by fields with defaults (None conversion)\n", r.stderr)
+	assert.Equal(t, "opctl: --rename-field: Database renames fields between versions, which takes a conversion webhook, and toy-python projects cannot serve one: its toy runtime serves no webhooks; without renames, a version may differ only by fields with defaults (None conversion), or opctl migrate --to toy-go makes a project that converts\n", r.stderr)
 }
 
 // An existing go.mod is kept, so its module path is the project's.

@@ -186,8 +186,14 @@ func (p Project) Validate(src Source, styles Styles) error {
 			return fmt.Errorf("internal error: the %s style's runtime does not say how it serves the conversion of %s", style.Name, a.Kind)
 		}
 		if a.Converts() && style.CannotConvert != "" {
-			return inputErrorf("%s: %s renames fields between versions, which takes a conversion webhook, and %s projects cannot serve one: %s; without renames, a version may differ only by fields with defaults (None conversion)",
-				src("rename-field"), a.Kind, style.Name, style.CannotConvert)
+			var can []string
+			for _, s := range styles {
+				if s.CannotConvert == "" && !s.ExistingKinds {
+					can = append(can, s.Name)
+				}
+			}
+			return inputErrorf("%s: %s renames fields between versions, which takes a conversion webhook, and %s projects cannot serve one: %s; without renames, a version may differ only by fields with defaults (None conversion), or opctl migrate --to %s makes a project that converts",
+				src("rename-field"), a.Kind, style.Name, style.CannotConvert, strings.Join(can, " or "))
 		}
 		if err := validatePlaybook(src, style, a); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
