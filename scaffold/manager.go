@@ -3,11 +3,13 @@ package scaffold
 import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 	"slices"
+	"strings"
 )
 
 // Runtime is how a style's operator process runs in the cluster; the
@@ -130,6 +132,50 @@ func serviceAccount(p Project, callsAPI bool) *corev1.ServiceAccount {
 	return sa
 }
 
+// KubeScoreIgnore is the annotation kube-score reads for the checks it
+// skips on an object; the project's README says why for each.
+const KubeScoreIgnore = "kube-score/ignore"
+
+// kubeScoreIgnored are the checks of kube-score whose advice the
+// operator's Deployment does not take (the README's table says why):
+// IfNotPresent, because a release's tag is pinned and an image loaded into
+// kind is never pulled; and, for a runtime serving one health endpoint,
+// the same endpoint for liveness and readiness.
+func kubeScoreIgnored(rt Runtime) []string {
+	checks := []string{"container-image-pull-policy"}
+	if rt.LivenessPath == rt.ReadinessPath {
+		checks = append(checks, "pod-probes-identical")
+	}
+	return checks
+}
+
+// managerNetworkPolicy lets into the operator's pod only what it serves
+// to the cluster: the kubelet's probes and the API server's webhook calls
+// (the metrics port through config/with-metrics' policy), and lets out
+// everything: the API server, whose address the cluster decides, and what
+// the code of the user calls.
+func managerNetworkPolicy(p Project, rt Runtime) *networkingv1.NetworkPolicy {
+	port := func(n int32) networkingv1.NetworkPolicyPort {
+		return networkingv1.NetworkPolicyPort{Protocol: ptr.To(corev1.ProtocolTCP), Port: ptr.To(intstr.FromInt32(n))}
+	}
+	ports := []networkingv1.NetworkPolicyPort{port(rt.HealthPort)}
+	for _, ws := range []*WebhookServer{rt.Webhook, rt.ownConversion()} {
+		if ws != nil {
+			ports = append(ports, port(ws.Port))
+		}
+	}
+	return &networkingv1.NetworkPolicy{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
+		ObjectMeta: metav1.ObjectMeta{Name: managerDeploymentName, Labels: CommonLabels(p)},
+		Spec: networkingv1.NetworkPolicySpec{
+			PodSelector: metav1.LabelSelector{MatchLabels: ManagerLabels(p)},
+			PolicyTypes: []networkingv1.PolicyType{networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress},
+			Ingress:     []networkingv1.NetworkPolicyIngressRule{{Ports: ports}},
+			Egress:      []networkingv1.NetworkPolicyEgressRule{{}},
+		},
+	}
+}
+
 // managerDeployment runs one replica of the operator under the restricted
 // Pod Security Standard.
 func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
@@ -155,8 +201,9 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 		strategy = appsv1.RollingUpdateDeploymentStrategyType
 	}
 	d := &appsv1.Deployment{
-		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
-		ObjectMeta: metav1.ObjectMeta{Name: managerDeploymentName, Labels: selector},
+		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},
+		ObjectMeta: metav1.ObjectMeta{Name: managerDeploymentName, Labels: selector,
+			Annotations: map[string]string{KubeScoreIgnore: strings.Join(kubeScoreIgnored(rt), ",")}},
 		Spec: appsv1.DeploymentSpec{
 			Replicas: ptr.To[int32](1),
 			Selector: &metav1.LabelSelector{MatchLabels: selector},
@@ -167,8 +214,10 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 					ServiceAccountName:            serviceAccountName,
 					TerminationGracePeriodSeconds: ptr.To[int64](10),
 					SecurityContext: &corev1.PodSecurityContext{
-						RunAsNonRoot:   ptr.To(true),
-						RunAsUser:      ptr.To[int64](nonRootUID),
+						RunAsNonRoot: ptr.To(true),
+						RunAsUser:    ptr.To[int64](nonRootUID),
+						// A group no host account has (kube-score: above 10000).
+						RunAsGroup:     ptr.To[int64](nonRootUID),
 						SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
 					},
 					Containers: []corev1.Container{{
@@ -182,13 +231,17 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 						LivenessProbe:   probe(rt.LivenessPath, 15),
 						ReadinessProbe:  probe(rt.ReadinessPath, 5),
 						Resources: corev1.ResourceRequirements{
+							// Ephemeral storage holds the logs and the scratch
+							// directories (an ansible-operator run's artifacts).
 							Requests: corev1.ResourceList{
-								corev1.ResourceCPU:    resource.MustParse("10m"),
-								corev1.ResourceMemory: resource.MustParse("64Mi"),
+								corev1.ResourceCPU:              resource.MustParse("10m"),
+								corev1.ResourceMemory:           resource.MustParse("64Mi"),
+								corev1.ResourceEphemeralStorage: resource.MustParse("64Mi"),
 							},
 							Limits: corev1.ResourceList{
-								corev1.ResourceCPU:    resource.MustParse("500m"),
-								corev1.ResourceMemory: resource.MustParse("256Mi"),
+								corev1.ResourceCPU:              resource.MustParse("500m"),
+								corev1.ResourceMemory:           resource.MustParse("256Mi"),
+								corev1.ResourceEphemeralStorage: resource.MustParse("1Gi"),
 							},
 						},
 						SecurityContext: &corev1.SecurityContext{

@@ -96,7 +96,10 @@ func BenchmarkCRD(b *testing.B) {
 // budget holds on any machine: a change that goes over it fails make test.
 // Issue 38 asks for at most 30,000 for any seed and 1.5 M for 50 go kinds;
 // each seed's budget is its figure of 2026-12-04 and about 5% more, so a
-// style that grows must say so here.
+// style that grows must say so here. 2026-12-05: go (26,688), ansible
+// (21,001) and the decorator (7,606) grew by the chart's values and the
+// manager pod's NetworkPolicy; their budgets are those figures and about 5%
+// more.
 var renderBudget = struct {
 	seed map[string]float64 // per style
 	// goFiftyKinds is benchProject's 50 kinds in the go style, which may
@@ -104,8 +107,8 @@ var renderBudget = struct {
 	goFiftyKinds float64
 }{
 	seed: map[string]float64{
-		"go": 27_000, "kopf": 18_000, "metacontroller": 17_500, "metacontroller-decorator": 7_500,
-		"shell-operator": 16_500, "ansible": 21_000,
+		"go": 28_000, "kopf": 18_000, "metacontroller": 17_500, "metacontroller-decorator": 8_000,
+		"shell-operator": 16_500, "ansible": 22_000,
 	},
 	goFiftyKinds: 1_500_000,
 }

@@ -138,7 +138,8 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	c := pod["containers"].([]any)[0].(map[string]any)
 	assert.Equal(t, "registry.example.com/op:v9.9.9", c["image"])
 	assert.Equal(t, "Always", c["imagePullPolicy"])
-	assert.Equal(t, map[string]any{"limits": map[string]any{"cpu": "2", "memory": "256Mi"}, "requests": map[string]any{"cpu": "10m", "memory": "64Mi"}},
+	assert.Equal(t, map[string]any{"limits": map[string]any{"cpu": "2", "memory": "256Mi", "ephemeral-storage": "1Gi"},
+		"requests": map[string]any{"cpu": "10m", "memory": "64Mi", "ephemeral-storage": "64Mi"}},
 		c["resources"], "resources merge with the defaults")
 	env, _ := c["env"].([]any)
 	assert.Contains(t, env, map[string]any{"name": "EXTRA", "value": "yes"})

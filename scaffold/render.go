@@ -151,8 +151,9 @@ func addManifests(p Project, style Style, kinds []contract, t *Tree) error {
 	}
 
 	files := map[string][]any{
-		"config/rbac/service_account.yaml": {serviceAccount(p, style.Access.needsRole() || p.hasAccessRules())},
-		"config/manager/manager.yaml":      {namespaceObject(p), managerDeployment(p, rt)},
+		"config/rbac/service_account.yaml":   {serviceAccount(p, style.Access.needsRole() || p.hasAccessRules())},
+		"config/manager/manager.yaml":        {namespaceObject(p), managerDeployment(p, rt)},
+		"config/manager/network_policy.yaml": {managerNetworkPolicy(p, rt)},
 	}
 	access := style.Access
 	if rt.Metrics != nil && rt.Metrics.Secure {

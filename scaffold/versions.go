@@ -53,6 +53,9 @@ type Versions struct {
 	// GolangciLint lints go projects (make lint, and CI through its action).
 	GolangciLint        string `json:"golangciLint,omitempty"`
 	ActionsGolangciLint string `json:"actionsGolangciLint,omitempty"`
+	// KubeScore is the outside checker opctl's own tests score every
+	// style's config/ with; no project file uses it.
+	KubeScore string `json:"kubeScore,omitempty"`
 }
 
 // DefaultVersions is the pinned set used by new projects.
@@ -90,6 +93,7 @@ func DefaultVersions() Versions {
 		DevContainerBase:          "mcr.microsoft.com/devcontainers/base:bookworm",
 		GolangciLint:              "v2.15.0",
 		ActionsGolangciLint:       "golangci/golangci-lint-action@v8.0.0",
+		KubeScore:                 "v1.20.0",
 	}
 }
 

@@ -1,0 +1,63 @@
+//go:build generated
+
+package scaffold_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/scaffold"
+)
+
+// TestKubeScore runs kube-score, an outside checker, over every style's
+// seed config/ as kubectl kustomize builds it: no critical finding but
+// for the checks an object's kube-score/ignore annotation names, each of
+// which the project's README explains.
+func TestKubeScore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds kube-score and runs kubectl kustomize")
+	}
+	styletest.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
+	kubeScore := styletest.GoInstall(t, "github.com/zegl/kube-score/cmd/kube-score", scaffold.DefaultVersions().KubeScore)
+	for name, c := range goldenCases(t) {
+		if !strings.HasSuffix(name, "-seed") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeTree(t, c.render(t))
+			manifests := styletest.ExecIn(t, dir, "kubectl", "kustomize", "config/")
+			cmd := exec.Command(kubeScore, "score", "--output-format", "ci", "-")
+			cmd.Stdin = strings.NewReader(manifests)
+			out, err := cmd.Output()
+			var critical []string
+			for _, line := range strings.Split(string(out), "\n") {
+				if strings.HasPrefix(line, "[CRITICAL]") {
+					critical = append(critical, line)
+				}
+			}
+			assert.Empty(t, critical, "kube-score's critical findings")
+			if len(critical) == 0 {
+				require.NoError(t, err, "kube-score:\n%s", out)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, "README.md"))
+			require.NoError(t, err)
+			readme := strings.Join(strings.Fields(string(b)), " ")
+			for _, o := range styletest.DecodeObjects(t, []byte(manifests)) {
+				ignored := o.GetAnnotations()[scaffold.KubeScoreIgnore]
+				for _, check := range strings.Split(ignored, ",") {
+					if check != "" {
+						assert.True(t, strings.Contains(readme, "`"+check+"` ("), "%s %s ignores %s: README.md must say why, as `%s` (why)", o.GetKind(), o.GetName(), check, check)
+					}
+				}
+			}
+		})
+	}
+}
