@@ -25,6 +25,9 @@ func equivalentCommand(dir string, p scaffold.Project, style scaffold.Style) (st
 	if style.Resync && p.ResyncSeconds != scaffold.DefaultResyncSeconds {
 		init = append(init, "--resync-seconds", strconv.FormatInt(int64(p.ResyncSeconds), 10))
 	}
+	if p.Scope != "" {
+		init = append(init, "--scope", p.Scope)
+	}
 	init = append(init, "--yes", dir)
 	lines := []string{shellJoin(init)}
 	var create []string

@@ -18,8 +18,10 @@ import (
 
 type initOptions struct {
 	style, domain, name, repo string
+	scope                     string
 	yes                       bool
 	nameGiven, resyncGiven    bool
+	scopeGiven                bool
 	domainGiven               bool
 	resyncSeconds             int32
 	answers                   checklistFlags
@@ -54,6 +56,7 @@ kinds with opctl create api).`,
 			o.nameGiven = cmd.Flags().Changed("name")
 			o.resyncGiven = cmd.Flags().Changed("resync-seconds")
 			o.domainGiven = cmd.Flags().Changed("domain")
+			o.scopeGiven = cmd.Flags().Changed("scope")
 			if !o.nameGiven {
 				o.name = filepath.Base(dir)
 			}
@@ -66,6 +69,9 @@ kinds with opctl create api).`,
 	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com; not for "+stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ExistingKinds })+", which add none)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
 	f.StringVar(&o.repo, "repo", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
+	f.StringVar(&o.scope, "scope", scaffold.ScopeCluster, "where the operator sees its kinds: "+scaffold.ScopeCluster+" (every namespace, with ClusterRoles) or "+scaffold.ScopeNamespace+
+		" (the namespace it runs in alone, with Roles there; "+stylesWith(env.Styles, func(s scaffold.Style) bool { return s.CannotScopeNamespace == "" && !s.ExistingKinds })+")")
+	completeFlag(cmd, "scope", oneOf(func() []string { return []string{scaffold.ScopeCluster, scaffold.ScopeNamespace} }))
 	f.Int32Var(&o.resyncSeconds, "resync-seconds", scaffold.DefaultResyncSeconds, stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
 	o.answers.register(cmd)
@@ -219,6 +225,11 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 		return scaffold.Project{}, usageErrorf("--resync-seconds is for %s projects; %s projects re-sync as their runtime does", stylesWith(styles, func(s scaffold.Style) bool { return s.Resync }), o.style)
 	}
 	p := scaffold.Project{Name: o.name, Domain: o.domain, Version: scaffold.DefaultVersion, Style: o.style, Versions: scaffold.DefaultVersions()}
+	if o.scope != scaffold.ScopeCluster {
+		// The default is written as nothing; any other value is checked
+		// with the project.
+		p.Scope = o.scope
+	}
 	if style.Resync {
 		if o.resyncSeconds < 1 {
 			return scaffold.Project{}, usageErrorf("--resync-seconds %d: must be at least 1", o.resyncSeconds)
@@ -249,6 +260,7 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 // the next pass.
 type initAnswers struct {
 	style, domain, name, repo string
+	scope                     string
 	api                       *scaffold.API
 	decorator                 *scaffold.Decorator
 }
@@ -299,7 +311,13 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (ini
 			return prev, err
 		}
 	}
-	answers := initAnswers{style: o.style, domain: o.domain, name: o.name, repo: o.repo}
+	if !o.scopeGiven && style.CannotScopeNamespace == "" && !style.ExistingKinds {
+		options := []string{scaffold.ScopeCluster, scaffold.ScopeNamespace}
+		if o.scope, err = pr.Select("Where the operator sees its kinds", "cluster: every namespace, with ClusterRoles; namespace: the namespace it runs in alone, with Roles there", options, cmp.Or(prev.scope, scaffold.ScopeCluster)); err != nil {
+			return prev, err
+		}
+	}
+	answers := initAnswers{style: o.style, domain: o.domain, name: o.name, repo: o.repo, scope: o.scope}
 	if style.ExistingKinds {
 		d, err := askDecorator(pr, prev.decorator)
 		answers.decorator = &d

@@ -152,6 +152,7 @@ func TestInitInPseudoTerminal(t *testing.T) {
 	parent := t.TempDir()
 	s := startPTY(t, parent, "init", "--style", style, "--domain", "example.com", "--name", "db-operator",
 		"--repo", "example.com/db-operator", "db-operator")
+	s.answer("Where the operator sees its kinds", keyEnter) // cluster
 	s.answer("API group", "myapp", keyEnter)
 	s.answer("API version", "\x15v1", keyEnter) // Ctrl-U clears the default
 	s.answer("Kind", "database", keyEnter)

@@ -38,8 +38,9 @@ func toyStyles() scaffold.Styles {
 		},
 		{
 			Name: "toy-shell", Summary: "a toy style decorating existing kinds", ExistingKinds: true,
-			Checklist: toyProfile("bash", map[string]int{"new-crd=no": 5, "language=shell": 4}, map[string]int{"shell": 3}, nil),
-			Runtime:   toyRuntime, Files: toyDecoratorFiles, CI: toyCI,
+			CannotScopeNamespace: "its toy runtime watches every namespace",
+			Checklist:            toyProfile("bash", map[string]int{"new-crd=no": 5, "language=shell": 4}, map[string]int{"shell": 3}, nil),
+			Runtime:              toyRuntime, Files: toyDecoratorFiles, CI: toyCI,
 		},
 	}
 }

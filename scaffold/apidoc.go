@@ -66,7 +66,7 @@ func apiDoc(p Project) []byte {
 	}
 	for _, w := range p.Watches {
 		fmt.Fprintf(&b, "## Watch %s\n\nReacts to existing %s (%s) %s: read-only, no CRD. Each one, when it appears and when it changes, is handed to your code; an Event with reason `%s` and your code's message is recorded on it. When your code fails, the failure is logged and no Event is recorded.\n\n",
-			w.Name, w.Target.Kind, w.Target.APIVersion, w.Where(), WatchHandledReason)
+			w.Name, w.Target.Kind, w.Target.APIVersion, p.WatchIn(w).Where, WatchHandledReason)
 	}
 	return []byte(strings.TrimRight(b.String(), "\n") + "\n")
 }

@@ -171,6 +171,12 @@ func (p Project) AddWatch(src Source, w Watch) (Project, error) {
 	if err := validateTarget(src, w.Target); err != nil {
 		return p, err
 	}
+	if p.NamespaceScoped() && w.Target.ClusterScoped() {
+		return p, invalid(src, "target", w.Target.APIVersion+"/"+w.Target.Kind, "is cluster-scoped, and the project is namespace-scoped (scope: namespace in %s): its operator sees one namespace, and a cluster-scoped object is in none", ProjectFileName)
+	}
+	if w.Namespace != "" && p.NamespaceScoped() {
+		return p, invalid(src, "namespace", w.Namespace, "the project is namespace-scoped (scope: namespace in %s): its watches see the namespace the operator runs in, and no other; leave --namespace out", ProjectFileName)
+	}
 	if w.Namespace != "" {
 		if len(w.Namespace) > 63 || !dnsLabel().MatchString(w.Namespace) {
 			return p, invalid(src, "namespace", w.Namespace, "must be a DNS-1123 label")

@@ -71,6 +71,21 @@ type Metrics struct {
 	Secure bool
 }
 
+// WatchNamespaceEnv names the variable that holds the namespace a
+// namespace-scoped operator sees (operator-sdk's convention, which
+// ansible-operator reads itself); the Deployment sets it to its own.
+const WatchNamespaceEnv = "WATCH_NAMESPACE"
+
+// managerEnv is the runtime's environment, and in a namespace-scoped
+// project the namespace to watch.
+func managerEnv(p Project, rt Runtime) []corev1.EnvVar {
+	if !p.NamespaceScoped() {
+		return rt.Env
+	}
+	return append(slices.Clone(rt.Env), corev1.EnvVar{Name: WatchNamespaceEnv,
+		ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.namespace"}}})
+}
+
 // nonRootUID is the user of distroless "nonroot" and of opctl's images.
 const nonRootUID = 65532
 
@@ -226,7 +241,7 @@ func managerDeployment(p Project, rt Runtime) *appsv1.Deployment {
 						ImagePullPolicy: corev1.PullIfNotPresent,
 						Command:         rt.Command,
 						Args:            append(slices.Clone(rt.Args), rt.LeaderElectionArgs...),
-						Env:             rt.Env,
+						Env:             managerEnv(p, rt),
 						Ports:           rt.Ports,
 						LivenessProbe:   probe(rt.LivenessPath, 15),
 						ReadinessProbe:  probe(rt.ReadinessPath, 5),

@@ -295,9 +295,13 @@ type Project struct {
 	Versions Versions `json:"versions"`
 	// ResyncSeconds is how often the runtime re-syncs every object (styles
 	// with Resync).
-	ResyncSeconds int32       `json:"resyncSeconds,omitempty"`
-	APIs          []API       `json:"apis,omitempty"`
-	Decorators    []Decorator `json:"decorators,omitempty"`
+	ResyncSeconds int32 `json:"resyncSeconds,omitempty"`
+	// Scope is where the operator sees the project's kinds: every
+	// namespace, with a ClusterRole (ScopeCluster, written as nothing), or
+	// the namespace it runs in alone, with a Role there (ScopeNamespace).
+	Scope      string      `json:"scope,omitempty"`
+	APIs       []API       `json:"apis,omitempty"`
+	Decorators []Decorator `json:"decorators,omitempty"`
 	// Watches react to existing objects of other kinds (styles with
 	// Watches), beside the project's own kinds.
 	Watches []Watch `json:"watches,omitempty"`
@@ -309,6 +313,17 @@ type Project struct {
 	// (opctl migrate names them).
 	Starters map[string]string `json:"starters,omitempty"`
 }
+
+// The scopes of a project (Project.Scope).
+const (
+	ScopeCluster   = "cluster"
+	ScopeNamespace = "namespace"
+)
+
+// NamespaceScoped reports whether the operator sees the namespace it runs
+// in alone (the runtime watches WATCH_NAMESPACE, which the Deployment sets
+// to its own namespace) and holds Roles there instead of ClusterRoles.
+func (p Project) NamespaceScoped() bool { return p.Scope == ScopeNamespace }
 
 // Groups returns the distinct API groups in the order they were added.
 func (p Project) Groups() []string {
@@ -451,20 +466,29 @@ type Watch struct {
 // Ansible (secrets, db_creds), for file and role names.
 func (w Watch) Ident() string { return strings.ReplaceAll(w.Name, "-", "_") }
 
-// Where says in words which objects the watch sees: "in namespace
-// payments labelled sync=vault".
-func (w Watch) Where() string {
+// WatchIn is a watch of the project and where it looks.
+type WatchIn struct {
+	Watch
+	// Where says in words which objects the watch sees: "in namespace
+	// payments labelled sync=vault".
+	Where string
+}
+
+// WatchIn is w with where it looks in this project.
+func (p Project) WatchIn(w Watch) WatchIn {
 	where := "in every namespace"
 	switch {
 	case w.Target.ClusterScoped():
 		where = "(cluster-scoped)"
 	case w.Namespace != "":
 		where = "in namespace " + w.Namespace
+	case p.NamespaceScoped():
+		where = "in the operator's namespace"
 	}
 	if len(w.Selector) > 0 {
 		where += " labelled " + SelectorText(w.Selector)
 	}
-	return where
+	return WatchIn{Watch: w, Where: where}
 }
 
 // SelectorText is a label selector as --selector takes it: k=v,k2=v2.

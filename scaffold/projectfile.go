@@ -85,6 +85,9 @@ func (p Project) AddAPI(src Source, a API) (Project, error) {
 	if err := validateAPI(src, p.Domain, a); err != nil {
 		return p, err
 	}
+	if p.NamespaceScoped() && !a.Namespaced {
+		return p, inputErrorf("%s: %s is cluster-scoped, and the project is namespace-scoped (scope: namespace in %s): its operator sees one namespace, and a cluster-scoped object is in none", src("namespaced"), a.Kind, ProjectFileName)
+	}
 	for _, old := range p.APIs {
 		if old.Kind == a.Kind {
 			// Kinds name controller files and modules in every style.
@@ -155,6 +158,9 @@ func (p Project) Validate(src Source, styles Styles) error {
 		}
 	}
 	if err := ValidateVersion(src, p.Version); err != nil {
+		return err
+	}
+	if err := validateScope(src, p.Scope, style, styles); err != nil {
 		return err
 	}
 	switch {
@@ -251,4 +257,25 @@ func CheckWrittenStyle(p Project, tree *Tree, styles Styles) error {
 		return nil
 	}
 	return inputErrorf("%s: style %q: the project's files were written in the %s style, and writing %s over them in place would leave neither: put style: %s back, then opctl migrate --to %s DIR writes the project in %s into DIR", ProjectFileName, p.Style, written, p.Style, written, p.Style, p.Style)
+}
+
+// validateScope checks a project's scope against its style's runtime.
+func validateScope(src Source, scope string, style Style, styles Styles) error {
+	switch scope {
+	case "":
+		return nil
+	case ScopeNamespace:
+	default:
+		return invalid(src, "scope", scope, "must be %s (the default) or %s", ScopeCluster, ScopeNamespace)
+	}
+	if style.CannotScopeNamespace == "" {
+		return nil
+	}
+	var can []string
+	for _, s := range styles {
+		if s.CannotScopeNamespace == "" && !s.ExistingKinds {
+			can = append(can, s.Name)
+		}
+	}
+	return invalid(src, "scope", scope, "%s projects cannot watch one namespace alone: %s; %s can", style.Name, style.CannotScopeNamespace, strings.Join(can, ", "))
 }

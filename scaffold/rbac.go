@@ -7,6 +7,8 @@ import (
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opctl/opctl/inflect"
 )
 
 // Access is what a style's runtime does against the API server; RBAC is
@@ -56,21 +58,34 @@ type ScopedRules struct {
 // cluster-wide ones first, then those of each namespace a watch is narrowed
 // to (when the runtime watches it there only), by namespace. Each holds one
 // rule per API group and verb set, resources sorted, rules sorted by group,
-// then the runtime's rules for named objects.
+// then the runtime's rules for named objects. In a namespace-scoped
+// project, every rule on namespaced resources is the operator's namespace's.
 func ManagerRules(p Project, acc Access) []ScopedRules {
 	scopes := map[string]ruleSet{"": {}}
+	add := func(ns, group, resource string, verbs []string) {
+		switch {
+		case clusterResource(group, resource):
+			ns = ""
+		case p.NamespaceScoped():
+			ns = p.Namespace()
+		}
+		if scopes[ns] == nil {
+			scopes[ns] = ruleSet{}
+		}
+		scopes[ns].add(group, resource, verbs)
+	}
 	for _, a := range p.APIs {
 		g := a.FullGroup(p.Domain)
-		scopes[""].add(g, a.Plural, acc.Parent)
-		scopes[""].add(g, a.Plural+"/status", acc.Status)
-		scopes[""].add(g, a.Plural+"/finalizers", acc.Finalizers)
+		add("", g, a.Plural, acc.Parent)
+		add("", g, a.Plural+"/status", acc.Status)
+		add("", g, a.Plural+"/finalizers", acc.Finalizers)
 		for _, c := range a.OwnedKinds() {
 			if acc.Child != nil {
-				scopes[""].add(c.Group, c.Resource, acc.Child(c))
+				add("", c.Group, c.Resource, acc.Child(c))
 			}
 		}
 		for _, r := range a.AccessRules() {
-			scopes[""].add(r.Group, r.Resource, r.Verbs)
+			add("", r.Group, r.Resource, r.Verbs)
 		}
 	}
 	for _, w := range p.Watches {
@@ -78,11 +93,8 @@ func ManagerRules(p Project, acc Access) []ScopedRules {
 		if acc.WatchesInNamespace {
 			ns = w.Namespace
 		}
-		if scopes[ns] == nil {
-			scopes[ns] = ruleSet{}
-		}
-		scopes[ns].add(w.Target.Group(), w.Target.Resource, watchVerbs)
-		scopes[ns].add(acc.EventsGroup, "events", acc.Events)
+		add(ns, w.Target.Group(), w.Target.Resource, watchVerbs)
+		add(ns, acc.EventsGroup, "events", acc.Events)
 	}
 	// A rule for named objects stays as it is, after the merged ones.
 	var named []rbacv1.PolicyRule
@@ -93,7 +105,7 @@ func ManagerRules(p Project, acc Access) []ScopedRules {
 		}
 		for _, g := range r.APIGroups {
 			for _, res := range r.Resources {
-				scopes[""].add(g, res, r.Verbs)
+				add("", g, res, r.Verbs)
 			}
 		}
 	}
@@ -108,6 +120,26 @@ func ManagerRules(p Project, acc Access) []ScopedRules {
 		}
 	}
 	return out
+}
+
+// clusterResource reports whether group/resource (or one of its
+// subresources) is a built-in cluster-scoped kind's: its rules stay in the
+// ClusterRole, whatever the project's scope.
+func clusterResource(group, resource string) bool {
+	resource, _, _ = strings.Cut(resource, "/")
+	// The reviews an authenticating server (the go manager's metrics
+	// filter) creates are cluster-wide: a Role cannot grant them.
+	if group+"/"+resource == "authentication.k8s.io/tokenreviews" || group+"/"+resource == "authorization.k8s.io/subjectaccessreviews" {
+		return true
+	}
+	for _, t := range clusterScopedBuiltins {
+		i := strings.LastIndex(t, "/")
+		target := Target{APIVersion: t[:i], Kind: t[i+1:]}
+		if target.Group() == group && strings.ToLower(inflect.Pluralize(target.Kind)) == resource {
+			return true
+		}
+	}
+	return false
 }
 
 // ruleSet collects verbs by (API group, resource).

@@ -111,6 +111,20 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			require.NoError(t, err)
 			add("watch", watch)
 		}
+		if s.CannotScopeNamespace == "" {
+			// The seed seeing its own namespace alone, with a watch there.
+			scoped := seedProject(t, s)
+			scoped.Scope = scaffold.ScopeNamespace
+			if s.Watches {
+				w := secretWatch
+				w.Namespace = ""
+				var err error
+				scoped, err = scoped.AddWatch(scaffold.FlagSource, w)
+				require.NoError(t, err)
+			}
+			require.NoError(t, scoped.Validate(scaffold.FlagSource, styles.All()))
+			add("namespace", scoped)
+		}
 		cluster, err := newProject(s, "demo").AddAPI(scaffold.FlagSource, scaffold.API{
 			Group: "platform", Version: "v1alpha1", Kind: "Tenant", Plural: "tenants", Namespaced: false,
 			Fields: mustFields(t, "owner:string:required:column:immutable", "quota:quantity:default=10Gi:immutable"),

@@ -92,7 +92,13 @@ func checkObject(t *testing.T, p scaffold.Project, style scaffold.Style, path st
 				statusGranted = statusGranted || strings.HasSuffix(res.(string), "/status")
 			}
 		}
-		if path == "config/rbac/role.yaml" && kind == "ClusterRole" && len(style.Access.Status) > 0 && len(p.APIs) > 0 {
+		// The kind's rules are the ClusterRole's, or in a namespace-scoped
+		// project the Role's (there is one Role there).
+		kindRole := "ClusterRole"
+		if p.NamespaceScoped() {
+			kindRole = "Role"
+		}
+		if path == "config/rbac/role.yaml" && kind == kindRole && len(style.Access.Status) > 0 && len(p.APIs) > 0 {
 			assert.True(t, statusGranted, "%s: the operator writes status but may not", path)
 		}
 	case "Deployment":

@@ -43,6 +43,9 @@ type Style struct {
 	// conversion webhook, which a kind needs once a version renames a
 	// field (API.Converts); "" when it can.
 	CannotConvert string
+	// CannotScopeNamespace says why the style's runtime cannot watch one
+	// namespace alone (Project.Scope); "" when it can.
+	CannotScopeNamespace string
 	// CanonicalValues: the code reads the spec into typed fields, so a
 	// quantity or a duration reaches the children in its canonical form
 	// (1000m as 1, 90m as 1h30m0s), not as written.

@@ -4,6 +4,7 @@ package styletest
 
 import (
 	"context"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,8 @@ type Cluster struct {
 	Config *rest.Config
 	Client client.Client
 	admin  *envtest.AuthenticatedUser
+	// apiServer restarts over the same etcd (RestartAPIServer).
+	apiServer *envtest.APIServer
 	// MetricsURL is where a real runtime serves its metrics, set by its
 	// start when the style's runtime serves them.
 	MetricsURL string
@@ -42,7 +45,9 @@ func StartAPIServer(t *testing.T, target string) *Cluster {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		t.Fatalf("KUBEBUILDER_ASSETS is not set: run `%s`, which builds kube-apiserver and etcd from the Go module proxy", target)
 	}
-	env := &envtest.Environment{}
+	// Certificates in a directory of the test's own, which a restart keeps:
+	// every client's credentials stay valid (RestartAPIServer).
+	env := &envtest.Environment{ControlPlane: envtest.ControlPlane{APIServer: &envtest.APIServer{CertDir: t.TempDir()}}}
 	cfg, err := env.Start()
 	require.NoError(t, err, "start kube-apiserver and etcd")
 	t.Cleanup(func() { assert.NoError(t, env.Stop()) })
@@ -53,7 +58,30 @@ func StartAPIServer(t *testing.T, target string) *Cluster {
 	t.Logf("API server: %s", strings.TrimSpace(string(version)))
 	c, err := client.New(cfg, client.Options{})
 	require.NoError(t, err)
-	return &Cluster{Config: cfg, Client: c, admin: admin}
+	return &Cluster{Config: cfg, Client: c, admin: admin, apiServer: env.ControlPlane.APIServer}
+}
+
+// RestartAPIServer stops kube-apiserver (SIGTERM, then SIGKILL if it has
+// not stopped within envtest's timeout, as a crash would) and starts it
+// again on the same port, certificates and etcd; it returns once the API
+// server answers.
+func (c *Cluster) RestartAPIServer(t *testing.T) {
+	t.Helper()
+	if err := c.apiServer.Stop(); err != nil {
+		t.Logf("kube-apiserver did not stop within envtest's timeout and was killed: %v", err)
+	}
+	address := c.apiServer.SecureServing.ListenAddr.HostPort()
+	WaitFor(t, "kube-apiserver's port to be free", func() (bool, error) {
+		l, err := net.Listen("tcp", address)
+		if err != nil {
+			return false, nil
+		}
+		return true, l.Close()
+	})
+	require.NoError(t, c.apiServer.Start(), "start kube-apiserver again")
+	WaitFor(t, "the API server to answer again", func() (bool, error) {
+		return c.Client.List(context.Background(), &unstructured.UnstructuredList{Object: map[string]any{"apiVersion": "v1", "kind": "NamespaceList"}}) == nil, nil
+	})
 }
 
 // CreateNamespace creates a namespace; a restricted one enforces and

@@ -52,8 +52,7 @@ func CheckConversion(t *testing.T, cluster *Cluster, style scaffold.Style, start
 		c := cluster.Client
 		dir := Seed(t, style)
 		MustRun(t, dir, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
-		p, crdPath := cluster.installCRD(t, dir)
-		cluster.applyRBAC(t, dir)
+		p, crdPath, kubeconfig := cluster.installProject(t, dir)
 		crd := ReadObjects(t, crdPath)[0]
 		service, _, _ := unstructured.NestedMap(crd.Object, "spec", "conversion", "webhook", "clientConfig", "service")
 		require.NotNil(t, service, "the CRD has no conversion webhook Service")
@@ -76,7 +75,6 @@ func CheckConversion(t *testing.T, cluster *Cluster, style scaffold.Style, start
 		}
 		ns := "conv-" + style.Name
 		cluster.CreateNamespace(t, ns, false)
-		kubeconfig := cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager")
 		suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
 
 		var sample struct {

@@ -48,3 +48,13 @@ func (c *Cluster) installCRD(t *testing.T, dir string) (scaffold.Project, string
 	})
 	return p, paths[0]
 }
+
+// installProject installs what the project in dir deploys besides its
+// manager, its CRDs and its access rules, and returns the project, its first
+// kind's CRD and a kubeconfig of the manager's service account, with which a
+// runtime runs as it would in the cluster.
+func (c *Cluster) installProject(t *testing.T, dir string) (p scaffold.Project, crdPath, kubeconfig string) {
+	p, crdPath = c.installCRD(t, dir)
+	c.applyRBAC(t, dir)
+	return p, crdPath, c.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager")
+}

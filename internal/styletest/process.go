@@ -6,8 +6,10 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -99,4 +101,17 @@ func FreePort(t *testing.T) int {
 	require.NoError(t, err)
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
+}
+
+// ExpandContainerVars replaces each $(VAR) in arg with the variable's value
+// in this process's environment, as the kubelet does with the container's
+// (a reference to a variable that is not set stays as written).
+func ExpandContainerVars(arg string) string {
+	ref := regexp.MustCompile(`\$\([A-Za-z_][A-Za-z0-9_]*\)`)
+	return ref.ReplaceAllStringFunc(arg, func(ref string) string {
+		if v, ok := os.LookupEnv(ref[2 : len(ref)-1]); ok {
+			return v
+		}
+		return ref
+	})
 }

@@ -25,6 +25,16 @@ func Seed(t *testing.T, style scaffold.Style) string {
 	return dir
 }
 
+// SeedScoped is the seed example, namespace-scoped (init --scope
+// namespace): its operator sees the namespace it runs in alone.
+func SeedScoped(t *testing.T, style scaffold.Style) string {
+	t.Helper()
+	dir := t.TempDir()
+	MustRun(t, dir, append(seed.Init(style.Name, style.ModulePath), "--scope", scaffold.ScopeNamespace)...)
+	MustRun(t, dir, seed.Create()...)
+	return dir
+}
+
 // SeedWithOther is the seed example with a second kind, Other (group
 // other), owning a child of every kind but Secret, StatefulSet and Job,
 // with a field for each value of scaffold.TrickySpec a schema can hold, a

@@ -64,6 +64,11 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime, extra .
 			})
 		})
 	}
+	if style.CannotScopeNamespace == "" {
+		suite.Check(t, "namespace scope: converges in its namespace, may not list the kind in another, leaves one there alone", func(t *testing.T) {
+			checkNamespaceScope(t, cluster, style, start, suite)
+		})
+	}
 	for _, check := range extra {
 		check(t, cluster, suite)
 	}
@@ -75,11 +80,9 @@ func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealR
 	c := cluster.Client
 	ctx := context.Background()
 	dir := SeedWithOther(t, style)
-	p, _ := cluster.installCRD(t, dir)
+	p, _, kubeconfig := cluster.installProject(t, dir)
 	ns := "rt-" + style.Name
 	cluster.CreateNamespace(t, ns, false)
-	cluster.applyRBAC(t, dir)
-	kubeconfig := cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager")
 	suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
 
 	cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]

@@ -86,16 +86,23 @@ func CheckWatch(t *testing.T, cluster *Cluster, style scaffold.Style, run Runner
 		}
 		// Least privilege: the operator, which has just done its work,
 		// may read Secrets in the watched namespace and nowhere else.
-		for ns, want := range map[string]bool{watched: true, unwatched: false} {
-			review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
-				User:               "system:serviceaccount:" + p.Namespace() + ":" + p.Name + "-controller-manager",
-				Groups:             []string{"system:serviceaccounts", "system:serviceaccounts:" + p.Namespace()},
-				ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: ns, Verb: "list", Resource: "secrets"},
-			}}
-			require.NoError(t, c.Create(ctx, review))
-			assert.Equal(t, want, review.Status.Allowed, "may the operator list Secrets in namespace %s", ns)
-		}
+		cluster.assertMayList(t, p, "", "secrets", map[string]bool{watched: true, unwatched: false})
 	})
+}
+
+// assertMayList asserts whether, in each namespace, the API server lets
+// the operator of p list the resource of group.
+func (c *Cluster) assertMayList(t *testing.T, p scaffold.Project, group, resource string, namespaces map[string]bool) {
+	t.Helper()
+	for ns, want := range namespaces {
+		review := &authorizationv1.SubjectAccessReview{Spec: authorizationv1.SubjectAccessReviewSpec{
+			User:               "system:serviceaccount:" + p.Namespace() + ":" + p.Name + "-controller-manager",
+			Groups:             []string{"system:serviceaccounts", "system:serviceaccounts:" + p.Namespace()},
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: ns, Verb: "list", Group: group, Resource: resource},
+		}}
+		require.NoError(t, c.Client.Create(context.Background(), review))
+		assert.Equal(t, want, review.Status.Allowed, "may the operator list %s in namespace %s", resource, ns)
+	}
 }
 
 // initNamed is a new project of style named name, as the seed's init makes

@@ -172,7 +172,7 @@ func (a ansibleAPI) Description() string {
 // ansibleWatch is the template data of a watch of an existing kind: its role,
 // whose handle.yml is the user's, its local playbook and its test.
 type ansibleWatch struct {
-	scaffold.Watch
+	scaffold.WatchIn
 	Project scaffold.Project
 	// Role is the role's name, a valid Ansible role name.
 	Role string
@@ -187,11 +187,11 @@ type ansibleWatch struct {
 
 // Description is the role's, for its meta/main.yml.
 func (w ansibleWatch) Description() string {
-	return fmt.Sprintf("Handles %s (%s) %s", w.Target.Kind, w.Target.APIVersion, w.Where())
+	return fmt.Sprintf("Handles %s (%s) %s", w.Target.Kind, w.Target.APIVersion, w.Where)
 }
 
 func newAnsibleWatch(p scaffold.Project, w scaffold.Watch) (ansibleWatch, error) {
-	aw := ansibleWatch{Watch: w, Project: p, Role: "watch_" + w.Ident(),
+	aw := ansibleWatch{WatchIn: p.WatchIn(w), Project: p, Role: "watch_" + w.Ident(),
 		ObjVar: objectVar(w.Target.Group(), w.Target.Kind), Reason: scaffold.WatchHandledReason}
 	obj := scaffold.WatchStarterObject(w)
 	b, err := yamltext.Marshal(obj)

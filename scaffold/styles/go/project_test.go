@@ -63,6 +63,22 @@ func TestGeneratedProject(t *testing.T) {
 	checkProject(t, dir, controllerGen)
 }
 
+// TestGeneratedNamespaceScopedProject: the seed made namespace-scoped,
+// with a watch (in the operator's namespace), builds, passes its tests and
+// lint; controller-gen's Roles from its markers are config/'s.
+func TestGeneratedNamespaceScopedProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated Go project; run without -short (make test does)")
+	}
+	controllerGen := buildControllerGen(t)
+	styletest.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
+	dir := styletest.SeedScoped(t, golang.Style())
+	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--selector", "sync=vault")
+	checkProject(t, dir, controllerGen)
+	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", scaffold.DefaultVersions().GolangciLint)
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "lint", "GOLANGCI_LINT="+golangciLint), "0 issues.")
+}
+
 // checkProject runs the project's go build, vet and test, and checks that
 // it is tidy, that controller-gen agrees with its CRDs and that config/
 // builds.

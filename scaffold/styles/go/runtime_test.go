@@ -24,7 +24,7 @@ func TestRuntime(t *testing.T) {
 		}
 		return styletest.StartLogged(t, cmd)
 	}
-	styletest.CheckRuntime(t, golang.Style(), start, func(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
+	styletest.CheckRuntime(t, golang.Style(), start, styletest.Faults(golang.Style(), start), func(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
 		styletest.CheckConversion(t, cluster, golang.Style(), start, suite)
 	})
 }

@@ -341,7 +341,7 @@ func newGoAPI(p scaffold.Project, a scaffold.API) goAPI {
 // goWatch is the template data of a watch's controller, the user's
 // handler and its test.
 type goWatch struct {
-	scaffold.Watch
+	scaffold.WatchIn
 	// Type is the controller's Go type (SecretsWatch).
 	Type, Reason string
 	RBACMarkers  []string
@@ -359,7 +359,7 @@ func newGoWatch(p scaffold.Project, w scaffold.Watch) (goWatch, error) {
 	}
 	single := p
 	single.APIs, single.Watches = nil, []scaffold.Watch{w}
-	gw := goWatch{Watch: w, Type: strings.Join(camel, "") + "Watch",
+	gw := goWatch{WatchIn: p.WatchIn(w), Type: strings.Join(camel, "") + "Watch",
 		Reason: scaffold.WatchHandledReason, RBACMarkers: markersOf(single)}
 	gw.SelectorGo = scaffold.QuotedPairs(w.Selector)
 	var err error

@@ -37,6 +37,12 @@ func CI(p scaffold.Project) scaffold.CI {
 		DevImage: p.Versions.DevContainerPython}
 }
 
+// CannotScopeNamespace is why a project behind Metacontroller cannot see
+// one namespace alone: Metacontroller, installed once for the cluster,
+// watches its controllers' resources in every namespace (it has no flag to
+// narrow them), and the project runs only its hook.
+const CannotScopeNamespace = "Metacontroller, installed once for the cluster, watches every namespace (it has no flag to watch one), and the project runs only its hook"
+
 // Runtime is how the hook server runs. Metacontroller makes every API call
 // with its own account: the hook server needs no RBAC at all.
 func Runtime(p scaffold.Project) scaffold.Runtime {

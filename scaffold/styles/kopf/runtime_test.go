@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/kopf"
 )
 
@@ -19,7 +22,7 @@ import (
 // OPCTL_KOPF_PYTHONPATH (make test-runtimes).
 func TestRuntime(t *testing.T) {
 	styletest.RequireEnv(t, "OPCTL_KOPF_PYTHONPATH")
-	styletest.CheckRuntime(t, kopf.Style(), runKopf, projectTestsWithKopf)
+	styletest.CheckRuntime(t, kopf.Style(), runKopf, styletest.Faults(kopf.Style(), runKopf), projectTestsWithKopf)
 }
 
 // projectTestsWithKopf runs the seed project's own tests with Kopf itself in
@@ -38,11 +41,20 @@ func projectTestsWithKopf(t *testing.T, cluster *styletest.Cluster, suite *style
 	})
 }
 
-// runKopf runs the project's operator module with kopf run, standalone
-// (no peering) and in every namespace, as the project's ServiceAccount.
+// runKopf runs the project's operator as its Deployment does (kopf run
+// standalone, in every namespace or in WATCH_NAMESPACE's), as the project's
+// ServiceAccount, with the liveness endpoint on a free port.
 func runKopf(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) func() string {
-	cmd := exec.Command(styletest.Python(t), "-m", "kopf", "run", "--standalone", "--all-namespaces",
-		fmt.Sprintf("--liveness=http://127.0.0.1:%d/healthz", styletest.FreePort(t)), "-m", operatorModule(t, dir))
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	args := []string{"-m"}
+	for _, a := range kopf.Style().Runtime(p).Command {
+		if strings.HasPrefix(a, "--liveness=") {
+			a = fmt.Sprintf("--liveness=http://127.0.0.1:%d/healthz", styletest.FreePort(t))
+		}
+		args = append(args, styletest.ExpandContainerVars(a))
+	}
+	cmd := exec.Command(styletest.Python(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+os.Getenv("OPCTL_KOPF_PYTHONPATH")+":"+dir)
 	return styletest.StartLogged(t, cmd)

@@ -3,6 +3,8 @@ package kopf
 
 import (
 	"embed"
+	"slices"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
@@ -16,11 +18,39 @@ import (
 var files embed.FS
 
 // command runs every handlers module of the project in standalone mode
-// (no peering objects), watching all namespaces, with Kopf's liveness
-// endpoint on port 8080.
+// (no peering objects), watching all namespaces or, namespace-scoped, the
+// Deployment's own, with Kopf's liveness endpoint on port 8080.
 func command(p scaffold.Project) []string {
-	return []string{"kopf", "run", "--standalone", "--all-namespaces",
+	return []string{"kopf", "run", "--standalone", namespaces(p),
 		"--liveness=http://0.0.0.0:8080/healthz", "-m", python.Package(p) + ".operator"}
+}
+
+// kopfData is the template data of the files that say how Kopf runs.
+type kopfData struct {
+	python.Data
+	// Namespaces is kopf run's flag for the namespaces it watches.
+	Namespaces string
+}
+
+// imageCommand is the image's CMD: the Deployment's command, which in a
+// namespace-scoped project takes a shell to read WATCH_NAMESPACE (the
+// Deployment has Kubernetes expand it instead).
+func imageCommand(p scaffold.Project) []string {
+	cmd := command(p)
+	if !p.NamespaceScoped() {
+		return cmd
+	}
+	cmd[slices.Index(cmd, namespaces(p))] = "--namespace=${" + scaffold.WatchNamespaceEnv + ":?is not set: the operator watches one namespace}"
+	return []string{"/bin/sh", "-c", "exec " + strings.Join(cmd, " ")}
+}
+
+// namespaces is kopf run's flag for the namespaces it watches: $(VAR) is
+// the variable's value both in a container's args and in make.
+func namespaces(p scaffold.Project) string {
+	if p.NamespaceScoped() {
+		return "--namespace=$(" + scaffold.WatchNamespaceEnv + ")"
+	}
+	return "--all-namespaces"
 }
 
 // Where Kopf's webhook server listens and reads its certificate
@@ -108,7 +138,7 @@ func Style() scaffold.Style {
 }
 
 func addFiles(p scaffold.Project, t *scaffold.Tree) error {
-	d := python.NewData(p, command(p), "reconcile")
+	d := python.NewData(p, imageCommand(p), "reconcile")
 	d.KopfStandIn = true
 	if err := python.AddPackage(t, d, "tests/observed.py"); err != nil {
 		return err
@@ -117,9 +147,10 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	pkg := d.Package + "/"
 	r.File("requirements.txt", "requirements.txt.tmpl", scaffold.UserOwned, d)
 	r.File("requirements-dev.txt", "requirements-dev.txt.tmpl", scaffold.UserOwned, d)
-	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
-	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
-	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
+	kd := kopfData{Data: d, Namespaces: namespaces(p)}
+	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, kd)
+	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, kd)
+	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, kd)
 	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
 	r.File(".dockerignore", "dockerignore.tmpl", scaffold.UserOwned, d)
 	r.File(pkg+"operator.py", "pkg/operator.py.tmpl", scaffold.Generated, operatorData{d, operatorModules(p, d)})
@@ -181,7 +212,7 @@ func operatorModules(p scaffold.Project, d python.Data) []string {
 // kopfWatch is the template data of a watch's handler, the user's function
 // and its test.
 type kopfWatch struct {
-	scaffold.Watch
+	scaffold.WatchIn
 	Package, Reason string
 	// SelectorPy is the label selector as a Python dict.
 	SelectorPy string
@@ -191,7 +222,7 @@ type kopfWatch struct {
 }
 
 func newKopfWatch(p scaffold.Project, pkg string, w scaffold.Watch) (kopfWatch, error) {
-	kw := kopfWatch{Watch: w, Package: pkg, Reason: scaffold.WatchHandledReason}
+	kw := kopfWatch{WatchIn: p.WatchIn(w), Package: pkg, Reason: scaffold.WatchHandledReason}
 	kw.SelectorPy = "{" + scaffold.QuotedPairs(w.Selector) + "}"
 	var err error
 	kw.Fixture, kw.Message, err = scaffold.WatchStarterCase(w, "    ")

@@ -22,10 +22,11 @@ func Style() scaffold.Style {
 		Name: "metacontroller-decorator",
 		Pins: []string{"actionsSetupPython", "devContainerPython", "metacontroller", "python", "pythonImage"},
 		// The attachments are the children.
-		Ownership:  "Metacontroller sets each attachment's controller ownerReference and deletes one the sync hook no longer returns",
-		Finalizers: "Metacontroller adds one when the DecoratorController has a finalize hook",
-		CheckName:  python.CheckName,
-		Summary:    "a sync hook behind a Metacontroller DecoratorController: attach children to existing resources, no CRD",
+		Ownership:            "Metacontroller sets each attachment's controller ownerReference and deletes one the sync hook no longer returns",
+		Finalizers:           "Metacontroller adds one when the DecoratorController has a finalize hook",
+		CheckName:            python.CheckName,
+		CannotScopeNamespace: hookserver.CannotScopeNamespace,
+		Summary:              "a sync hook behind a Metacontroller DecoratorController: attach children to existing resources, no CRD",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function",
 				Expressiveness: "adds children to existing resources", Performance: "good: Metacontroller does watches and applies",

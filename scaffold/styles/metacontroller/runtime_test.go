@@ -14,5 +14,5 @@ import (
 // test-runtimes).
 func TestRuntime(t *testing.T) {
 	metacontrollertest.RequireReal(t)
-	styletest.CheckRuntime(t, metacontroller.Style(), metacontrollertest.StartReal)
+	styletest.CheckRuntime(t, metacontroller.Style(), metacontrollertest.StartReal, styletest.Faults(metacontroller.Style(), metacontrollertest.StartReal))
 }

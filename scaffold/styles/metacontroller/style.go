@@ -47,13 +47,14 @@ func Style() scaffold.Style {
 		CheckName: python.CheckName,
 		// Metacontroller serves the CRDs of its parents by the API server
 		// alone, and the project runs nothing but the sync hook.
-		CannotConvert: "Metacontroller calls the sync hook with objects the API server has already converted, and serves no CRD conversion webhook itself",
-		Summary:       "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
-		Runtime:       hookserver.Runtime,
-		Manifests:     manifests,
-		Files:         addFiles,
-		CI:            hookserver.CI,
-		Prerequisite:  hookserver.Prerequisite(),
+		CannotConvert:        "Metacontroller calls the sync hook with objects the API server has already converted, and serves no CRD conversion webhook itself",
+		CannotScopeNamespace: hookserver.CannotScopeNamespace,
+		Summary:              "a declarative sync hook (spec in, children out) behind a Metacontroller CompositeController",
+		Runtime:              hookserver.Runtime,
+		Manifests:            manifests,
+		Files:                addFiles,
+		CI:                   hookserver.CI,
+		Prerequisite:         hookserver.Prerequisite(),
 	}
 }
 

@@ -3,9 +3,11 @@
 package shelloperator_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,6 +44,45 @@ func TestGeneratedProject(t *testing.T) {
 	out := styletest.ExecIn(t, dir, "make", "test", "lint")
 	assert.Contains(t, out, "4 passed, 0 failed")
 	assert.Contains(t, out, "14 passed, 0 failed")
+}
+
+// TestGeneratedNamespaceScopedProject: in the seed made namespace-scoped,
+// with a watch, every hook's bindings look in WATCH_NAMESPACE alone (make
+// test sets it), and a hook asked for its configuration without it fails
+// saying so.
+func TestGeneratedNamespaceScopedProject(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's hook tests")
+	}
+	styletest.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
+	dir := styletest.SeedScoped(t, shelloperator.Style())
+	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--selector", "sync=vault")
+	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "11 passed, 0 failed")
+	for _, hook := range []string{"hooks/10-databases.sh", "hooks/watch-secrets.sh"} {
+		cmd := exec.Command(hook, "--config")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "WATCH_NAMESPACE=payments")
+		out, err := cmd.Output()
+		require.NoError(t, err, hook)
+		var config struct {
+			Kubernetes []struct {
+				Namespace struct {
+					NameSelector struct{ MatchNames []string } `json:"nameSelector"`
+				} `json:"namespace"`
+			} `json:"kubernetes"`
+		}
+		require.NoError(t, json.Unmarshal(out, &config), "%s", out)
+		require.NotEmpty(t, config.Kubernetes)
+		for _, b := range config.Kubernetes {
+			assert.Equal(t, []string{"payments"}, b.Namespace.NameSelector.MatchNames, hook)
+		}
+		cmd = exec.Command(hook, "--config")
+		cmd.Dir = dir
+		cmd.Env = slices.DeleteFunc(os.Environ(), func(v string) bool { return strings.HasPrefix(v, "WATCH_NAMESPACE=") })
+		out, err = cmd.CombinedOutput()
+		require.Error(t, err, "%s --config without WATCH_NAMESPACE", hook)
+		assert.Contains(t, string(out), "WATCH_NAMESPACE: is not set: the operator watches one namespace")
+	}
 }
 
 // TestGeneratedWatchProject scaffolds the article's shell-operator case (a

@@ -115,6 +115,7 @@ type shellAPI struct {
 	Hook              string // hook file name without .sh: 10-databases
 	ChildBindingsJSON string // names of the children's bindings, as JSON
 	Config            string // what the hook prints for --config
+	PrintConfig       string // the command that prints it (configPrinter)
 }
 
 // shellChildData is the template data of one child's template: its kind's
@@ -206,6 +207,17 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 	return cfg
 }
 
+// configPrinter is the command a hook prints its configuration with, from
+// a heredoc: as written, or in a namespace-scoped project with every
+// binding narrowed to the namespace the Deployment runs in, which the hook
+// learns only when it runs.
+func configPrinter(p scaffold.Project) string {
+	if !p.NamespaceScoped() {
+		return "cat"
+	}
+	return `jq --arg ns "${` + scaffold.WatchNamespaceEnv + `:?is not set: the operator watches one namespace (scope: namespace in opctl.yaml)}" '.kubernetes[].namespace = {nameSelector: {matchNames: [$ns]}}'`
+}
+
 // watchConfig watches the target's objects where the watch looks, each
 // appearing or changing object running the hook. The watch has a queue of
 // its own, where a failed run is retried: the handler's work is not done
@@ -226,10 +238,11 @@ func watchConfig(w scaffold.Watch) hookConfig {
 
 // shellWatch is the template data of a watch's hook and handler.
 type shellWatch struct {
-	scaffold.Watch
-	Project                scaffold.Project
-	Where, Handler, Config string
-	Reason                 string
+	scaffold.WatchIn
+	Project         scaffold.Project
+	Handler, Config string
+	PrintConfig     string // configPrinter
+	Reason          string
 }
 
 // addWatchHooks adds each watch's hook, the library it shares, the user's
@@ -244,7 +257,7 @@ func addWatchHooks(p scaffold.Project, r *scaffold.Renderer, t *scaffold.Tree) e
 		if err != nil {
 			return err
 		}
-		d := shellWatch{Watch: w, Project: p, Where: w.Where(), Handler: "handle-" + w.Name + ".sh", Config: string(config)}
+		d := shellWatch{WatchIn: p.WatchIn(w), Project: p, Handler: "handle-" + w.Name + ".sh", Config: string(config), PrintConfig: configPrinter(p)}
 		hook := "hooks/watch-" + w.Name + ".sh"
 		r.File(hook, "hooks/watch.sh.tmpl", scaffold.Generated, d)
 		r.Chmod(hook, 0o755)
@@ -420,7 +433,7 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 		}
 		childBindingsJSON, _ := json.Marshal(bindings)
 		d.APIs = append(d.APIs, shellAPI{API: a, jqTemplated: newJQTemplated(a), FullGroup: a.FullGroup(p.Domain), Hook: HookName(i, a),
-			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON)})
+			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON), PrintConfig: configPrinter(p)})
 	}
 	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
 	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)

@@ -1,0 +1,134 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// Faults are the fault checks, as an extra check of CheckRuntime: the
+// runtime killed in a burst of objects and started again, and the API
+// server restarted under it.
+func Faults(style scaffold.Style, start RealRuntime) func(*testing.T, *Cluster, *Conformance) {
+	return func(t *testing.T, cluster *Cluster, suite *Conformance) {
+		suite.Check(t, fmt.Sprintf("killed (SIGKILL) in a burst of %d objects and started again: all Ready, each child made once", burst), func(t *testing.T) {
+			checkKilledInBurst(t, cluster, style, start, suite)
+		})
+		suite.Check(t, "the API server restarted over the same etcd: the runtime, not restarted, follows a change and a new object", func(t *testing.T) {
+			checkAPIServerRestart(t, cluster, style, start, suite)
+		})
+	}
+}
+
+// checkAPIServerRestart runs the seed project, restarts the API server
+// under it (same etcd), then changes one Database and creates another:
+// the runtime, never restarted, follows both.
+func checkAPIServerRestart(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
+	ctx := context.Background()
+	c := cluster.Client
+	ns := "restart-" + style.Name
+	dir, _, kubeconfig, sample := seedIn(t, cluster, style, ns)
+	suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
+	before := sample.DeepCopy()
+	before.SetName("before")
+	require.NoError(t, c.Create(ctx, before))
+	WaitFor(t, "the first Database Ready", func() (bool, error) { return ready(ctx, c, before) })
+	cluster.RestartAPIServer(t)
+	updateSpec(t, c, before, func(spec map[string]any) { spec["version"] = "after-restart" })
+	after := sample.DeepCopy()
+	after.SetName("after")
+	require.NoError(t, c.Create(ctx, after))
+	WaitWithin(t, 5*time.Minute, "the changed Database and the new one Ready, the change in the child", func() (bool, error) {
+		for _, obj := range []*unstructured.Unstructured{before, after} {
+			if ok, err := ready(ctx, c, obj); !ok || err != nil {
+				return false, err
+			}
+		}
+		var cm corev1.ConfigMap
+		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "before-configmap"}, &cm); err != nil {
+			return false, client.IgnoreNotFound(err)
+		}
+		return cm.Data["version"] == "after-restart", nil
+	})
+}
+
+// seedIn installs the seed project of style and a namespace ns for its
+// objects, and returns the project's directory, the manager's kubeconfig and
+// the sample Database in ns.
+func seedIn(t *testing.T, cluster *Cluster, style scaffold.Style, ns string) (dir string, p scaffold.Project, kubeconfig string, sample *unstructured.Unstructured) {
+	dir = Seed(t, style)
+	p, _, kubeconfig = cluster.installProject(t, dir)
+	cluster.CreateNamespace(t, ns, false)
+	sample = ReadObjects(t, filepath.Join(dir, scaffold.SamplePath(p, p.APIs[0])))[0]
+	sample.SetNamespace(ns)
+	return dir, p, kubeconfig, sample
+}
+
+// burst is how many objects checkKilledInBurst creates at once.
+const burst = 50
+
+// checkKilledInBurst creates a burst of the seed's Databases, kills the
+// runtime (SIGKILL) as soon as it has made the first child, and starts it
+// again: every Database gets Ready and exactly its one ConfigMap, none
+// lost and none made twice.
+func checkKilledInBurst(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
+	ctx := context.Background()
+	c := cluster.Client
+	ns := "burst-" + style.Name
+	dir, p, kubeconfig, sample := seedIn(t, cluster, style, ns)
+	children := func() (*corev1.ConfigMapList, error) {
+		var list corev1.ConfigMapList
+		err := c.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{"app.kubernetes.io/managed-by": p.Name})
+		return &list, err
+	}
+	t.Run("killed in the burst", func(t *testing.T) {
+		// The runtime runs as long as this subtest: its cleanup kills it.
+		suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
+		for i := range burst {
+			obj := sample.DeepCopy()
+			obj.SetName(fmt.Sprintf("burst-%02d", i))
+			require.NoError(t, c.Create(ctx, obj))
+		}
+		WaitFor(t, "the first child", func() (bool, error) {
+			list, err := children()
+			return err == nil && len(list.Items) > 0, err
+		})
+		list, err := children()
+		require.NoError(t, err)
+		t.Logf("killed with %d of %d ConfigMaps made", len(list.Items), burst)
+	})
+	suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
+	WaitWithin(t, 10*time.Minute, fmt.Sprintf("all %d Databases Ready", burst), func() (bool, error) {
+		for i := range burst {
+			obj := sample.DeepCopy()
+			obj.SetName(fmt.Sprintf("burst-%02d", i))
+			if ok, err := ready(ctx, c, obj); !ok || err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	})
+	list, err := children()
+	require.NoError(t, err)
+	made := map[string]int{}
+	for _, cm := range list.Items {
+		made[cm.Name]++
+		require.Len(t, cm.OwnerReferences, 1, "%s has one owner", cm.Name)
+	}
+	assert.Len(t, list.Items, burst, "one ConfigMap per Database, no more")
+	for i := range burst {
+		assert.Equal(t, 1, made[fmt.Sprintf("burst-%02d-configmap", i)], "burst-%02d's ConfigMap", i)
+	}
+}
