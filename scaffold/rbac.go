@@ -188,7 +188,15 @@ func (s ruleSet) rules() []rbacv1.PolicyRule {
 func managerRBAC(p Project, acc Access) []any {
 	var out []any
 	for _, scope := range ManagerRules(p, acc) {
-		out = append(out, roleAndBinding(p, scope.Namespace == "", scope.Namespace, managerRoleName, "manager-rolebinding", scope.Rules)...)
+		ns := scope.Namespace
+		if ns == p.Namespace() {
+			// The operator's own: left unset, kustomize's namespace and
+			// the chart's release namespace put it there, as they do its
+			// ServiceAccount (a Role set apart would keep kustomize from
+			// prefixing its binding's subject).
+			ns = ""
+		}
+		out = append(out, roleAndBinding(p, scope.Namespace == "", ns, managerRoleName, "manager-rolebinding", scope.Rules)...)
 	}
 	return out
 }

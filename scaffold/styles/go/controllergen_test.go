@@ -48,10 +48,10 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 	// metrics endpoint's reviews (cmd/main.go's filter, which has no
 	// marker): the same ClusterRole, and the same Role in each namespace.
 	styletest.ExecIn(t, dir, controllerGen, "rbac:roleName=manager-role", "paths=./internal/...", "output:rbac:dir="+out)
-	theirs := grants(t, filepath.Join(out, "role.yaml"))
+	theirs := grants(t, filepath.Join(out, "role.yaml"), "")
 	theirs["ClusterRole  authentication.k8s.io tokenreviews create"] = true
 	theirs["ClusterRole  authorization.k8s.io subjectaccessreviews create"] = true
-	assert.Equal(t, theirs, grants(t, filepath.Join(dir, "config/rbac/role.yaml")),
+	assert.Equal(t, theirs, grants(t, filepath.Join(dir, "config/rbac/role.yaml"), p.Namespace()),
 		"controller-gen's roles from the RBAC markers differ from opctl's")
 	if !p.Webhooks() {
 		return
@@ -64,8 +64,9 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 }
 
 // grants are the (cluster) roles' rules in the file at path, one
-// "kind namespace group resource verb" each, whichever way rules group them.
-func grants(t *testing.T, path string) map[string]bool {
+// "kind namespace group resource verb" each, whichever way rules group them;
+// a Role without a namespace is in own (kustomize puts it there).
+func grants(t *testing.T, path, own string) map[string]bool {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -80,7 +81,11 @@ func grants(t *testing.T, path string) map[string]bool {
 			for _, g := range r.APIGroups {
 				for _, res := range r.Resources {
 					for _, v := range r.Verbs {
-						out[strings.Join([]string{o.GetKind(), o.GetNamespace(), g, res, v}, " ")] = true
+						ns := o.GetNamespace()
+						if ns == "" && o.GetKind() == "Role" {
+							ns = own
+						}
+						out[strings.Join([]string{o.GetKind(), ns, g, res, v}, " ")] = true
 					}
 				}
 			}
