@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"fmt"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -62,6 +63,28 @@ type ConversionServer struct {
 // goes); any other with Recreate, and the chart refuses replicaCount above
 // 1.
 func (rt Runtime) Replicable() bool { return len(rt.LeaderElectionArgs) > 0 || rt.Stateless }
+
+// Lease is how a runtime that elects a leader holds its lease: a stand-by
+// takes over once the leader has not renewed it for DurationSeconds, and the
+// leader gives up leading (every runtime here then exits, for the kubelet
+// to restart it) once it has failed to renew it for RenewDeadlineSeconds.
+type Lease struct {
+	DurationSeconds, RenewDeadlineSeconds int
+}
+
+// DefaultLease is cert-manager's: its leader keeps leading through an API
+// server away for up to 40 seconds (a restart, a control-plane upgrade),
+// where client-go's 15s/10s make it exit after 10; what it costs is a
+// successor waiting up to a minute for a leader that died (not for one
+// that stops and releases its lease).
+func DefaultLease() Lease { return Lease{DurationSeconds: 60, RenewDeadlineSeconds: 40} }
+
+// Args are the flags that set the lease, as Kubernetes' own components and
+// ansible-operator name them.
+func (l Lease) Args() []string {
+	return []string{fmt.Sprintf("--leader-elect-lease-duration=%ds", l.DurationSeconds),
+		fmt.Sprintf("--leader-elect-renew-deadline=%ds", l.RenewDeadlineSeconds)}
+}
 
 // Metrics is a runtime's Prometheus endpoint on Port, at /metrics. A
 // Secure one is HTTPS and lets in only clients the API server

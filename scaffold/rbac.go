@@ -225,12 +225,18 @@ func roleAndBinding(p Project, cluster bool, namespace, role, binding string, ru
 		&rbacv1.RoleBinding{TypeMeta: typed(kind + "Binding"), ObjectMeta: meta(binding), RoleRef: ref, Subjects: subjects}}
 }
 
-// leaderElectionRBAC lets the manager hold a Lease in its own namespace.
+// leaderElectionRBAC lets the manager hold a Lease in its own namespace,
+// and record the Event client-go's leader election writes there when it
+// takes the lease.
 func leaderElectionRBAC(p Project) []any {
 	return roleAndBinding(p, false, "", "leader-election-role", "leader-election-rolebinding", []rbacv1.PolicyRule{{
 		APIGroups: []string{"coordination.k8s.io"},
 		Resources: []string{"leases"},
 		Verbs:     []string{"create", "delete", "get", "list", "patch", "update", "watch"},
+	}, {
+		APIGroups: []string{""},
+		Resources: []string{"events"},
+		Verbs:     []string{"create", "patch"},
 	}})
 }
 

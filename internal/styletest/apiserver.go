@@ -45,10 +45,24 @@ func StartAPIServer(t *testing.T, target string) *Cluster {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		t.Fatalf("KUBEBUILDER_ASSETS is not set: run `%s`, which builds kube-apiserver and etcd from the Go module proxy", target)
 	}
-	// Certificates in a directory of the test's own, which a restart keeps:
-	// every client's credentials stay valid (RestartAPIServer).
-	env := &envtest.Environment{ControlPlane: envtest.ControlPlane{APIServer: &envtest.APIServer{CertDir: t.TempDir()}}}
-	cfg, err := env.Start()
+	var (
+		env *envtest.Environment
+		cfg *rest.Config
+		err error
+	)
+	// envtest gives the default namespace 5 seconds to appear, which a
+	// start on two busy cores can miss: a whole new start is tried then.
+	for range 3 {
+		// Certificates in a directory of the test's own, which a restart
+		// keeps: every client's credentials stay valid (RestartAPIServer).
+		env = &envtest.Environment{ControlPlaneStartTimeout: 2 * time.Minute,
+			ControlPlane: envtest.ControlPlane{APIServer: &envtest.APIServer{CertDir: t.TempDir()}}}
+		if cfg, err = env.Start(); err == nil {
+			break
+		}
+		t.Logf("kube-apiserver and etcd did not start, tried again: %v", err)
+		_ = env.Stop()
+	}
 	require.NoError(t, err, "start kube-apiserver and etcd")
 	t.Cleanup(func() { assert.NoError(t, env.Stop()) })
 	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)

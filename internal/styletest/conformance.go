@@ -40,9 +40,8 @@ func NewConformance(t *testing.T, style string) *Conformance {
 	return s
 }
 
-// Runs names the runtime under check by the function that returns its log
-// so far, which a failure shows.
-func (s *Conformance) Runs(logs func() string) { s.logs = logs }
+// Runs names the runtime under check, whose log so far a failure shows.
+func (s *Conformance) Runs(p *Process) { s.logs = p.Logs }
 
 // Check runs one named check as a subtest and records whether it passed;
 // a failure shows the runtime's log.

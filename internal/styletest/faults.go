@@ -6,11 +6,13 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -19,10 +21,16 @@ import (
 )
 
 // Faults are the fault checks, as an extra check of CheckRuntime: the
-// runtime killed in a burst of objects and started again, and the API
-// server restarted under it.
+// runtime killed in a burst of objects and started again, the API server
+// restarted under it, and for a style whose runtime elects a leader, the
+// leader of two replicas killed.
 func Faults(style scaffold.Style, start RealRuntime) func(*testing.T, *Cluster, *Conformance) {
 	return func(t *testing.T, cluster *Cluster, suite *Conformance) {
+		if style.LeaderElection {
+			suite.Check(t, "two replicas: one leads, the other stands by and takes over within the lease when the leader is killed", func(t *testing.T) {
+				checkTakeover(t, cluster, style, start, suite)
+			})
+		}
 		suite.Check(t, fmt.Sprintf("killed (SIGKILL) in a burst of %d objects and started again: all Ready, each child made once", burst), func(t *testing.T) {
 			checkKilledInBurst(t, cluster, style, start, suite)
 		})
@@ -61,6 +69,60 @@ func checkAPIServerRestart(t *testing.T, cluster *Cluster, style scaffold.Style,
 			return false, client.IgnoreNotFound(err)
 		}
 		return cm.Data["version"] == "after-restart", nil
+	})
+}
+
+// tookLease reports whether a runtime's log says it has taken its lease,
+// as client-go's leader election logs it (through klog or logr, one
+// capitalised, the other not).
+func tookLease(logs string) bool {
+	return strings.Contains(strings.ToLower(logs), "successfully acquired lease")
+}
+
+// checkTakeover runs two replicas of the seed project's runtime, as the
+// Deployment does with two: the first takes the lease and reconciles, the
+// second stands by; the leader killed (SIGKILL: it releases nothing), the
+// second takes the lease within its duration and reconciles a new object.
+func checkTakeover(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
+	ctx := context.Background()
+	c := cluster.Client
+	ns := "takeover-" + style.Name
+	dir, _, kubeconfig, sample := seedIn(t, cluster, style, ns)
+	leader := start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster)
+	suite.Runs(leader)
+	WaitFor(t, "the first replica to take the lease", func() (bool, error) {
+		return tookLease(leader.Logs()), nil
+	})
+	standBy := start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster)
+	first := sample.DeepCopy()
+	first.SetName("first")
+	require.NoError(t, c.Create(ctx, first))
+	WaitFor(t, "the first Database Ready", func() (bool, error) { return ready(ctx, c, first) })
+	require.False(t, tookLease(standBy.Logs()), "the second replica stands by while the first leads")
+
+	leader.Kill()
+	killed := time.Now()
+	suite.Runs(standBy)
+	lease := time.Duration(scaffold.DefaultLease().DurationSeconds) * time.Second
+	// The stand-by sees the lease run out a retry period (2 s) after it
+	// does, at worst; the rest is slack for two busy cores.
+	WaitWithin(t, lease+15*time.Second, "the second replica to take the lease", func() (bool, error) {
+		return tookLease(standBy.Logs()), nil
+	})
+	t.Logf("the second replica took over %s after the leader was killed (lease: %s)", time.Since(killed).Round(time.Second), lease)
+	second := sample.DeepCopy()
+	second.SetName("second")
+	require.NoError(t, c.Create(ctx, second))
+	WaitFor(t, "the Database made after the takeover Ready", func() (bool, error) { return ready(ctx, c, second) })
+}
+
+// ForgetLeases deletes the Leases in namespace at cleanup, once the test's
+// runtimes are stopped (it must be called before they start): each check
+// installs its project anew, and a killed runtime's lease would keep the
+// next one waiting for it to run out.
+func (c *Cluster) ForgetLeases(t *testing.T, namespace string) {
+	t.Cleanup(func() {
+		assert.NoError(t, c.Client.DeleteAllOf(context.Background(), &coordinationv1.Lease{}, client.InNamespace(namespace)))
 	})
 }
 

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -26,9 +27,10 @@ import (
 func StartProcess(t *testing.T, cmd *exec.Cmd, forbidden ...string) (stop func()) {
 	var logs bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &logs, &logs
+	inOwnGroup(cmd)
 	require.NoError(t, cmd.Start())
 	return func() {
-		_ = cmd.Process.Kill()
+		_ = killGroup(cmd)
 		_ = cmd.Wait()
 		if t.Failed() {
 			t.Logf("%s output:\n%s", filepath.Base(cmd.Path), logs.String())
@@ -45,27 +47,70 @@ func StartProcess(t *testing.T, cmd *exec.Cmd, forbidden ...string) (stop func()
 	}
 }
 
+// Process is a real runtime started by StartLogged.
+type Process struct {
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	out  bytes.Buffer
+	once sync.Once
+}
+
 // StartLogged starts cmd, a real runtime, with its output in a buffer;
-// it is stopped at cleanup. It returns the output so far.
-func StartLogged(t *testing.T, cmd *exec.Cmd) (logs func() string) {
-	var mu sync.Mutex
-	var out bytes.Buffer
-	w := writerFunc(func(p []byte) (int, error) {
-		mu.Lock()
-		defer mu.Unlock()
-		return out.Write(p)
+// it is killed at cleanup.
+func StartLogged(t *testing.T, cmd *exec.Cmd) *Process {
+	p := &Process{cmd: cmd}
+	w := writerFunc(func(b []byte) (int, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.out.Write(b)
 	})
 	cmd.Stdout, cmd.Stderr = w, w
+	inOwnGroup(cmd)
 	require.NoError(t, cmd.Start(), "start %s", cmd.Path)
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+	t.Cleanup(p.Kill)
+	return p
+}
+
+// Logs is the process's output so far.
+func (p *Process) Logs() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
+}
+
+// Kill kills the process and what it forked with SIGKILL, as a node's
+// crash would (it releases nothing, its lease included), and waits for it;
+// later calls do nothing.
+func (p *Process) Kill() {
+	p.once.Do(func() {
+		_ = killGroup(p.cmd)
+		_ = p.cmd.Wait()
 	})
-	return func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return out.String()
-	}
+}
+
+// GroupCommand is exec.CommandContext whose process leads a process group
+// of its own, killed whole when ctx ends (see inOwnGroup).
+func GroupCommand(ctx context.Context, name string, arg ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, arg...)
+	inOwnGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	return cmd
+}
+
+// inOwnGroup makes cmd, before it starts, the leader of a process group of
+// its own, for killGroup to kill whole as a container's processes end with
+// it: a runtime's or ansible-playbook's forked workers would otherwise live
+// on, go on writing to the cluster, and hold its output pipe open, so that
+// Wait never returned. WaitDelay bounds Wait should anything have left the
+// group.
+func inOwnGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 10 * time.Second
+}
+
+// killGroup sends SIGKILL to the process group cmd leads (inOwnGroup).
+func killGroup(cmd *exec.Cmd) error {
+	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
 type writerFunc func([]byte) (int, error)

@@ -24,7 +24,7 @@ import (
 // RealRuntime starts the project in dir in its style's real runtime, as
 // the project's ServiceAccount (kubeconfig) or, for Metacontroller, as a
 // cluster admin (admin), and returns the runtime's log so far.
-type RealRuntime func(t *testing.T, dir, kubeconfig, admin string, cluster *Cluster) (logs func() string)
+type RealRuntime func(t *testing.T, dir, kubeconfig, admin string, cluster *Cluster) *Process
 
 // RequireEnv fails the test, naming every variable of vars that is not
 // set. The real runtimes are not served by the registries this machine

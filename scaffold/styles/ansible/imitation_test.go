@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -245,7 +244,7 @@ func runPlaybook(ctx context.Context, c client.Client, injector *ownerInjectingP
 	// operator's runner would after its timeout.
 	run, cancel := context.WithTimeout(ctx, playbookTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(run, "ansible-playbook", w.localPlaybook(),
+	cmd := styletest.GroupCommand(run, "ansible-playbook", w.localPlaybook(),
 		"-e", "cr_name="+o.GetName(), "-e", "cr_namespace="+o.GetNamespace(), "-e", "_"+strings.ToLower(w.Kind)+"_record_status=true")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "K8S_AUTH_KUBECONFIG="+kubeconfig, "ANSIBLE_NOCOLOR=1",

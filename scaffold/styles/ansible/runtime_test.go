@@ -26,9 +26,9 @@ func TestRuntime(t *testing.T) {
 
 // runAnsibleOperator runs ansible-operator from the project directory, as
 // its image does, with the Deployment's leader election (in the
-// operator's namespace, which outside a cluster it cannot find). Its
-// proxy port (8888) and /tmp paths are fixed: one instance at a time.
-func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) func() string {
+// operator's namespace, which outside a cluster it cannot find), its proxy
+// on a port of its own, so that two replicas can run side by side.
+func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) *styletest.Process {
 	p, err := scaffold.LoadProject(dir, scaffold.Styles{ansible.Style()})
 	require.NoError(t, err)
 	// Secure metrics, as the Deployment runs them, on a free port.
@@ -36,7 +36,8 @@ func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *stylet
 	cluster.MetricsURL = "https://" + metrics + "/metrics"
 	args := []string{"run", "--watches-file=./watches.yaml",
 		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", styletest.FreePort(t)),
-		"--metrics-bind-address=" + metrics, "--metrics-secure", "--metrics-require-rbac", "--leader-election-namespace=" + p.Namespace()}
+		"--metrics-bind-address=" + metrics, "--metrics-secure", "--metrics-require-rbac", "--leader-election-namespace=" + p.Namespace(),
+		fmt.Sprintf("--proxy-port=%d", styletest.FreePort(t))}
 	cmd := exec.Command(os.Getenv("OPCTL_ANSIBLE_OPERATOR"), append(args, ansible.Style().Runtime(p).LeaderElectionArgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
@@ -46,5 +47,6 @@ func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *stylet
 		"ANSIBLE_COLLECTIONS_PATH="+os.Getenv("OPCTL_ANSIBLE_COLLECTIONS_PATH")+":/usr/share/ansible/collections:/usr/lib/python3/dist-packages",
 		"ANSIBLE_ROLES_PATH="+filepath.Join(dir, "roles"),
 		"ANSIBLE_GATHERING=explicit")
+	cluster.ForgetLeases(t, p.Namespace())
 	return styletest.StartLogged(t, cmd)
 }

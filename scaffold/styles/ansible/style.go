@@ -79,8 +79,9 @@ func Style() scaffold.Style {
 				// in /opt/ansible/.ansible and must stay visible.
 				WritableDirs: []string{"/tmp", "/opt/ansible/.ansible/tmp"},
 				// As operator-sdk's Ansible scaffold runs it: a Lease named
-				// after the project, in the operator's namespace.
-				LeaderElectionArgs: []string{"--leader-elect", "--leader-election-id=" + p.Name},
+				// after the project, in the operator's namespace; held as
+				// long as the go manager holds its own.
+				LeaderElectionArgs: append([]string{"--leader-elect", "--leader-election-id=" + p.Name}, scaffold.DefaultLease().Args()...),
 			}
 		},
 		Files: ansibleFiles,
@@ -213,7 +214,9 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 		APIs    []ansibleAPI
 		// CreateOnceKinds are the owned kinds created once, as a YAML list.
 		CreateOnceKinds string
-	}{Project: p, V: p.Versions}
+		// Lease is the Deployment's leader-election lease.
+		Lease scaffold.Lease
+	}{Project: p, V: p.Versions, Lease: scaffold.DefaultLease()}
 	createOnce := []string{}
 	for _, a := range p.APIs {
 		aa := ansibleAPI{API: a, templated: newTemplated(a), Project: p, V: p.Versions, FullGroup: a.FullGroup(p.Domain),

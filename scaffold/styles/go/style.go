@@ -223,6 +223,8 @@ type goData struct {
 	// PrerequisiteKinds are the owned kinds that are not built in.
 	PrerequisiteKinds []scaffold.ChildKind
 	Watches           []goWatch
+	// Lease is cmd/main.go's default leader-election lease.
+	Lease scaffold.Lease
 }
 
 // goAPIDir is where the types of an API live: api/<version> for the first
@@ -236,7 +238,7 @@ func goAPIDir(p scaffold.Project, a scaffold.API) string {
 }
 
 func newGoData(p scaffold.Project) goData {
-	d := goData{Project: p, Module: p.Repo, V: p.Versions}
+	d := goData{Project: p, Module: p.Repo, V: p.Versions, Lease: scaffold.DefaultLease()}
 	gvIndex := map[string]int{}
 	owned := map[string]bool{}
 	// gv is the index of the group-version of ga, in dir, added if new.

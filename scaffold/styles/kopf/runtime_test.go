@@ -44,7 +44,7 @@ func projectTestsWithKopf(t *testing.T, cluster *styletest.Cluster, suite *style
 // runKopf runs the project's operator as its Deployment does (kopf run
 // standalone, in every namespace or in WATCH_NAMESPACE's), as the project's
 // ServiceAccount, with the liveness endpoint on a free port.
-func runKopf(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) func() string {
+func runKopf(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) *styletest.Process {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	args := []string{"-m"}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -73,7 +72,7 @@ type hookBinding struct {
 // operations failed is retried (the hooks' bindings have no allowFailure);
 // a hook that fails to run fails the suite.
 func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(string, ...any)) error {
-	out, err := exec.CommandContext(ctx, hook, "--config").Output()
+	out, err := styletest.GroupCommand(ctx, hook, "--config").Output()
 	if err != nil {
 		return fmt.Errorf("%s --config: %w", hook, err)
 	}
@@ -134,7 +133,7 @@ func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(st
 	if err := os.WriteFile(contextPath, bindingContext, 0o644); err != nil {
 		return err
 	}
-	cmd := exec.CommandContext(ctx, hook)
+	cmd := styletest.GroupCommand(ctx, hook)
 	cmd.Env = append(os.Environ(), "BINDING_CONTEXT_PATH="+contextPath, "KUBERNETES_PATCH_PATH="+patchPath)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%s: %v\n%s", hook, err, out)

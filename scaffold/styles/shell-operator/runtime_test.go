@@ -27,7 +27,7 @@ func TestRuntime(t *testing.T) {
 // runShellOperator runs shell-operator on the project's hooks as the
 // project's ServiceAccount, every listener on loopback and its scratch in
 // a directory of the test's.
-func runShellOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) func() string {
+func runShellOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) *styletest.Process {
 	tmp := t.TempDir()
 	cmd := exec.Command(os.Getenv("OPCTL_SHELL_OPERATOR"), "start")
 	cmd.Env = append(os.Environ(),

@@ -30,7 +30,7 @@ func RequireReal(t *testing.T) {
 // and runs Metacontroller outside the cluster as a cluster admin, with the
 // project's Composite- and DecoratorControllers as its Helm chart renders
 // them, their hook URL (only) rewritten to the hook server on loopback.
-func StartReal(t *testing.T, dir, _, admin string, cluster *styletest.Cluster) (logs func() string) {
+func StartReal(t *testing.T, dir, _, admin string, cluster *styletest.Cluster) *styletest.Process {
 	_, err := envtest.InstallCRDs(cluster.Config, envtest.CRDInstallOptions{Paths: []string{os.Getenv("OPCTL_METACONTROLLER_CRDS")}})
 	require.NoError(t, err, "Metacontroller's CRDs")
 	base, stop := StartHookServer(t, dir)
