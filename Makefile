@@ -1,4 +1,6 @@
 GO ?= go
+# The styles make bench-runtimes measures: one or more of ./scaffold/styles/NAME.
+BENCH_STYLES ?= ./scaffold/styles/...
 
 .PHONY: all
 all: build
@@ -38,9 +40,23 @@ test-e2e: ## Prove every style's generated project on a real API server built fr
 	  $(GO) test -tags e2e -count=1 -timeout 60m -run TestE2E -v ./scaffold/...
 
 .PHONY: test-runtimes
+# One runtime at a time (-p 1): two cores do not run two runtimes and their
+# fault checks within the checks' time limits (docs/real-runtimes.md).
 test-runtimes: ## Run every style's seed project in its real runtime (given by OPCTL_* variables; see docs/real-runtimes.md).
 	KUBEBUILDER_ASSETS="$${KUBEBUILDER_ASSETS:-$$($(GO) run ./hack/envtest-bins | tail -n 1)}" \
-	  $(GO) test -tags e2e -count=1 -timeout 30m -run TestRuntime -v ./scaffold/styles/...
+	  $(GO) test -tags e2e -count=1 -p 1 -timeout 30m -run TestRuntime -v ./scaffold/styles/...
+
+.PHONY: bench-runtimes
+# One package at a time (-p 1): each style is measured alone on the machine.
+bench-runtimes: ## Measure every style in its real runtime at N = 10, 100 and 1000 objects (OPCTL_BENCH_N; the variables of test-runtimes), then write docs/runtime-costs.md.
+	@mkdir -p .cache
+	KUBEBUILDER_ASSETS="$${KUBEBUILDER_ASSETS:-$$($(GO) run ./hack/envtest-bins | tail -n 1)}" OPCTL_BENCH_OUT="$(CURDIR)/.cache/bench-runtimes.jsonl" \
+	  $(GO) test -tags e2e -count=1 -p 1 -timeout 6h -run TestBenchRuntime -v $(BENCH_STYLES)
+	$(MAKE) bench-runtimes-doc
+
+.PHONY: bench-runtimes-doc
+bench-runtimes-doc: ## Write docs/runtime-costs.md's table, docs/runtime-costs.svg and the figures opctl decide shows from the last make bench-runtimes.
+	$(GO) run ./hack/bench/runtimecosts .cache/bench-runtimes.jsonl
 
 .PHONY: test-fuzz
 # A count, not a duration: each input renders every style, and a time limit

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/internal/runtimecosts"
 	"github.com/opctl/opctl/scaffold"
 )
 
@@ -279,6 +280,8 @@ func printDecision(w io.Writer, rec checklist.Recommendation, next []string) {
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	a, b := rec.Comparison[0], rec.Comparison[1]
+	// In the real runtimes, by make bench-runtimes (docs/runtime-costs.md).
+	measured := runtimecosts.Measured()
 	rows := [][3]string{
 		{"", a.Style, b.Style},
 		{"language", a.Language, b.Language},
@@ -288,6 +291,7 @@ func printDecision(w io.Writer, rec checklist.Recommendation, next []string) {
 		{"idempotency", a.Idempotency, b.Idempotency},
 		{"maturity", a.Maturity, b.Maturity},
 		{"best fit", a.BestFit, b.BestFit},
+		{"measured", runtimecosts.Summary(measured, a.Style), runtimecosts.Summary(measured, b.Style)},
 	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r[0], r[1], r[2])

@@ -42,6 +42,12 @@ type Cluster struct {
 // for the test; target is the make target that sets it, named when it is
 // not set.
 func StartAPIServer(t *testing.T, target string) *Cluster {
+	return startAPIServer(t, target, func(*envtest.APIServer) {})
+}
+
+// startAPIServer is StartAPIServer with kube-apiserver's flags added to
+// by configure.
+func startAPIServer(t *testing.T, target string, configure func(*envtest.APIServer)) *Cluster {
 	if os.Getenv("KUBEBUILDER_ASSETS") == "" {
 		t.Fatalf("KUBEBUILDER_ASSETS is not set: run `%s`, which builds kube-apiserver and etcd from the Go module proxy", target)
 	}
@@ -55,8 +61,9 @@ func StartAPIServer(t *testing.T, target string) *Cluster {
 	for range 3 {
 		// Certificates in a directory of the test's own, which a restart
 		// keeps: every client's credentials stay valid (RestartAPIServer).
-		env = &envtest.Environment{ControlPlaneStartTimeout: 2 * time.Minute,
-			ControlPlane: envtest.ControlPlane{APIServer: &envtest.APIServer{CertDir: t.TempDir()}}}
+		apiServer := &envtest.APIServer{CertDir: t.TempDir()}
+		configure(apiServer)
+		env = &envtest.Environment{ControlPlaneStartTimeout: 2 * time.Minute, ControlPlane: envtest.ControlPlane{APIServer: apiServer}}
 		if cfg, err = env.Start(); err == nil {
 			break
 		}
@@ -65,7 +72,9 @@ func StartAPIServer(t *testing.T, target string) *Cluster {
 	}
 	require.NoError(t, err, "start kube-apiserver and etcd")
 	t.Cleanup(func() { assert.NoError(t, env.Stop()) })
-	admin, err := env.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, nil)
+	// Not envtest's own "admin", which the test's client is: the API
+	// server's audit log tells a runtime's requests from the test's.
+	admin, err := env.AddUser(envtest.User{Name: "runtime-admin", Groups: []string{"system:masters"}}, nil)
 	require.NoError(t, err)
 	version, err := exec.Command(filepath.Join(os.Getenv("KUBEBUILDER_ASSETS"), "kube-apiserver"), "--version").Output()
 	require.NoError(t, err)

@@ -140,8 +140,13 @@ func readyReason(cr *unstructured.Unstructured) string {
 // its status), which only conflicts.
 func updateSpec(t *testing.T, c client.Client, cr *unstructured.Unstructured, change func(spec map[string]any)) {
 	t.Helper()
-	require.NoError(t, retry.RetryOnConflict(retry.DefaultRetry, func() error {
-		if err := c.Get(context.Background(), client.ObjectKeyFromObject(cr), cr); err != nil {
+	require.NoError(t, changeSpec(context.Background(), c, cr, change))
+}
+
+// changeSpec is updateSpec for a goroutine: it returns its error.
+func changeSpec(ctx context.Context, c client.Client, cr *unstructured.Unstructured, change func(spec map[string]any)) error {
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
 			return err
 		}
 		spec, _, _ := unstructured.NestedMap(cr.Object, "spec")
@@ -152,8 +157,8 @@ func updateSpec(t *testing.T, c client.Client, cr *unstructured.Unstructured, ch
 		if err := unstructured.SetNestedMap(cr.Object, spec, "spec"); err != nil {
 			return err
 		}
-		return c.Update(context.Background(), cr)
-	}))
+		return c.Update(ctx, cr)
+	})
 }
 
 // quietFor is how long an operator that has settled writes none of the

@@ -4,6 +4,7 @@ package ansible_test
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,13 +22,21 @@ import (
 // test-runtimes).
 func TestRuntime(t *testing.T) {
 	styletest.RequireEnv(t, "OPCTL_ANSIBLE_OPERATOR", "OPCTL_ANSIBLE_PYTHONPATH", "OPCTL_ANSIBLE_RUNNER_BIN_DIR", "OPCTL_ANSIBLE_COLLECTIONS_PATH")
-	styletest.CheckRuntime(t, ansible.Style(), runAnsibleOperator)
+	styletest.CheckRuntime(t, ansible.Style(), runAnsibleOperator, styletest.Faults(ansible.Style(), runAnsibleOperator))
+}
+
+// TestBenchRuntime measures the seed in ansible-operator (make bench-runtimes).
+func TestBenchRuntime(t *testing.T) {
+	styletest.RequireEnv(t, "OPCTL_ANSIBLE_OPERATOR", "OPCTL_ANSIBLE_PYTHONPATH", "OPCTL_ANSIBLE_RUNNER_BIN_DIR", "OPCTL_ANSIBLE_COLLECTIONS_PATH")
+	styletest.BenchRuntime(t, ansible.Style(), runAnsibleOperator)
 }
 
 // runAnsibleOperator runs ansible-operator from the project directory, as
 // its image does, with the Deployment's leader election (in the
-// operator's namespace, which outside a cluster it cannot find), its proxy
-// on a port of its own, so that two replicas can run side by side.
+// operator's namespace, which outside a cluster it cannot find). Its proxy
+// stays on 8888: the kubeconfig of its runs names localhost:8888 whatever
+// --proxy-port says (v1.42.3, internal/ansible/controller/reconcile.go),
+// so a second replica runs in a network namespace of its own.
 func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) *styletest.Process {
 	p, err := scaffold.LoadProject(dir, scaffold.Styles{ansible.Style()})
 	require.NoError(t, err)
@@ -36,8 +45,7 @@ func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *stylet
 	cluster.MetricsURL = "https://" + metrics + "/metrics"
 	args := []string{"run", "--watches-file=./watches.yaml",
 		fmt.Sprintf("--health-probe-bind-address=127.0.0.1:%d", styletest.FreePort(t)),
-		"--metrics-bind-address=" + metrics, "--metrics-secure", "--metrics-require-rbac", "--leader-election-namespace=" + p.Namespace(),
-		fmt.Sprintf("--proxy-port=%d", styletest.FreePort(t))}
+		"--metrics-bind-address=" + metrics, "--metrics-secure", "--metrics-require-rbac", "--leader-election-namespace=" + p.Namespace()}
 	cmd := exec.Command(os.Getenv("OPCTL_ANSIBLE_OPERATOR"), append(args, ansible.Style().Runtime(p).LeaderElectionArgs...)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(),
@@ -48,5 +56,12 @@ func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *stylet
 		"ANSIBLE_ROLES_PATH="+filepath.Join(dir, "roles"),
 		"ANSIBLE_GATHERING=explicit")
 	cluster.ForgetLeases(t, p.Namespace())
+	if l, err := net.Listen("tcp", "127.0.0.1:8888"); err == nil {
+		require.NoError(t, l.Close())
+	} else {
+		// Another replica holds the proxy's port: this one gets a network
+		// of its own, as its pod would.
+		return cluster.StartInOwnNetwork(t, cmd)
+	}
 	return styletest.StartLogged(t, cmd)
 }

@@ -18,24 +18,31 @@ import (
 // is the go style's real runtime. Then the fault checks, and a v2 renaming
 // a field, converted by the manager's webhook.
 func TestRuntime(t *testing.T) {
-	start := func(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) *styletest.Process {
-		// Secure metrics, as the Deployment runs them, on a free port.
-		address := fmt.Sprintf("127.0.0.1:%d", styletest.FreePort(t))
-		cluster.MetricsURL = "https://" + address + "/metrics"
-		cmd := managerCommand(t, dir, kubeconfig, address)
-		// Leader election as the Deployment runs it, the lease in the
-		// operator's namespace (which outside a cluster it cannot find).
-		p, err := scaffold.LoadProject(dir, scaffold.Styles{golang.Style()})
-		require.NoError(t, err)
-		cmd.Args = append(cmd.Args, golang.Style().Runtime(p).LeaderElectionArgs...)
-		cmd.Args = append(cmd.Args, "--leader-election-namespace="+p.Namespace())
-		cluster.ForgetLeases(t, p.Namespace())
-		if certs := cluster.ConversionCerts; certs != "" {
-			cmd.Args = append(cmd.Args, "--webhook-cert-path="+certs, fmt.Sprintf("--webhook-port=%d", styletest.ConversionPort))
-		}
-		return styletest.StartLogged(t, cmd)
-	}
-	styletest.CheckRuntime(t, golang.Style(), start, styletest.Faults(golang.Style(), start), func(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
-		styletest.CheckConversion(t, cluster, golang.Style(), start, suite)
+	styletest.CheckRuntime(t, golang.Style(), startManager, styletest.Faults(golang.Style(), startManager), func(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
+		styletest.CheckConversion(t, cluster, golang.Style(), startManager, suite)
 	})
+}
+
+// TestBenchRuntime measures the seed's manager (make bench-runtimes).
+func TestBenchRuntime(t *testing.T) {
+	styletest.BenchRuntime(t, golang.Style(), startManager)
+}
+
+// startManager runs the seed's manager as its Deployment does.
+func startManager(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) *styletest.Process {
+	// Secure metrics, as the Deployment runs them, on a free port.
+	address := fmt.Sprintf("127.0.0.1:%d", styletest.FreePort(t))
+	cluster.MetricsURL = "https://" + address + "/metrics"
+	cmd := managerCommand(t, dir, kubeconfig, address)
+	// Leader election as the Deployment runs it, the lease in the
+	// operator's namespace (which outside a cluster it cannot find).
+	p, err := scaffold.LoadProject(dir, scaffold.Styles{golang.Style()})
+	require.NoError(t, err)
+	cmd.Args = append(cmd.Args, golang.Style().Runtime(p).LeaderElectionArgs...)
+	cmd.Args = append(cmd.Args, "--leader-election-namespace="+p.Namespace())
+	cluster.ForgetLeases(t, p.Namespace())
+	if certs := cluster.ConversionCerts; certs != "" {
+		cmd.Args = append(cmd.Args, "--webhook-cert-path="+certs, fmt.Sprintf("--webhook-port=%d", styletest.ConversionPort))
+	}
+	return styletest.StartLogged(t, cmd)
 }

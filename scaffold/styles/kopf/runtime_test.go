@@ -25,6 +25,12 @@ func TestRuntime(t *testing.T) {
 	styletest.CheckRuntime(t, kopf.Style(), runKopf, styletest.Faults(kopf.Style(), runKopf), projectTestsWithKopf)
 }
 
+// TestBenchRuntime measures the seed in Kopf (make bench-runtimes).
+func TestBenchRuntime(t *testing.T) {
+	styletest.RequireEnv(t, "OPCTL_KOPF_PYTHONPATH")
+	styletest.BenchRuntime(t, kopf.Style(), runKopf)
+}
+
 // projectTestsWithKopf runs the seed project's own tests with Kopf itself in
 // place of tests/kopf_stand_in.py, and a cluster: the unit tests against
 // kopf.adopt and kopf.label, and tests/test_operator.py, whose KopfRunner

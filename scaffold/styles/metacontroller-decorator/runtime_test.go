@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -62,4 +63,41 @@ func TestRuntime(t *testing.T) {
 		})
 	})
 	suite.SteadyState(t, c, service)
+}
+
+// TestBenchRuntime measures the seed in Metacontroller (make
+// bench-runtimes): N selected Deployments, each given its Service; the
+// change is their container port, which the Service follows.
+func TestBenchRuntime(t *testing.T) {
+	metacontrollertest.RequireReal(t)
+	styletest.Bench(t, decorator.Style().Name, func(t *testing.T, cluster *styletest.Cluster, ns string) styletest.BenchTarget {
+		dir := scaffoldSeed(t)
+		cluster.CreateNamespace(t, ns, false)
+		metacontrollertest.StartReal(t, dir, "", cluster.AdminKubeconfig(t), cluster)
+		return styletest.BenchTarget{
+			Object: webDeployment("web", ns, map[string]any{"app-type": "web"}),
+			Change: func(spec map[string]any) {
+				containers, _, _ := unstructured.NestedSlice(spec, "template", "spec", "containers")
+				containers[0].(map[string]any)["ports"].([]any)[0].(map[string]any)["containerPort"] = int64(9090)
+				_ = unstructured.SetNestedSlice(spec, containers, "template", "spec", "containers")
+			},
+			Converged: func(ctx context.Context, c client.Client, ns string, changed bool) (int, error) {
+				want := int32(8080)
+				if changed {
+					want = 9090
+				}
+				var services corev1.ServiceList
+				if err := c.List(ctx, &services, client.InNamespace(ns)); err != nil {
+					return 0, err
+				}
+				n := 0
+				for _, s := range services.Items {
+					if len(s.Spec.Ports) == 1 && s.Spec.Ports[0].Port == want {
+						n++
+					}
+				}
+				return n, nil
+			},
+		}
+	})
 }

@@ -16,3 +16,9 @@ func TestRuntime(t *testing.T) {
 	metacontrollertest.RequireReal(t)
 	styletest.CheckRuntime(t, metacontroller.Style(), metacontrollertest.StartReal, styletest.Faults(metacontroller.Style(), metacontrollertest.StartReal))
 }
+
+// TestBenchRuntime measures the seed in Metacontroller (make bench-runtimes).
+func TestBenchRuntime(t *testing.T) {
+	metacontrollertest.RequireReal(t)
+	styletest.BenchRuntime(t, metacontroller.Style(), metacontrollertest.StartReal)
+}

@@ -24,6 +24,12 @@ func TestRuntime(t *testing.T) {
 	})
 }
 
+// TestBenchRuntime measures the seed in shell-operator (make bench-runtimes).
+func TestBenchRuntime(t *testing.T) {
+	styletest.RequireEnv(t, "OPCTL_SHELL_OPERATOR")
+	styletest.BenchRuntime(t, shelloperator.Style(), runShellOperator)
+}
+
 // runShellOperator runs shell-operator on the project's hooks as the
 // project's ServiceAccount, every listener on loopback and its scratch in
 // a directory of the test's.

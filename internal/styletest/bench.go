@@ -1,0 +1,316 @@
+//go:build e2e
+
+package styletest
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	authenticationv1 "k8s.io/api/authentication/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/opctl/opctl/internal/runtimecosts"
+	"github.com/opctl/opctl/scaffold"
+)
+
+// BenchTarget is what Bench makes N of, and how it knows they converged.
+type BenchTarget struct {
+	// Object is copied N times into the namespace, each named apart.
+	Object *unstructured.Unstructured
+	// Change is the spec change of the second measure.
+	Change func(spec map[string]any)
+	// Converged counts the objects of ns that have converged: after
+	// Change when changed.
+	Converged func(ctx context.Context, c client.Client, ns string, changed bool) (int, error)
+}
+
+// BenchRun installs a project, starts its runtime for as long as t runs,
+// and gives what to make N of in ns (which it creates).
+type BenchRun func(t *testing.T, cluster *Cluster, ns string) BenchTarget
+
+// BenchRuntime is Bench of the seed project's Database, started by start.
+func BenchRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
+	Bench(t, style.Name, func(t *testing.T, cluster *Cluster, ns string) BenchTarget {
+		dir, _, kubeconfig, sample := seedIn(t, cluster, style, ns)
+		start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster)
+		return seedTarget(sample)
+	})
+}
+
+// seedTarget: a Database has converged when it is Ready and its ConfigMap
+// holds its spec.version.
+func seedTarget(sample *unstructured.Unstructured) BenchTarget {
+	return BenchTarget{Object: sample, Change: func(spec map[string]any) { spec["version"] = "changed" },
+		Converged: func(ctx context.Context, c client.Client, ns string, changed bool) (int, error) {
+			version, _, _ := unstructured.NestedString(sample.Object, "spec", "version")
+			if changed {
+				version = "changed"
+			}
+			var maps corev1.ConfigMapList
+			if err := c.List(ctx, &maps, client.InNamespace(ns)); err != nil {
+				return 0, err
+			}
+			following := map[string]bool{}
+			for _, cm := range maps.Items {
+				following[cm.Name] = cm.Data["version"] == version
+			}
+			list := &unstructured.UnstructuredList{}
+			list.SetGroupVersionKind(sample.GroupVersionKind())
+			if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+				return 0, err
+			}
+			n := 0
+			for i := range list.Items {
+				if obj := &list.Items[i]; readyNow(obj) && following[obj.GetName()+"-configmap"] {
+					n++
+				}
+			}
+			return n, nil
+		}}
+}
+
+// Bench measures a style in its real runtime (make bench-runtimes): for
+// each N of OPCTL_BENCH_N, against one API server that writes an audit
+// log, a fresh runtime gets N objects made at once, then a change to all
+// of them, then a minute alone. Each N's runtimecosts.Result is appended
+// to OPCTL_BENCH_OUT as a JSON line; a larger N is not tried once one has
+// not converged within OPCTL_BENCH_LIMIT.
+func Bench(t *testing.T, style string, run BenchRun) {
+	out := os.Getenv("OPCTL_BENCH_OUT")
+	if out == "" {
+		t.Fatal("OPCTL_BENCH_OUT is not set: run `make bench-runtimes`, which sets it")
+	}
+	sizes, err := runtimecosts.ParseSizes(os.Getenv("OPCTL_BENCH_N"))
+	require.NoError(t, err, "OPCTL_BENCH_N")
+	limit := 10 * time.Minute
+	if v := os.Getenv("OPCTL_BENCH_LIMIT"); v != "" {
+		limit, err = time.ParseDuration(v)
+		require.NoError(t, err, "OPCTL_BENCH_LIMIT")
+	}
+	dir := t.TempDir()
+	policy, auditLog := filepath.Join(dir, "audit-policy.yaml"), filepath.Join(dir, "audit.log")
+	// One event per request, when it ends (a watch: when it closes).
+	require.NoError(t, os.WriteFile(policy, []byte("apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived, ResponseStarted]\nrules:\n- level: Metadata\n"), 0o600))
+	cluster := startAPIServer(t, "make bench-runtimes", func(a *envtest.APIServer) {
+		a.Configure().Append("audit-policy-file", policy).Append("audit-log-path", auditLog)
+	})
+	self := username(t, cluster)
+	for _, n := range sizes {
+		var r runtimecosts.Result
+		t.Run(fmt.Sprintf("N=%d", n), func(t *testing.T) {
+			r = benchOnce(t, cluster, run, fmt.Sprintf("bench-%d", n), n, limit, func(from, to time.Time) (int, map[string]int) {
+				return countRequests(t, auditLog, self, from, to)
+			})
+		})
+		r.Style, r.Date, r.Machine = style, time.Now().UTC().Format(time.DateOnly), machine()
+		line, err := json.Marshal(r)
+		require.NoError(t, err)
+		f, err := os.OpenFile(out, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		require.NoError(t, err)
+		_, err = f.Write(append(line, '\n'))
+		require.NoError(t, f.Close())
+		require.NoError(t, err)
+		t.Logf("%s", line)
+		if !r.Converged() {
+			t.Logf("%s did not converge %d objects within %s: no larger N", style, n, limit)
+			break
+		}
+	}
+}
+
+// steadyWindow is how long a converged runtime is left alone for its
+// writes per minute.
+const steadyWindow = time.Minute
+
+func benchOnce(t *testing.T, cluster *Cluster, run BenchRun, ns string, n int, limit time.Duration, count func(from, to time.Time) (requests int, writes map[string]int)) runtimecosts.Result {
+	ctx := context.Background()
+	// The bench's own client is not held back by client-go's default
+	// 5 requests a second: N objects are made as fast as the server takes
+	// them.
+	cfg := *cluster.Config
+	cfg.QPS, cfg.Burst = 1000, 2000
+	c, err := client.New(&cfg, client.Options{})
+	require.NoError(t, err)
+	target := run(t, cluster, ns)
+	meter, err := startUsageMeter()
+	require.NoError(t, err)
+	r := runtimecosts.Result{N: n}
+	created := time.Now()
+	forEach(t, n, func(i int) error {
+		obj := target.Object.DeepCopy()
+		obj.SetName(fmt.Sprintf("bench-%04d", i))
+		obj.SetNamespace(ns)
+		return c.Create(ctx, obj)
+	})
+	r.Ready, r.ReadySeconds = converge(t, ctx, c, target, ns, n, false, created, limit)
+	end := time.Now()
+	if r.Ready == n {
+		changed := time.Now()
+		forEach(t, n, func(i int) error {
+			obj := target.Object.DeepCopy()
+			obj.SetName(fmt.Sprintf("bench-%04d", i))
+			obj.SetNamespace(ns)
+			return changeSpec(ctx, c, obj, target.Change)
+		})
+		r.Changed, r.ChangeSeconds = converge(t, ctx, c, target, ns, n, true, changed, limit)
+		end = time.Now()
+	}
+	usage, err := meter.stop()
+	require.NoError(t, err)
+	r.CPUSeconds = round(usage.CPU.Seconds(), 1)
+	r.PeakRSSMiB = round(float64(usage.RSS)/(1<<20), 0)
+	requests, _ := count(created, end)
+	r.RequestsPerObject = round(float64(requests)/float64(n), 1)
+	if r.Converged() {
+		quiet := time.Now()
+		time.Sleep(steadyWindow)
+		_, writes := count(quiet, time.Now())
+		total := 0
+		for _, n := range writes {
+			total += n
+		}
+		r.WritesPerMinute = round(float64(total)/steadyWindow.Minutes(), 1)
+		t.Logf("writes in the minute after, by verb and resource: %v", writes)
+	}
+	return r
+}
+
+// converge polls until all n objects have converged or limit has passed
+// since from: how many have, and when the last did.
+func converge(t *testing.T, ctx context.Context, c client.Client, target BenchTarget, ns string, n int, changed bool, from time.Time, limit time.Duration) (int, float64) {
+	done := 0
+	for time.Since(from) < limit {
+		var err error
+		if done, err = target.Converged(ctx, c, ns, changed); err != nil {
+			t.Logf("counting converged objects: %v", err)
+		}
+		if done == n {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	return done, round(time.Since(from).Seconds(), 1)
+}
+
+// forEach runs do for 0..n-1 on 16 workers.
+func forEach(t *testing.T, n int, do func(i int) error) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range 16 {
+		wg.Go(func() {
+			for i := range work {
+				if err := do(i); err != nil {
+					errs <- err
+				}
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+}
+
+// readyNow: the object as listed is Ready for its generation.
+func readyNow(obj *unstructured.Unstructured) bool {
+	observed, _, _ := unstructured.NestedInt64(obj.Object, "status", "observedGeneration")
+	cond := readyCondition(obj)
+	return observed == obj.GetGeneration() && cond != nil && cond["status"] == "True" &&
+		fmt.Sprint(cond["observedGeneration"]) == fmt.Sprint(obj.GetGeneration())
+}
+
+// countRequests counts the audit log's requests received in [from, to)
+// from anyone but the bench (self) and the API server itself: the
+// runtime's, as its ServiceAccount or, for Metacontroller, its admin; and
+// of them the writes, but to its Lease.
+func countRequests(t *testing.T, auditLog, self string, from, to time.Time) (requests int, writes map[string]int) {
+	writes = map[string]int{}
+	f, err := os.Open(auditLog)
+	require.NoError(t, err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var e struct {
+			Verb string `json:"verb"`
+			User struct {
+				Username string `json:"username"`
+			} `json:"user"`
+			Received  time.Time `json:"requestReceivedTimestamp"`
+			ObjectRef struct {
+				Resource string `json:"resource"`
+			} `json:"objectRef"`
+		}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &e), "audit log line")
+		if e.User.Username == self || e.User.Username == "system:apiserver" || e.Received.Before(from) || !e.Received.Before(to) {
+			continue
+		}
+		requests++
+		switch e.Verb {
+		case "create", "update", "patch", "delete", "deletecollection":
+			// A leader's lease renewals (every 2 s) are the same for any
+			// number of objects: the idle writes are the others.
+			if e.ObjectRef.Resource != "leases" {
+				writes[e.Verb+" "+e.ObjectRef.Resource]++
+			}
+		}
+	}
+	require.NoError(t, sc.Err())
+	return requests, writes
+}
+
+// username is the name the API server knows the bench's own client by.
+func username(t *testing.T, cluster *Cluster) string {
+	clientset, err := kubernetes.NewForConfig(cluster.Config)
+	require.NoError(t, err)
+	review, err := clientset.AuthenticationV1().SelfSubjectReviews().Create(context.Background(), &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
+	require.NoError(t, err)
+	return review.Status.UserInfo.Username
+}
+
+// machine names the CPU, cores and memory the figures were taken on.
+func machine() string {
+	model, memory := "unknown CPU", ""
+	if raw, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(raw), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	if raw, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		if _, err := fmt.Sscanf(string(raw), "MemTotal: %d kB", &kb); err == nil {
+			memory = fmt.Sprintf(", %d GiB", (kb+(1<<19))>>20)
+		}
+	}
+	return fmt.Sprintf("%d cores (%s)%s, %s", runtime.NumCPU(), model, memory, runtime.GOOS)
+}
+
+func round(v float64, places int) float64 {
+	p, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', places, 64), 64)
+	return p
+}
