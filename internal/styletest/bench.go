@@ -7,10 +7,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -151,23 +151,19 @@ func benchOnce(t *testing.T, cluster *Cluster, run BenchRun, ns string, n int, l
 	meter, err := startUsageMeter()
 	require.NoError(t, err)
 	r := runtimecosts.Result{N: n}
-	created := time.Now()
-	forEach(t, n, func(i int) error {
+	nth := func(i int) *unstructured.Unstructured {
 		obj := target.Object.DeepCopy()
 		obj.SetName(fmt.Sprintf("bench-%04d", i))
 		obj.SetNamespace(ns)
-		return c.Create(ctx, obj)
-	})
+		return obj
+	}
+	created := time.Now()
+	forEach(t, n, func(i int) error { return c.Create(ctx, nth(i)) })
 	r.Ready, r.ReadySeconds = converge(t, ctx, c, target, ns, n, false, created, limit)
 	end := time.Now()
 	if r.Ready == n {
 		changed := time.Now()
-		forEach(t, n, func(i int) error {
-			obj := target.Object.DeepCopy()
-			obj.SetName(fmt.Sprintf("bench-%04d", i))
-			obj.SetNamespace(ns)
-			return changeSpec(ctx, c, obj, target.Change)
-		})
+		forEach(t, n, func(i int) error { return changeSpec(ctx, c, nth(i), target.Change) })
 		r.Changed, r.ChangeSeconds = converge(t, ctx, c, target, ns, n, true, changed, limit)
 		end = time.Now()
 	}
@@ -231,14 +227,6 @@ func forEach(t *testing.T, n int, do func(i int) error) {
 	for err := range errs {
 		require.NoError(t, err)
 	}
-}
-
-// readyNow: the object as listed is Ready for its generation.
-func readyNow(obj *unstructured.Unstructured) bool {
-	observed, _, _ := unstructured.NestedInt64(obj.Object, "status", "observedGeneration")
-	cond := readyCondition(obj)
-	return observed == obj.GetGeneration() && cond != nil && cond["status"] == "True" &&
-		fmt.Sprint(cond["observedGeneration"]) == fmt.Sprint(obj.GetGeneration())
 }
 
 // countRequests counts the audit log's requests received in [from, to)
@@ -311,6 +299,6 @@ func machine() string {
 }
 
 func round(v float64, places int) float64 {
-	p, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', places, 64), 64)
-	return p
+	scale := math.Pow10(places)
+	return math.Round(v*scale) / scale
 }

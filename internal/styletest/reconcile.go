@@ -113,16 +113,16 @@ func ready(ctx context.Context, c client.Client, cr *unstructured.Unstructured) 
 	if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
 		return false, err
 	}
+	return readyNow(cr), nil
+}
+
+// readyNow: the object as it is held is Ready for its generation, in the
+// resource's observedGeneration and the condition's.
+func readyNow(cr *unstructured.Unstructured) bool {
 	observed, _, _ := unstructured.NestedInt64(cr.Object, "status", "observedGeneration")
-	conditions, _, _ := unstructured.NestedSlice(cr.Object, "status", "conditions")
-	for _, cond := range conditions {
-		m := cond.(map[string]any)
-		if m["type"] == "Ready" && m["status"] == "True" && observed == cr.GetGeneration() &&
-			fmt.Sprint(m["observedGeneration"]) == fmt.Sprint(cr.GetGeneration()) {
-			return true, nil
-		}
-	}
-	return false, nil
+	cond := readyCondition(cr)
+	return observed == cr.GetGeneration() && cond != nil && cond["status"] == "True" &&
+		fmt.Sprint(cond["observedGeneration"]) == fmt.Sprint(cr.GetGeneration())
 }
 
 func readyReason(cr *unstructured.Unstructured) string {
