@@ -2,6 +2,10 @@
 // file named by its argument) into docs/runtime-costs.md's table,
 // docs/runtime-costs.svg, and the figures `opctl decide` shows
 // (internal/runtimecosts/measured.go). Run from the repository root.
+//
+// The results are added to the figures already recorded, and each style
+// keeps its last run: measuring one style again (BENCH_STYLES) replaces
+// that style's rows alone.
 package main
 
 import (
@@ -38,7 +42,7 @@ func run(path string) error {
 	for _, s := range styles.All() {
 		order = append(order, s.Name)
 	}
-	results = runtimecosts.Latest(results, order)
+	results = runtimecosts.Latest(append(runtimecosts.Measured(), results...), order)
 	if err := writeTable(runtimecosts.DocPath, runtimecosts.Table(results)); err != nil {
 		return err
 	}

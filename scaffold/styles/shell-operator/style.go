@@ -142,7 +142,7 @@ type kubernetesBinding struct {
 	ExecuteHookOnEvent           []string              `json:"executeHookOnEvent"`
 	ExecuteHookOnSynchronization bool                  `json:"executeHookOnSynchronization"`
 	JQFilter                     string                `json:"jqFilter,omitempty"`
-	IncludeSnapshotsFrom         []string              `json:"includeSnapshotsFrom,omitempty"`
+	snapshotGroup
 	failureIsolation
 }
 
@@ -154,10 +154,21 @@ type namespaceSelector struct {
 }
 
 type scheduleBinding struct {
-	Name                 string   `json:"name"`
-	Crontab              string   `json:"crontab"`
-	IncludeSnapshotsFrom []string `json:"includeSnapshotsFrom"`
+	Name    string `json:"name"`
+	Crontab string `json:"crontab"`
+	snapshotGroup
 	failureIsolation
+}
+
+// snapshotGroup puts a kind's bindings in one group: every run gets the
+// snapshot of each binding of the group and no object of its own, so the
+// runs queued meanwhile are compacted into one (shell-operator's
+// CombineBindingContextForHook keeps the last of a group). Without it each
+// queued event keeps a binding context carrying every snapshot, and one
+// run reads all of them: N events of N objects hold N squared objects
+// (13 GiB at 1000 Databases, docs/runtime-costs.md).
+type snapshotGroup struct {
+	Group string `json:"group,omitempty"`
 }
 
 // failureIsolation keeps one kind's failing run from delaying others: each
@@ -174,19 +185,15 @@ func childBinding(a scaffold.API, c scaffold.ChildKind) string { return a.Plural
 
 // newHookConfig watches the kind (changes of its spec and labels only: the
 // jqFilter keeps status writes from running the hook again) and each owned
-// kind, narrowed to this kind's children by their labels, with every
-// binding's snapshot in every run so that the hook sees the children as
-// they are.
+// kind, narrowed to this kind's children by their labels, all in one group
+// so that every run sees the objects and their children as they are.
 func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
-	snapshots := []string{a.Plural}
-	for _, c := range a.OwnedKinds() {
-		snapshots = append(snapshots, childBinding(a, c))
-	}
+	group := snapshotGroup{Group: a.Plural}
 	isolated := failureIsolation{Queue: a.Plural}
 	cfg := hookConfig{ConfigVersion: "v1", Kubernetes: []kubernetesBinding{{
 		Name: a.Plural, APIVersion: a.FullGroup(p.Domain) + "/" + a.Version, Kind: a.Kind,
 		ExecuteHookOnEvent: []string{"Added", "Modified"}, ExecuteHookOnSynchronization: true,
-		JQFilter: "{spec: .spec, labels: .metadata.labels}", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated,
+		JQFilter: "{spec: .spec, labels: .metadata.labels}", snapshotGroup: group, failureIsolation: isolated,
 	}}}
 	for _, c := range a.OwnedKinds() {
 		cfg.Kubernetes = append(cfg.Kubernetes, kubernetesBinding{
@@ -195,7 +202,7 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 				"app.kubernetes.io/name": a.Singular(), "app.kubernetes.io/managed-by": p.Name}},
 			ExecuteHookOnEvent:           []string{"Added", "Modified", "Deleted"},
 			ExecuteHookOnSynchronization: true,
-			IncludeSnapshotsFrom:         snapshots,
+			snapshotGroup:                group,
 			failureIsolation:             isolated,
 		})
 	}
@@ -203,7 +210,7 @@ func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
 	// its children every minute. shell-operator has been seen to miss a
 	// child's deletion event under load (docs/real-runtimes.md); this
 	// repairs it within a minute.
-	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "* * * * *", IncludeSnapshotsFrom: snapshots, failureIsolation: isolated}}
+	cfg.Schedule = []scheduleBinding{{Name: a.Plural + "-drift-check", Crontab: "* * * * *", snapshotGroup: group, failureIsolation: isolated}}
 	return cfg
 }
 
