@@ -23,8 +23,8 @@ import (
 // WebhookServer starts the admission webhooks of the project in dir as a
 // process serving HTTPS on server.LocalServingHost:LocalServingPort with
 // the certificate in server.LocalServingCertDir, as the API server calls
-// them; it returns a stop func, which also checks what the process logged.
-type WebhookServer func(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) (stop func())
+// them; its Stop checks what the process logged.
+type WebhookServer func(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) *Process
 
 // webhookOptions are envtest's options for the webhook configurations of
 // the project in dir, config/webhook/manifests.yaml (none when the runtime
@@ -89,8 +89,7 @@ func CheckWebhooks(t *testing.T, cluster *Cluster, style scaffold.Style, serve W
 		require.NoError(t, server.Install(cluster.Config), "install config/webhook/manifests.yaml")
 		t.Cleanup(func() { assert.NoError(t, server.Cleanup()) })
 		defer deleteWebhookConfigurations(t, c)
-		stop := serve(t, dir, cluster.AdminKubeconfig(t), server)
-		defer stop()
+		defer serve(t, dir, cluster.AdminKubeconfig(t), server).Stop()
 
 		ns := "e2e-" + style.Name + "-admission"
 		cluster.CreateNamespace(t, ns, false)

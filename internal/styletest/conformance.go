@@ -33,10 +33,15 @@ type outcome struct {
 	ok    bool
 }
 
-// NewConformance starts the checks of style.
+// NewConformance starts the checks of style in its real runtime.
 func NewConformance(t *testing.T, style string) *Conformance {
+	return newConformance(t, style, "real runtimes")
+}
+
+// newConformance starts the checks of style run by what runs them.
+func newConformance(t *testing.T, style, by string) *Conformance {
 	s := &Conformance{style: style, logs: func() string { return "" }}
-	t.Cleanup(func() { t.Logf("real runtimes (kube-apiserver v1.37.2):\n%s", s) })
+	t.Cleanup(func() { t.Logf("%s (kube-apiserver v1.37.2):\n%s", by, s) })
 	return s
 }
 

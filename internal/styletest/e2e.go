@@ -22,8 +22,7 @@ import (
 )
 
 // Runner starts a style's reconcile logic for the project in dir against
-// the test API server and returns a stop func, which also checks what the
-// logic logged. kubeconfig authenticates as the project's ServiceAccount,
+// the test API server; its Stop checks what the logic logged. kubeconfig authenticates as the project's ServiceAccount,
 // admin as a cluster admin (what Metacontroller runs as).
 //
 // A Runner imitates the runtime the project targets (the real ones cannot
@@ -31,7 +30,7 @@ import (
 // runtime really does against the API server — the same requests, with the
 // same account and the same validation — so a project the runtime would
 // reject fails here too.
-type Runner func(t *testing.T, dir, kubeconfig, admin string) (stop func())
+type Runner func(t *testing.T, dir, kubeconfig, admin string) *Process
 
 // Check is a further check of E2E on the seed project in dir, on cluster,
 // run after the reconcile checks (the reconciler stopped).
@@ -109,13 +108,8 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 	t.Run("reconcile", func(t *testing.T) {
 		cluster.applyRBAC(t, dir)
 		kubeconfig := cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager")
-		stop := run(t, dir, kubeconfig, cluster.AdminKubeconfig(t))
-		stopped := false
-		defer func() {
-			if !stopped { // a failed check: stop it and report what it said
-				stop()
-			}
-		}()
+		operator := run(t, dir, kubeconfig, cluster.AdminKubeconfig(t))
+		defer operator.Stop() // a failed check: stop it and report what it said
 		checkReconcile(t, c, dir, ns)
 		t.Run("the project's own test/e2e/run.sh passes against the running operator", func(t *testing.T) {
 			RequireTools(t, "kubectl", "kubectl")
@@ -137,8 +131,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 				require.NoError(t, c.DeleteAllOf(ctx, obj, client.InNamespace(scriptNS)))
 			}
 		})
-		stop()
-		stopped = true
+		operator.Stop()
 		// Deletion never waits for the operator (no finalizer of its own):
 		// with the operator stopped, a resource is gone at once.
 		cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]

@@ -25,8 +25,32 @@ import (
 // restarted under it, and for a style whose runtime elects a leader, the
 // leader of two replicas killed.
 func Faults(style scaffold.Style, start RealRuntime) func(*testing.T, *Cluster, *Conformance) {
+	return faults(style, start, style.LeaderElection)
+}
+
+// E2EFaults are the fault checks as an extra check of E2E, on what start
+// starts: the generated manager, or an imitation of the runtime
+// (Imitation), which must live through them as the runtime does (retrying
+// what failed while the API server was away). The takeover of two
+// replicas is checked when start elects a leader as the style's runtime
+// does.
+func E2EFaults(style scaffold.Style, start RealRuntime, elects bool) Check {
+	return func(t *testing.T, cluster *Cluster, _ string) {
+		faults(style, start, elects)(t, cluster, newConformance(t, style.Name, "fault checks in make test-e2e"))
+	}
+}
+
+// Imitation is run, an imitation of a runtime, where a check takes a
+// RealRuntime.
+func Imitation(run Runner) RealRuntime {
+	return func(t *testing.T, dir, kubeconfig, admin string, _ *Cluster) *Process {
+		return run(t, dir, kubeconfig, admin)
+	}
+}
+
+func faults(style scaffold.Style, start RealRuntime, takeover bool) func(*testing.T, *Cluster, *Conformance) {
 	return func(t *testing.T, cluster *Cluster, suite *Conformance) {
-		if style.LeaderElection {
+		if takeover {
 			suite.Check(t, "two replicas: one leads, the other stands by and takes over within the lease when the leader is killed", func(t *testing.T) {
 				checkTakeover(t, cluster, style, start, suite)
 			})
@@ -128,13 +152,24 @@ func (c *Cluster) ForgetLeases(t *testing.T, namespace string) {
 
 // seedIn installs the seed project of style and a namespace ns for its
 // objects, and returns the project's directory, the manager's kubeconfig and
-// the sample Database in ns.
+// the sample Database in ns. No Database is left elsewhere: where the CRD
+// was installed already (the fault checks of make test-e2e, after the
+// others), the runtime started next would reconcile those too and each
+// check would measure them as well.
 func seedIn(t *testing.T, cluster *Cluster, style scaffold.Style, ns string) (dir string, p scaffold.Project, kubeconfig string, sample *unstructured.Unstructured) {
 	dir = Seed(t, style)
 	p, _, kubeconfig = cluster.installProject(t, dir)
 	cluster.CreateNamespace(t, ns, false)
 	sample = ReadObjects(t, filepath.Join(dir, scaffold.SamplePath(p, p.APIs[0])))[0]
 	sample.SetNamespace(ns)
+	// The API server deletes a collection in one namespace at a time; a
+	// CRD made just now may not be served yet, and holds no Database.
+	left := &unstructured.UnstructuredList{}
+	left.SetGroupVersionKind(sample.GroupVersionKind())
+	require.NoError(t, client.IgnoreNotFound(cluster.Client.List(context.Background(), left)), "the Databases left by earlier checks")
+	for i := range left.Items {
+		require.NoError(t, client.IgnoreNotFound(cluster.Client.Delete(context.Background(), &left.Items[i])), "a Database left by an earlier check")
+	}
 	return dir, p, kubeconfig, sample
 }
 

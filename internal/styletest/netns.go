@@ -16,7 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// StartInOwnNetwork is StartLogged for cmd in a network namespace of its
+// StartInOwnNetwork is StartProcess for cmd in a network namespace of its
 // own, as a pod has, where the API server's address (127.0.0.1:port) is
 // forwarded to the API server: a second replica of a runtime that binds
 // fixed ports (ansible-operator: its proxy on 8888, its event API on 5050)
@@ -51,7 +51,7 @@ func (c *Cluster) StartInOwnNetwork(t *testing.T, cmd *exec.Cmd) *Process {
 		require.NoError(t, loopbackUp())
 		listener, err = net.Listen("tcp", apiServer)
 		require.NoError(t, err)
-		p = StartLogged(t, cmd)
+		p = StartProcess(t, cmd)
 	}()
 	t.Cleanup(func() { _ = listener.Close() })
 	go forward(listener, apiServer)

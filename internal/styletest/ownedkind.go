@@ -57,8 +57,7 @@ func checkOwnedKindAdded(t *testing.T, cluster *Cluster, dir, ns string, run Run
 
 	cluster.applyRBAC(t, dir)
 	kubeconfig := cluster.ServiceAccountKubeconfig(t, after.Namespace(), after.Name+"-controller-manager")
-	stop := run(t, dir, kubeconfig, cluster.AdminKubeconfig(t))
-	defer stop()
+	defer run(t, dir, kubeconfig, cluster.AdminKubeconfig(t)).Stop()
 	i := slices.IndexFunc(after.APIs, func(a scaffold.API) bool { return a.Kind == "Database" })
 	cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
 	cr.SetNamespace(ns)

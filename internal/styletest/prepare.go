@@ -63,8 +63,7 @@ func CheckPrepare(t *testing.T, cluster *Cluster, style scaffold.Style, run Runn
 			"spec":     map[string]any{"dataset": "s3://images/train"}}}
 		require.NoError(t, c.Create(ctx, job))
 
-		stop := run(t, dir, cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager"), cluster.AdminKubeconfig(t))
-		defer stop()
+		defer run(t, dir, cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager"), cluster.AdminKubeconfig(t)).Stop()
 		readyIs := func(status, reason string) func() (bool, error) {
 			return func() (bool, error) {
 				if err := c.Get(ctx, client.ObjectKeyFromObject(job), job); err != nil {

@@ -20,23 +20,69 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// StartProcess runs a style's reconciler; at stop its output must contain
+// Process is a running reconciler: a real runtime, a generated manager, or
+// an imitation of a runtime. Kill ends it at once, as a node's crash would;
+// Stop ends it and checks what it did (what it logged, a last pass). Both
+// happen once, whichever comes first; the test's cleanup kills it.
+type Process struct {
+	kill, stop func()
+	logs       func() string
+	once       sync.Once
+}
+
+// NewProcess is a reconciler ended by kill, at once, or by stop, which
+// ends it (calling kill or not) and checks what it did. logs, if not nil,
+// is its output so far. It is killed at cleanup.
+func NewProcess(t *testing.T, kill, stop func(), logs func() string) *Process {
+	if logs == nil {
+		logs = func() string { return "" }
+	}
+	p := &Process{kill: kill, stop: stop, logs: logs}
+	t.Cleanup(p.Kill)
+	return p
+}
+
+// Logs is the process's output so far.
+func (p *Process) Logs() string { return p.logs() }
+
+// Kill ends the process at once, checking nothing: a process and what it
+// forked get SIGKILL and release nothing, their lease included.
+func (p *Process) Kill() { p.once.Do(p.kill) }
+
+// Stop ends the process and checks what it did.
+func (p *Process) Stop() { p.once.Do(p.stop) }
+
+// StartProcess runs a style's reconciler; at Stop its output must contain
 // none of forbidden (how the runtime reports a missing permission or an
 // error), except in lines about the child the refused-child check has
 // refused on purpose.
-func StartProcess(t *testing.T, cmd *exec.Cmd, forbidden ...string) (stop func()) {
-	var logs bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &logs, &logs
+func StartProcess(t *testing.T, cmd *exec.Cmd, forbidden ...string) *Process {
+	var mu sync.Mutex
+	var out bytes.Buffer
+	w := writerFunc(func(b []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return out.Write(b)
+	})
+	logs := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return out.String()
+	}
+	cmd.Stdout, cmd.Stderr = w, w
 	inOwnGroup(cmd)
-	require.NoError(t, cmd.Start())
-	return func() {
+	require.NoError(t, cmd.Start(), "start %s", cmd.Path)
+	kill := func() {
 		_ = killGroup(cmd)
 		_ = cmd.Wait()
+	}
+	return NewProcess(t, kill, func() {
+		kill()
 		if t.Failed() {
-			t.Logf("%s output:\n%s", filepath.Base(cmd.Path), logs.String())
+			t.Logf("%s output:\n%s", filepath.Base(cmd.Path), logs())
 		}
 		var unexpected []string
-		for _, line := range strings.Split(logs.String(), "\n") {
+		for _, line := range strings.Split(logs(), "\n") {
 			if !Refused(line) {
 				unexpected = append(unexpected, line)
 			}
@@ -44,48 +90,7 @@ func StartProcess(t *testing.T, cmd *exec.Cmd, forbidden ...string) (stop func()
 		for _, f := range forbidden {
 			assert.NotContains(t, strings.Join(unexpected, "\n"), f, "the reconciler's log")
 		}
-	}
-}
-
-// Process is a real runtime started by StartLogged.
-type Process struct {
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	out  bytes.Buffer
-	once sync.Once
-}
-
-// StartLogged starts cmd, a real runtime, with its output in a buffer;
-// it is killed at cleanup.
-func StartLogged(t *testing.T, cmd *exec.Cmd) *Process {
-	p := &Process{cmd: cmd}
-	w := writerFunc(func(b []byte) (int, error) {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return p.out.Write(b)
-	})
-	cmd.Stdout, cmd.Stderr = w, w
-	inOwnGroup(cmd)
-	require.NoError(t, cmd.Start(), "start %s", cmd.Path)
-	t.Cleanup(p.Kill)
-	return p
-}
-
-// Logs is the process's output so far.
-func (p *Process) Logs() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.String()
-}
-
-// Kill kills the process and what it forked with SIGKILL, as a node's
-// crash would (it releases nothing, its lease included), and waits for it;
-// later calls do nothing.
-func (p *Process) Kill() {
-	p.once.Do(func() {
-		_ = killGroup(p.cmd)
-		_ = p.cmd.Wait()
-	})
+	}, logs)
 }
 
 // GroupCommand is exec.CommandContext whose process leads a process group
@@ -117,27 +122,43 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
-// Repeat runs pass every half second until the returned stop is called;
-// the first error ends the loop and fails the test at stop.
-func Repeat(t *testing.T, pass func(context.Context) error) (stop func()) {
+// Repeat runs pass every half second until the process it returns ends.
+// A pass that fails is retried, as a runtime retries, so that the loop
+// lives through an API server's restart; the first failure fails the test
+// at Stop.
+func Repeat(t *testing.T, pass func(context.Context) error) *Process {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
+	var mu sync.Mutex
 	var failure error
 	go func() {
 		defer close(done)
 		for ctx.Err() == nil {
 			if err := pass(ctx); err != nil && ctx.Err() == nil {
-				failure = err
-				return
+				mu.Lock()
+				if failure == nil {
+					failure = err
+				}
+				mu.Unlock()
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
 	}()
-	return func() {
+	kill := func() {
 		cancel()
 		<-done
-		assert.NoError(t, failure)
 	}
+	return NewProcess(t, kill, func() {
+		kill()
+		assert.NoError(t, failure)
+	}, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if failure != nil {
+			return "first failed pass: " + failure.Error()
+		}
+		return ""
+	})
 }
 
 // FreePort returns a loopback port free at the time of the call.

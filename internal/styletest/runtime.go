@@ -58,9 +58,10 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime, extra .
 	t.Run("the seed project", func(t *testing.T) { checkSeed(t, cluster, style, start, suite) })
 	if style.Watches {
 		suite.Check(t, "a watch of Secrets in one namespace: the handler's Event on the matching one, none elsewhere, read access there alone where the runtime watches it there alone", func(t *testing.T) {
-			CheckWatch(t, cluster, style, func(t *testing.T, dir, kubeconfig, admin string) func() {
-				suite.Runs(start(t, dir, kubeconfig, admin, cluster))
-				return func() {} // the runtime stops with the test that started it
+			CheckWatch(t, cluster, style, func(t *testing.T, dir, kubeconfig, admin string) *Process {
+				p := start(t, dir, kubeconfig, admin, cluster)
+				suite.Runs(p)
+				return p
 			})
 		})
 	}

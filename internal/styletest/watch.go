@@ -49,8 +49,7 @@ func CheckWatch(t *testing.T, cluster *Cluster, style scaffold.Style, run Runner
 		unlabelled := secret(watched, "plain", nil)
 		matching := secret(watched, "db-password", vault)
 
-		stop := run(t, dir, cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager"), cluster.AdminKubeconfig(t))
-		defer stop()
+		defer run(t, dir, cluster.ServiceAccountKubeconfig(t, p.Namespace(), p.Name+"-controller-manager"), cluster.AdminKubeconfig(t)).Stop()
 		handled := func(s *corev1.Secret) ([]corev1.Event, error) {
 			var events corev1.EventList
 			err := c.List(ctx, &events, client.InNamespace(s.Namespace), client.MatchingFields{"involvedObject.uid": string(s.UID)})

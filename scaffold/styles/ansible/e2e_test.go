@@ -23,11 +23,11 @@ import (
 // TestE2E proves the seed project on a real API server (make test-e2e),
 // its role run with ansible-playbook as the Ansible operator runs it
 // (runRole), then a kind that runs an existing playbook and a watch of
-// Secrets.
+// Secrets, then the fault checks with runRole.
 func TestE2E(t *testing.T) {
 	styletest.E2E(t, ansible.Style(), runRole, checkPlaybookKind, func(t *testing.T, cluster *styletest.Cluster, _ string) {
 		styletest.CheckWatch(t, cluster, ansible.Style(), runRole)
-	})
+	}, styletest.E2EFaults(ansible.Style(), styletest.Imitation(runRole), false))
 }
 
 // checkPlaybookKind adds a kind that runs an existing playbook (create api
@@ -54,13 +54,8 @@ func checkPlaybookKind(t *testing.T, cluster *styletest.Cluster, _ string) {
 			"metadata": map[string]any{"name": "nightly", "namespace": ns}, "spec": map[string]any{"target": "db-0"}}}
 		require.NoError(t, c.Create(ctx, backup))
 
-		stop := runRole(t, dir, cluster.AdminKubeconfig(t), "")
-		stopped := false
-		defer func() {
-			if !stopped {
-				stop()
-			}
-		}()
+		operator := runRole(t, dir, cluster.AdminKubeconfig(t), "")
+		defer operator.Stop()
 		styletest.WaitFor(t, "the playbook's ConfigMap", func() (bool, error) {
 			var cm corev1.ConfigMap
 			err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "nightly-backup"}, &cm)
@@ -78,7 +73,6 @@ func checkPlaybookKind(t *testing.T, cluster *styletest.Cluster, _ string) {
 			}
 			return false, nil
 		})
-		stop()
-		stopped = true
+		operator.Stop()
 	})
 }

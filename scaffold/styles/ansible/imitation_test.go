@@ -36,7 +36,7 @@ import (
 // change (kindLoop), through ownerInjectingProxy, with status written by
 // k8sStatusStandIn, one kind beside the other; at the end a resync of
 // every object must change nothing.
-func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
+func runRole(t *testing.T, dir, kubeconfig, _ string) *styletest.Process {
 	styletest.RequireTools(t, "ansible (Debian package; it ships kubernetes.core)", "ansible-playbook")
 	watches := readWatches(t, dir)
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
@@ -79,22 +79,26 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 				pass, ran, err := k.pass(ctx, resync)
 				mu.Lock()
 				switch {
-				case err != nil && failure == nil:
+				case err != nil && failure == nil && ctx.Err() == nil:
 					failure = err
 				case err == nil && resync && ctx.Err() == nil:
 					last[i], resynced[i] = pass, target
 				}
 				mu.Unlock()
-				if err != nil {
-					return
-				}
-				if !ran {
+				// A failed pass is retried, as the operator requeues: the
+				// loop lives through an API server's restart, and the
+				// failure fails the test at Stop.
+				if err != nil || !ran {
 					time.Sleep(time.Second)
 				}
 			}
 		}()
 	}
-	return func() {
+	kill := func() {
+		cancel()
+		wg.Wait()
+	}
+	return styletest.NewProcess(t, kill, func() {
 		// Two whole passes of every kind after the checks: the second is
 		// the run that must change nothing.
 		mu.Lock()
@@ -119,8 +123,7 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 				return true, nil
 			})
 		}
-		cancel()
-		wg.Wait()
+		kill()
 		require.NoError(t, failure)
 		runs := 0
 		for _, pass := range last {
@@ -130,7 +133,7 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) func() {
 			}
 		}
 		require.NotZero(t, runs, "no ansible-playbook run")
-	}
+	}, nil)
 }
 
 // kindLoop reconciles the objects of one watch as the operator's

@@ -63,5 +63,5 @@ func runAnsibleOperator(t *testing.T, dir, kubeconfig, _ string, cluster *stylet
 		// of its own, as its pod would.
 		return cluster.StartInOwnNetwork(t, cmd)
 	}
-	return styletest.StartLogged(t, cmd)
+	return styletest.StartProcess(t, cmd)
 }

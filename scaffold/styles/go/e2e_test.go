@@ -17,7 +17,8 @@ import (
 // TestE2E proves the seed project on a real API server (make test-e2e),
 // with the manager it builds, then runs the project's own envtest suite,
 // then the manager's admission webhooks and the project's own webhook
-// suite, then a watch of Secrets in one namespace run by the manager.
+// suite, then a watch of Secrets in one namespace run by the manager, then
+// the fault checks with the manager run as its Deployment runs it.
 func TestE2E(t *testing.T) {
 	styletest.E2E(t, golang.Style(), runManager, func(t *testing.T, _ *styletest.Cluster, dir string) {
 		t.Run("generated project's own envtest suite", func(t *testing.T) {
@@ -27,7 +28,7 @@ func TestE2E(t *testing.T) {
 	}, func(t *testing.T, cluster *styletest.Cluster, _ string) {
 		styletest.CheckWebhooks(t, cluster, golang.Style(), runWebhooks)
 		styletest.CheckWatch(t, cluster, golang.Style(), runManager)
-		styletest.CheckPrepare(t, cluster, golang.Style(), func(t *testing.T, dir, kubeconfig, _ string) func() {
+		styletest.CheckPrepare(t, cluster, golang.Style(), func(t *testing.T, dir, kubeconfig, _ string) *styletest.Process {
 			// The failing step is the point: its Reconciler errors are expected.
 			return styletest.StartProcess(t, managerCommand(t, dir, kubeconfig, "0"), "forbidden")
 		}, fakeFeatureStoreCall)
@@ -47,13 +48,13 @@ func TestE2E(t *testing.T) {
 			assert.Contains(t, out, "--- PASS: TestAgainstAPIServer/conversion/database/v1/sample.yaml")
 			assert.Contains(t, out, "--- PASS: TestAgainstAPIServer/conformance/database/v1/sample.yaml")
 		})
-	})
+	}, styletest.E2EFaults(golang.Style(), startManager, true))
 }
 
 // runWebhooks runs the generated manager as a process with its webhook
 // server where envtest's options put it: the certificate directory and
 // port are the manager's --webhook-cert-path and --webhook-port.
-func runWebhooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) func() {
+func runWebhooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) *styletest.Process {
 	cmd := managerCommand(t, dir, kubeconfig, "0")
 	cmd.Args = append(cmd.Args, "--webhook-cert-path="+server.LocalServingCertDir, fmt.Sprintf("--webhook-port=%d", server.LocalServingPort))
 	return styletest.StartProcess(t, cmd, "forbidden", "Reconciler error")
@@ -61,7 +62,7 @@ func runWebhooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookIn
 
 // runManager runs the generated manager as a process. Conflicts on status
 // writes would show as "Reconciler error".
-func runManager(t *testing.T, dir, kubeconfig, _ string) func() {
+func runManager(t *testing.T, dir, kubeconfig, _ string) *styletest.Process {
 	return styletest.StartProcess(t, managerCommand(t, dir, kubeconfig, "0"), "forbidden", "Reconciler error")
 }
 

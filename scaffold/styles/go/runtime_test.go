@@ -44,5 +44,5 @@ func startManager(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cl
 	if certs := cluster.ConversionCerts; certs != "" {
 		cmd.Args = append(cmd.Args, "--webhook-cert-path="+certs, fmt.Sprintf("--webhook-port=%d", styletest.ConversionPort))
 	}
-	return styletest.StartLogged(t, cmd)
+	return styletest.StartProcess(t, cmd)
 }

@@ -6,6 +6,7 @@ package hookserver
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -25,6 +26,9 @@ const port = 8080
 func Command(p scaffold.Project) []string {
 	return []string{"python", "-m", python.Package(p) + ".server"}
 }
+
+// Partials are the templates both Metacontroller styles' READMEs share.
+func Partials() fs.FS { return scaffold.TemplateDir(files, "templates/partials") }
 
 // Prerequisite is Metacontroller itself, installed once per cluster.
 func Prerequisite() *scaffold.Prerequisite {

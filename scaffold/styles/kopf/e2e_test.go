@@ -18,13 +18,14 @@ import (
 // its handlers driven by kopfImitation, then its admission handlers served
 // by kopfImitation's webhook server, then a watch of Secrets in one
 // namespace, its handler driven by kopfImitation too, and a TrainingJob
-// whose prepare step calls a fake feature store.
+// whose prepare step calls a fake feature store, then the fault checks
+// with kopfImitation.
 func TestE2E(t *testing.T) {
 	styletest.E2E(t, kopf.Style(), runKopfImitation, func(t *testing.T, cluster *styletest.Cluster, _ string) {
 		styletest.CheckWebhooks(t, cluster, kopf.Style(), runKopfWebhooks)
 		styletest.CheckWatch(t, cluster, kopf.Style(), runKopfImitation)
 		styletest.CheckPrepare(t, cluster, kopf.Style(), runKopfImitation, fakeFeatureStoreCall)
-	})
+	}, styletest.E2EFaults(kopf.Style(), styletest.Imitation(runKopfImitation), false))
 }
 
 // fakeFeatureStoreCall writes the TrainingJob's prepare step as a team
@@ -50,8 +51,8 @@ func fakeFeatureStoreCall(t *testing.T, dir, url string) {
 // runKopfWebhooks runs kopfImitation with the project's webhooks.py
 // serving where envtest's options put it (its WEBHOOK_CERT_DIR and
 // WEBHOOK_PORT, read by the generated code).
-func runKopfWebhooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) func() {
+func runKopfWebhooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) *styletest.Process {
 	cmd := kopfCommand(t, dir, kubeconfig)
 	cmd.Env = append(cmd.Env, "WEBHOOK_CERT_DIR="+server.LocalServingCertDir, fmt.Sprintf("WEBHOOK_PORT=%d", server.LocalServingPort))
-	return styletest.StartProcess(t, cmd, "Forbidden", "HANDLER ERROR", "Traceback")
+	return styletest.StartProcess(t, cmd, "Forbidden", "HANDLER ERROR", "Traceback", "API request failed")
 }

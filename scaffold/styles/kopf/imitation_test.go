@@ -40,8 +40,10 @@ import (
 // put in patch becomes a JSON patch.
 const kopfImitation = `
 import base64, datetime, http.server, importlib, json, logging, ssl, sys, threading, time, traceback, types, urllib.parse
+import urllib3
 from kubernetes import config, dynamic
 from kubernetes.client import api_client
+from kubernetes.client.exceptions import ApiException
 from kubernetes.dynamic.exceptions import NotFoundError
 
 FINALIZER = "kopf.zalando.org/KopfFinalizerMarker"
@@ -344,72 +346,79 @@ event_gvps = sorted({r for w, r, _, _ in registry if w == "event"})
 seen, timers_fired, children = {}, {}, {}
 started = False
 while True:
-    for gvp in gvps:
-        for body in api(gvp).get().to_dict()["items"]:
-            meta = body["metadata"]
-            uid, generation = meta["uid"], meta.get("generation")
-            if meta.get("deletionTimestamp"):
-                continue
-            if uid not in seen:
-                seen[uid] = generation
-                if needs_finalizer(gvp) and FINALIZER not in (meta.get("finalizers") or []):
-                    patch_meta(gvp, body, {"finalizers": (meta.get("finalizers") or []) + [FINALIZER]})
-                handled = LAST_HANDLED in (meta.get("annotations") or {})
-                first = "resume" if handled and not started else "create"
-                calls = [lambda fn=fn: call(fn, gvp, body) for fn, _ in handlers(first, gvp)]
-                calls += [lambda fn=fn: call(fn, gvp, body) for fn, _ in handlers("timer", gvp)]
-                timers_fired[uid] = time.monotonic()
-                if calls and all(together(calls)):
-                    mark_handled(gvp, body)
-            elif generation != seen[uid]:
-                seen[uid] = generation
-                # A new spec replaces any retry still pending.
-                for key in [k for k in due if k[1] == uid]:
-                    del due[key], retries[key]
-                if all([call(fn, gvp, body) for fn, _ in handlers("update", gvp)]):
-                    mark_handled(gvp, body)
-            else:
-                for key, (at, fn, retried_gvp) in list(due.items()):
-                    if key[1] == uid and retried_gvp == gvp and time.monotonic() >= at:
-                        del due[key]
-                        if call(fn, gvp, body):
-                            mark_handled(gvp, body)
-                for fn, opts in handlers("timer", gvp):
-                    if time.monotonic() - timers_fired[uid] >= opts.get("interval", 60):
-                        timers_fired[uid] = time.monotonic()
-                        call(fn, gvp, body)
-    for gvp in event_gvps:
-        for fn, opts in handlers("event", gvp):
-            # Handlers of several kinds may share a name (child_changed).
-            handler = fn.__module__ + "." + fn.__name__
-            selector = ",".join("%s=%s" % kv for kv in sorted((opts.get("labels") or {}).items()))
-            current = {}
-            for body in api(gvp).get(label_selector=selector).to_dict()["items"]:
+    try:
+        for gvp in gvps:
+            for body in api(gvp).get().to_dict()["items"]:
                 meta = body["metadata"]
-                # A when= filter sees the handler's keyword arguments.
-                when = opts.get("when")
-                if when and not when(body=body, meta=meta, name=meta["name"], namespace=meta.get("namespace"),
-                                     labels=meta.get("labels") or {}, spec=body.get("spec", {}), logger=log):
+                uid, generation = meta["uid"], meta.get("generation")
+                if meta.get("deletionTimestamp"):
                     continue
-                key = (handler, gvp, meta.get("namespace"), meta["name"])
-                current[key] = body
-                old = children.get(key)
-                if old is None or old["metadata"]["resourceVersion"] != body["metadata"]["resourceVersion"]:
-                    kind = None if not started else ("ADDED" if old is None else "MODIFIED")
-                    call(fn, gvp, body, type=kind, event={"type": kind, "object": body})
-            for key, body in list(children.items()):
-                if key[0] == handler and key[1] == gvp and key not in current:
-                    call(fn, gvp, body, type="DELETED", event={"type": "DELETED", "object": body})
-            children = {k: v for k, v in children.items() if not (k[0] == handler and k[1] == gvp)}
-            children.update(current)
+                if uid not in seen:
+                    seen[uid] = generation
+                    if needs_finalizer(gvp) and FINALIZER not in (meta.get("finalizers") or []):
+                        patch_meta(gvp, body, {"finalizers": (meta.get("finalizers") or []) + [FINALIZER]})
+                    handled = LAST_HANDLED in (meta.get("annotations") or {})
+                    first = "resume" if handled and not started else "create"
+                    calls = [lambda fn=fn: call(fn, gvp, body) for fn, _ in handlers(first, gvp)]
+                    calls += [lambda fn=fn: call(fn, gvp, body) for fn, _ in handlers("timer", gvp)]
+                    timers_fired[uid] = time.monotonic()
+                    if calls and all(together(calls)):
+                        mark_handled(gvp, body)
+                elif generation != seen[uid]:
+                    seen[uid] = generation
+                    # A new spec replaces any retry still pending.
+                    for key in [k for k in due if k[1] == uid]:
+                        del due[key], retries[key]
+                    if all([call(fn, gvp, body) for fn, _ in handlers("update", gvp)]):
+                        mark_handled(gvp, body)
+                else:
+                    for key, (at, fn, retried_gvp) in list(due.items()):
+                        if key[1] == uid and retried_gvp == gvp and time.monotonic() >= at:
+                            del due[key]
+                            if call(fn, gvp, body):
+                                mark_handled(gvp, body)
+                    for fn, opts in handlers("timer", gvp):
+                        if time.monotonic() - timers_fired[uid] >= opts.get("interval", 60):
+                            timers_fired[uid] = time.monotonic()
+                            call(fn, gvp, body)
+        for gvp in event_gvps:
+            for fn, opts in handlers("event", gvp):
+                # Handlers of several kinds may share a name (child_changed).
+                handler = fn.__module__ + "." + fn.__name__
+                selector = ",".join("%s=%s" % kv for kv in sorted((opts.get("labels") or {}).items()))
+                current = {}
+                for body in api(gvp).get(label_selector=selector).to_dict()["items"]:
+                    meta = body["metadata"]
+                    # A when= filter sees the handler's keyword arguments.
+                    when = opts.get("when")
+                    if when and not when(body=body, meta=meta, name=meta["name"], namespace=meta.get("namespace"),
+                                         labels=meta.get("labels") or {}, spec=body.get("spec", {}), logger=log):
+                        continue
+                    key = (handler, gvp, meta.get("namespace"), meta["name"])
+                    current[key] = body
+                    old = children.get(key)
+                    if old is None or old["metadata"]["resourceVersion"] != body["metadata"]["resourceVersion"]:
+                        kind = None if not started else ("ADDED" if old is None else "MODIFIED")
+                        call(fn, gvp, body, type=kind, event={"type": kind, "object": body})
+                for key, body in list(children.items()):
+                    if key[0] == handler and key[1] == gvp and key not in current:
+                        call(fn, gvp, body, type="DELETED", event={"type": "DELETED", "object": body})
+                children = {k: v for k, v in children.items() if not (k[0] == handler and k[1] == gvp)}
+                children.update(current)
+    except (urllib3.exceptions.HTTPError, ApiException) as e:
+        # Kopf retries what failed while the API server was away, and so
+        # does a pass: the next one starts over.
+        print("API request failed, retrying: %s" % e, flush=True)
+        time.sleep(1)
+        continue
     started = True
     time.sleep(0.5)
 `
 
 // runKopfImitation drives the project's handlers with kopfImitation and
 // the real kubernetes client, as the project's ServiceAccount.
-func runKopfImitation(t *testing.T, dir, kubeconfig, _ string) func() {
-	return styletest.StartProcess(t, kopfCommand(t, dir, kubeconfig), "Forbidden", "HANDLER ERROR", "Traceback")
+func runKopfImitation(t *testing.T, dir, kubeconfig, _ string) *styletest.Process {
+	return styletest.StartProcess(t, kopfCommand(t, dir, kubeconfig), "Forbidden", "HANDLER ERROR", "Traceback", "API request failed")
 }
 
 // kopfCommand runs kopfImitation on the project in dir with kubeconfig.

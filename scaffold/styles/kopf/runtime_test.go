@@ -63,5 +63,5 @@ func runKopf(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) *sty
 	cmd := exec.Command(styletest.Python(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+os.Getenv("OPCTL_KOPF_PYTHONPATH")+":"+dir)
-	return styletest.StartLogged(t, cmd)
+	return styletest.StartProcess(t, cmd)
 }

@@ -101,7 +101,7 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if err := python.AddBase(t, d); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"), hookserver.Partials())
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
 	r.File(d.Package+"/decorators.py", "pkg/decorators.py.tmpl", scaffold.Generated, d)
 	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.UserOwned, d)

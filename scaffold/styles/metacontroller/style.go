@@ -109,7 +109,7 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if err := python.AddPackage(t, d, d.Package+"/observed.py"); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"), hookserver.Partials())
 	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
 	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.Generated, d)
 	for _, a := range d.APIs {

@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 )
@@ -49,7 +50,7 @@ type admissionBinding struct {
 // reading $VALIDATING_RESPONSE_PATH: allowed, else a 403 status with the
 // hook's message; a patch is a JSONPatch; an empty or invalid response
 // fails the call.
-func serveAdmissionHooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) func() {
+func serveAdmissionHooks(t *testing.T, dir, kubeconfig string, server *envtest.WebhookInstallOptions) *styletest.Process {
 	ctx := context.Background()
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	require.NoError(t, err)
@@ -126,10 +127,11 @@ func serveAdmissionHooks(t *testing.T, dir, kubeconfig string, server *envtest.W
 	if len(mutating.Webhooks) > 0 {
 		require.NoError(t, c.Create(ctx, mutating))
 	}
-	return func() {
-		_ = srv.Close()
+	kill := func() { _ = srv.Close() }
+	return styletest.NewProcess(t, kill, func() {
+		kill()
 		assert.Empty(t, failures, "the admission hooks failed")
-	}
+	}, nil)
 }
 
 // admissionHook is a hook and one of its admission bindings.

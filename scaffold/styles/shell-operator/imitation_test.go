@@ -27,7 +27,7 @@ import (
 
 // runHooks plays shell-operator v1.20 as the project's ServiceAccount: it
 // runs every hook of the project again and again, each as runHookOnce says.
-func runHooks(t *testing.T, dir, kubeconfig, _ string) func() {
+func runHooks(t *testing.T, dir, kubeconfig, _ string) *styletest.Process {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	require.NoError(t, err)
 	c, err := client.New(cfg, client.Options{})

@@ -55,5 +55,5 @@ func runShellOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletes
 			"CONVERSION_WEBHOOK_CA="+filepath.Join(certs, "ca.crt"),
 			"CONVERSION_WEBHOOK_SERVICE_NAME="+scaffold.ConversionServiceName(p), "SHELL_OPERATOR_NAMESPACE="+p.Namespace())
 	}
-	return styletest.StartLogged(t, cmd)
+	return styletest.StartProcess(t, cmd)
 }

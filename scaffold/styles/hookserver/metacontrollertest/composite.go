@@ -35,7 +35,7 @@ import (
 // when the selector is generated and refuses children the selector would
 // not match, applies them, and writes the returned status with
 // observedGeneration.
-func RunComposite(t *testing.T, dir, _, admin string) (stop func()) {
+func RunComposite(t *testing.T, dir, _, admin string) *styletest.Process {
 	cfg, err := clientcmd.BuildConfigFromFlags("", admin)
 	require.NoError(t, err)
 	c, err := client.New(cfg, client.Options{})
@@ -52,7 +52,7 @@ func RunComposite(t *testing.T, dir, _, admin string) (stop func()) {
 	}
 	require.NotEmpty(t, composite, "no CompositeController in config/metacontroller")
 	base, stopServer := StartHookServer(t, dir)
-	stopLoop := styletest.Repeat(t, func(ctx context.Context) error {
+	loop := styletest.Repeat(t, func(ctx context.Context) error {
 		for _, cc := range composite {
 			if err := syncOnce(ctx, c, base, cc, t.Logf); err != nil {
 				return err
@@ -60,10 +60,13 @@ func RunComposite(t *testing.T, dir, _, admin string) (stop func()) {
 		}
 		return nil
 	})
-	return func() {
-		stopLoop()
+	return styletest.NewProcess(t, func() {
+		loop.Kill()
 		stopServer()
-	}
+	}, func() {
+		loop.Stop()
+		stopServer()
+	}, loop.Logs)
 }
 
 // resourceKind is the kind of a resource of an apiVersion ("apps/v1", "v1").

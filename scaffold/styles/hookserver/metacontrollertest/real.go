@@ -53,5 +53,5 @@ func StartReal(t *testing.T, dir, _, admin string, cluster *styletest.Cluster) *
 	}
 	cmd := exec.Command(os.Getenv("OPCTL_METACONTROLLER"), "-kubeconfig", admin, "-discovery-interval=5s",
 		fmt.Sprintf("-health-probe-bind-address=127.0.0.1:%d", styletest.FreePort(t)), fmt.Sprintf("-metrics-address=127.0.0.1:%d", styletest.FreePort(t)))
-	return styletest.StartLogged(t, cmd)
+	return styletest.StartProcess(t, cmd)
 }
