@@ -55,16 +55,15 @@ type hookBinding struct {
 			MatchNames []string `json:"matchNames"`
 		} `json:"nameSelector"`
 	} `json:"namespace"`
-	LabelSelector        *metav1.LabelSelector `json:"labelSelector"`
-	IncludeSnapshotsFrom []string              `json:"includeSnapshotsFrom"`
-	Group                string                `json:"group"`
+	LabelSelector *metav1.LabelSelector `json:"labelSelector"`
+	Group         string                `json:"group"`
 }
 
 // runHookOnce does what shell-operator does for one hook: it asks the hook
 // for its --config, fills every binding's snapshot from the API server
 // (label selectors applied), runs the hook with a context of its first
 // binding (its group's, carrying the group's snapshots; otherwise a
-// Synchronization with the snapshots it includes), and carries out
+// Synchronization with its objects), and carries out
 // every operation the hook writes as shell-operator's object patcher does
 // (pkg/kube/object_patch/patch.go): Create creates; CreateIfNotExists
 // creates and takes AlreadyExists as done; CreateOrUpdate is Create, then
@@ -117,23 +116,17 @@ func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(st
 		snapshots[b.Name] = items
 	}
 	first := config.Kubernetes[0]
-	included := map[string]any{}
-	for _, name := range first.IncludeSnapshotsFrom {
-		included[name] = snapshots[name]
-	}
 	context := map[string]any{"binding": first.Name, "type": "Synchronization", "objects": snapshots[first.Name]}
 	if first.Group != "" {
 		// A group's context carries the snapshots of all its bindings and
 		// no objects (binding_context.go's MapV1).
-		context = map[string]any{"binding": first.Name, "type": "Group", "groupName": first.Group}
+		grouped := map[string]any{}
 		for _, b := range config.Kubernetes {
 			if b.Group == first.Group {
-				included[b.Name] = snapshots[b.Name]
+				grouped[b.Name] = snapshots[b.Name]
 			}
 		}
-	}
-	if len(included) > 0 {
-		context["snapshots"] = included
+		context = map[string]any{"binding": first.Name, "type": "Group", "groupName": first.Group, "snapshots": grouped}
 	}
 	bindingContext, err := json.Marshal([]any{context})
 	if err != nil {
