@@ -35,6 +35,10 @@ func TestBenchRuntime(t *testing.T) {
 // a directory of the test's.
 func runShellOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletest.Cluster) *styletest.Process {
 	tmp := t.TempDir()
+	p, err := scaffold.LoadProject(dir, styles.All())
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(os.Getenv("OPCTL_SHELL_OPERATOR"), "start")
 	cmd.Env = append(os.Environ(),
 		"SHELL_OPERATOR_HOOKS_DIR="+filepath.Join(dir, "hooks"),
@@ -42,18 +46,20 @@ func runShellOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletes
 		"SHELL_OPERATOR_LISTEN_ADDRESS=127.0.0.1", fmt.Sprintf("SHELL_OPERATOR_LISTEN_PORT=%d", styletest.FreePort(t)),
 		"VALIDATING_WEBHOOK_LISTEN_ADDRESS=127.0.0.1", "CONVERSION_WEBHOOK_LISTEN_ADDRESS=127.0.0.1",
 		"DEBUG_UNIX_SOCKET="+filepath.Join(tmp, "debug.socket"),
-		"KUBE_CONFIG="+kubeconfig, "LOG_TYPE=json")
-	if certs := cluster.ConversionCerts; certs != "" {
-		// The conversion server, with the Deployment's environment: the
-		// Service shell-operator points the CRD at and its namespace.
-		p, err := scaffold.LoadProject(dir, styles.All())
-		if err != nil {
-			t.Fatal(err)
+		"KUBE_CONFIG="+kubeconfig)
+	// The Deployment's environment (its log format, its object patcher's
+	// rate), but what it takes from the pod.
+	for _, e := range shelloperator.Style().Runtime(p).Env {
+		if e.ValueFrom == nil {
+			cmd.Env = append(cmd.Env, e.Name+"="+e.Value)
 		}
+	}
+	if certs := cluster.ConversionCerts; certs != "" {
+		// The conversion server: the Service shell-operator points the CRD
+		// at and its namespace.
 		cmd.Env = append(cmd.Env, fmt.Sprintf("CONVERSION_WEBHOOK_LISTEN_PORT=%d", styletest.ConversionPort),
 			"CONVERSION_WEBHOOK_SERVER_CERT="+filepath.Join(certs, "tls.crt"), "CONVERSION_WEBHOOK_SERVER_KEY="+filepath.Join(certs, "tls.key"),
-			"CONVERSION_WEBHOOK_CA="+filepath.Join(certs, "ca.crt"),
-			"CONVERSION_WEBHOOK_SERVICE_NAME="+scaffold.ConversionServiceName(p), "SHELL_OPERATOR_NAMESPACE="+p.Namespace())
+			"CONVERSION_WEBHOOK_CA="+filepath.Join(certs, "ca.crt"), "SHELL_OPERATOR_NAMESPACE="+p.Namespace())
 	}
 	return styletest.StartProcess(t, cmd)
 }

@@ -62,7 +62,13 @@ func Style() scaffold.Style {
 		Watches:  true,
 		Runtime: func(p scaffold.Project) scaffold.Runtime {
 			rt := scaffold.Runtime{
-				Env:           []corev1.EnvVar{{Name: "LOG_TYPE", Value: "json"}},
+				Env: []corev1.EnvVar{{Name: "LOG_TYPE", Value: "json"},
+					// The object patcher, which writes every child and
+					// status, has a client of its own at 5 requests a second
+					// (burst 10) by default: 1000 objects took over 10
+					// minutes on it (docs/runtime-costs.md in opctl).
+					{Name: "OBJECT_PATCHER_KUBE_CLIENT_QPS", Value: "50"},
+					{Name: "OBJECT_PATCHER_KUBE_CLIENT_BURST", Value: "100"}},
 				Ports:         []corev1.ContainerPort{{Name: "metrics", ContainerPort: 9115, Protocol: corev1.ProtocolTCP}},
 				Metrics:       &scaffold.Metrics{Port: 9115},
 				HealthPort:    9115,
