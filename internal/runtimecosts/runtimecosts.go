@@ -5,6 +5,7 @@ package runtimecosts
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,15 +75,22 @@ func Latest(results []Result, order []string) []Result {
 }
 
 // Table is the markdown table of results, preceded by the dates and
-// machines they were taken on.
+// machines they were taken on and the styles measured on each.
 func Table(results []Result) string {
 	var b strings.Builder
-	seen := map[string]bool{}
+	var when []string
+	styles := map[string][]string{}
 	for _, r := range results {
-		if on := r.Date + ", " + r.Machine; !seen[on] {
-			seen[on] = true
-			fmt.Fprintf(&b, "Measured on %s.\n", on)
+		on := r.Date + ", " + r.Machine
+		if styles[on] == nil {
+			when = append(when, on)
 		}
+		if !slices.Contains(styles[on], r.Style) {
+			styles[on] = append(styles[on], r.Style)
+		}
+	}
+	for _, on := range when {
+		fmt.Fprintf(&b, "Measured on %s: %s.\n", on, strings.Join(styles[on], ", "))
 	}
 	b.WriteString("\n| style | N | all Ready | change followed | CPU | peak RSS | API requests per object | writes in the minute after |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")

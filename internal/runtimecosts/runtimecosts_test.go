@@ -46,7 +46,7 @@ func TestSummary(t *testing.T) {
 
 func TestTableSaysWhatDidNotConverge(t *testing.T) {
 	table := Table([]Result{{Style: "ansible", N: 1000, Date: "2026-12-05", Machine: "m", Ready: 612, ReadySeconds: 600}})
-	assert.Contains(t, table, "Measured on 2026-12-05, m.\n")
+	assert.Contains(t, table, "Measured on 2026-12-05, m: ansible.\n")
 	assert.Contains(t, table, "| ansible | 1000 | 612 of 1000 in 600 s | not tried | 0 s | 0 MiB | 0 | not measured |\n")
 }
 
