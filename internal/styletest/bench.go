@@ -18,7 +18,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/kubernetes"
@@ -29,60 +28,9 @@ import (
 	"github.com/opctl/opctl/scaffold"
 )
 
-// BenchTarget is what Bench makes N of, and how it knows they converged.
-type BenchTarget struct {
-	// Object is copied N times into the namespace, each named apart.
-	Object *unstructured.Unstructured
-	// Change is the spec change of the second measure.
-	Change func(spec map[string]any)
-	// Converged counts the objects of ns that have converged: after
-	// Change when changed.
-	Converged func(ctx context.Context, c client.Client, ns string, changed bool) (int, error)
-}
-
-// BenchRun installs a project, starts its runtime for as long as t runs,
-// and gives what to make N of in ns (which it creates).
-type BenchRun func(t *testing.T, cluster *Cluster, ns string) BenchTarget
-
 // BenchRuntime is Bench of the seed project's Database, started by start.
 func BenchRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
-	Bench(t, style.Name, func(t *testing.T, cluster *Cluster, ns string) BenchTarget {
-		dir, _, kubeconfig, sample := seedIn(t, cluster, style, ns)
-		start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster)
-		return seedTarget(sample)
-	})
-}
-
-// seedTarget: a Database has converged when it is Ready and its ConfigMap
-// holds its spec.version.
-func seedTarget(sample *unstructured.Unstructured) BenchTarget {
-	return BenchTarget{Object: sample, Change: func(spec map[string]any) { spec["version"] = "changed" },
-		Converged: func(ctx context.Context, c client.Client, ns string, changed bool) (int, error) {
-			version, _, _ := unstructured.NestedString(sample.Object, "spec", "version")
-			if changed {
-				version = "changed"
-			}
-			var maps corev1.ConfigMapList
-			if err := c.List(ctx, &maps, client.InNamespace(ns)); err != nil {
-				return 0, err
-			}
-			following := map[string]bool{}
-			for _, cm := range maps.Items {
-				following[cm.Name] = cm.Data["version"] == version
-			}
-			list := &unstructured.UnstructuredList{}
-			list.SetGroupVersionKind(sample.GroupVersionKind())
-			if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
-				return 0, err
-			}
-			n := 0
-			for i := range list.Items {
-				if obj := &list.Items[i]; readyNow(obj) && following[obj.GetName()+"-configmap"] {
-					n++
-				}
-			}
-			return n, nil
-		}}
+	Bench(t, style.Name, Seeded(style, start))
 }
 
 // Bench measures a style in its real runtime (make bench-runtimes): for
@@ -91,7 +39,7 @@ func seedTarget(sample *unstructured.Unstructured) BenchTarget {
 // of them, then a minute alone. Each N's runtimecosts.Result is appended
 // to OPCTL_BENCH_OUT as a JSON line; a larger N is not tried once one has
 // not converged within OPCTL_BENCH_LIMIT.
-func Bench(t *testing.T, style string, run BenchRun) {
+func Bench(t *testing.T, style string, install Install) {
 	out := os.Getenv("OPCTL_BENCH_OUT")
 	if out == "" {
 		t.Fatal("OPCTL_BENCH_OUT is not set: run `make bench-runtimes`, which sets it")
@@ -114,7 +62,7 @@ func Bench(t *testing.T, style string, run BenchRun) {
 	for _, n := range sizes {
 		var r runtimecosts.Result
 		t.Run(fmt.Sprintf("N=%d", n), func(t *testing.T) {
-			r = benchOnce(t, cluster, run, fmt.Sprintf("bench-%d", n), n, limit, func(from, to time.Time) (int, map[string]int) {
+			r = benchOnce(t, cluster, install, fmt.Sprintf("bench-%d", n), n, limit, func(from, to time.Time) (int, map[string]int) {
 				return countRequests(t, auditLog, self, from, to)
 			})
 		})
@@ -138,7 +86,7 @@ func Bench(t *testing.T, style string, run BenchRun) {
 // writes per minute.
 const steadyWindow = time.Minute
 
-func benchOnce(t *testing.T, cluster *Cluster, run BenchRun, ns string, n int, limit time.Duration, count func(from, to time.Time) (requests int, writes map[string]int)) runtimecosts.Result {
+func benchOnce(t *testing.T, cluster *Cluster, install Install, ns string, n int, limit time.Duration, count func(from, to time.Time) (requests int, writes map[string]int)) runtimecosts.Result {
 	ctx := context.Background()
 	// The bench's own client is not held back by client-go's default
 	// 5 requests a second: N objects are made as fast as the server takes
@@ -147,16 +95,12 @@ func benchOnce(t *testing.T, cluster *Cluster, run BenchRun, ns string, n int, l
 	cfg.QPS, cfg.Burst = 1000, 2000
 	c, err := client.New(&cfg, client.Options{})
 	require.NoError(t, err)
-	target := run(t, cluster, ns)
+	target, start := install(t, cluster, ns)
+	start(t)
 	meter, err := startUsageMeter()
 	require.NoError(t, err)
 	r := runtimecosts.Result{N: n}
-	nth := func(i int) *unstructured.Unstructured {
-		obj := target.Object.DeepCopy()
-		obj.SetName(fmt.Sprintf("bench-%04d", i))
-		obj.SetNamespace(ns)
-		return obj
-	}
+	nth := func(i int) *unstructured.Unstructured { return target.object(ns, fmt.Sprintf("bench-%04d", i), false) }
 	created := time.Now()
 	forEach(t, n, func(i int) error { return c.Create(ctx, nth(i)) })
 	r.Ready, r.ReadySeconds = converge(t, ctx, c, target, ns, n, false, created, limit)
@@ -189,7 +133,7 @@ func benchOnce(t *testing.T, cluster *Cluster, run BenchRun, ns string, n int, l
 
 // converge polls until all n objects have converged or limit has passed
 // since from: how many have, and when the last did.
-func converge(t *testing.T, ctx context.Context, c client.Client, target BenchTarget, ns string, n int, changed bool, from time.Time, limit time.Duration) (int, float64) {
+func converge(t *testing.T, ctx context.Context, c client.Client, target Target, ns string, n int, changed bool, from time.Time, limit time.Duration) (int, float64) {
 	done := 0
 	for time.Since(from) < limit {
 		var err error

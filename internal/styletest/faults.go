@@ -5,7 +5,6 @@ package styletest
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,30 +12,34 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	coordinationv1 "k8s.io/api/coordination/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
 )
 
-// Faults are the fault checks, as an extra check of CheckRuntime: the
-// runtime killed in a burst of objects and started again, the API server
-// restarted under it, and for a style whose runtime elects a leader, the
-// leader of two replicas killed.
+// Faults are the fault checks of the seed project, as an extra check of
+// CheckRuntime: the runtime killed in a burst of objects and started
+// again, the API server restarted under it, and for a style whose runtime
+// elects a leader, the leader of two replicas killed.
 func Faults(style scaffold.Style, start RealRuntime) func(*testing.T, *Cluster, *Conformance) {
-	return faults(style, start, style.LeaderElection)
+	return FaultsOf(style.Name, Seeded(style, start), style.LeaderElection)
 }
 
-// E2EFaults are the fault checks as an extra check of E2E, on what start
-// starts: the generated manager, or an imitation of the runtime
-// (Imitation), which must live through them as the runtime does (retrying
-// what failed while the API server was away). The takeover of two
-// replicas is checked when start elects a leader as the style's runtime
-// does.
+// E2EFaults are the fault checks of the seed project as an extra check of
+// E2E, on what start starts: the generated manager, or an imitation of the
+// runtime (Imitation), which must live through them as the runtime does
+// (retrying what failed while the API server was away). The takeover of
+// two replicas is checked when start elects a leader as the style's
+// runtime does.
 func E2EFaults(style scaffold.Style, start RealRuntime, elects bool) Check {
+	return E2EFaultsOf(style.Name, Seeded(style, start), elects)
+}
+
+// E2EFaultsOf are the fault checks of what install installs, in make
+// test-e2e.
+func E2EFaultsOf(style string, install Install, elects bool) Check {
 	return func(t *testing.T, cluster *Cluster, _ string) {
-		faults(style, start, elects)(t, cluster, newConformance(t, style.Name, "fault checks in make test-e2e"))
+		FaultsOf(style, install, elects)(t, cluster, newConformance(t, style, "fault checks in make test-e2e"))
 	}
 }
 
@@ -48,52 +51,50 @@ func Imitation(run Runner) RealRuntime {
 	}
 }
 
-func faults(style scaffold.Style, start RealRuntime, takeover bool) func(*testing.T, *Cluster, *Conformance) {
+// FaultsOf are the fault checks of the project install installs, each in
+// a namespace of its own named after style; takeover adds the check of
+// two replicas.
+func FaultsOf(style string, install Install, takeover bool) func(*testing.T, *Cluster, *Conformance) {
 	return func(t *testing.T, cluster *Cluster, suite *Conformance) {
 		if takeover {
 			suite.Check(t, "two replicas: one leads, the other stands by and takes over within the lease when the leader is killed", func(t *testing.T) {
-				checkTakeover(t, cluster, style, start, suite)
+				checkTakeover(t, cluster, install, "takeover-"+style, suite)
 			})
 		}
-		suite.Check(t, fmt.Sprintf("killed (SIGKILL) in a burst of %d objects and started again: all Ready, each child made once", burst), func(t *testing.T) {
-			checkKilledInBurst(t, cluster, style, start, suite)
+		suite.Check(t, fmt.Sprintf("killed (SIGKILL) in a burst of %d objects and started again: all converge, each child made once", burst), func(t *testing.T) {
+			checkKilledInBurst(t, cluster, install, "burst-"+style, suite)
 		})
 		suite.Check(t, "the API server restarted over the same etcd: the runtime, not restarted, follows a change and a new object", func(t *testing.T) {
-			checkAPIServerRestart(t, cluster, style, start, suite)
+			checkAPIServerRestart(t, cluster, install, "restart-"+style, suite)
 		})
 	}
 }
 
-// checkAPIServerRestart runs the seed project, restarts the API server
-// under it (same etcd), then changes one Database and creates another:
-// the runtime, never restarted, follows both.
-func checkAPIServerRestart(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
+// waitFor waits up to within until n objects of ns have converged (after
+// the change when changed).
+func (target Target) waitFor(t *testing.T, within time.Duration, c client.Client, ns string, n int, changed bool, what string) {
+	t.Helper()
+	WaitWithin(t, within, what, func() (bool, error) {
+		done, err := target.Converged(context.Background(), c, ns, changed)
+		return done == n, err
+	})
+}
+
+// checkAPIServerRestart runs the project, restarts the API server under
+// it (same etcd), then changes one object and creates another, changed
+// too: the runtime, never restarted, follows both.
+func checkAPIServerRestart(t *testing.T, cluster *Cluster, install Install, ns string, suite *Conformance) {
 	ctx := context.Background()
 	c := cluster.Client
-	ns := "restart-" + style.Name
-	dir, _, kubeconfig, sample := seedIn(t, cluster, style, ns)
-	suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
-	before := sample.DeepCopy()
-	before.SetName("before")
+	target, start := install(t, cluster, ns)
+	suite.Runs(start(t))
+	before := target.object(ns, "before", false)
 	require.NoError(t, c.Create(ctx, before))
-	WaitFor(t, "the first Database Ready", func() (bool, error) { return ready(ctx, c, before) })
+	target.waitFor(t, 2*time.Minute, c, ns, 1, false, "the first object converged")
 	cluster.RestartAPIServer(t)
-	updateSpec(t, c, before, func(spec map[string]any) { spec["version"] = "after-restart" })
-	after := sample.DeepCopy()
-	after.SetName("after")
-	require.NoError(t, c.Create(ctx, after))
-	WaitWithin(t, 5*time.Minute, "the changed Database and the new one Ready, the change in the child", func() (bool, error) {
-		for _, obj := range []*unstructured.Unstructured{before, after} {
-			if ok, err := ready(ctx, c, obj); !ok || err != nil {
-				return false, err
-			}
-		}
-		var cm corev1.ConfigMap
-		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: "before-configmap"}, &cm); err != nil {
-			return false, client.IgnoreNotFound(err)
-		}
-		return cm.Data["version"] == "after-restart", nil
-	})
+	updateSpec(t, c, before, target.Change)
+	require.NoError(t, c.Create(ctx, target.object(ns, "after", true)))
+	target.waitFor(t, 5*time.Minute, c, ns, 2, true, "the changed object and the new one converged, the change in the child")
 }
 
 // tookLease reports whether a runtime's log says it has taken its lease,
@@ -103,25 +104,22 @@ func tookLease(logs string) bool {
 	return strings.Contains(strings.ToLower(logs), "successfully acquired lease")
 }
 
-// checkTakeover runs two replicas of the seed project's runtime, as the
+// checkTakeover runs two replicas of the project's runtime, as the
 // Deployment does with two: the first takes the lease and reconciles, the
 // second stands by; the leader killed (SIGKILL: it releases nothing), the
 // second takes the lease within its duration and reconciles a new object.
-func checkTakeover(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
+func checkTakeover(t *testing.T, cluster *Cluster, install Install, ns string, suite *Conformance) {
 	ctx := context.Background()
 	c := cluster.Client
-	ns := "takeover-" + style.Name
-	dir, _, kubeconfig, sample := seedIn(t, cluster, style, ns)
-	leader := start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster)
+	target, start := install(t, cluster, ns)
+	leader := start(t)
 	suite.Runs(leader)
 	WaitFor(t, "the first replica to take the lease", func() (bool, error) {
 		return tookLease(leader.Logs()), nil
 	})
-	standBy := start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster)
-	first := sample.DeepCopy()
-	first.SetName("first")
-	require.NoError(t, c.Create(ctx, first))
-	WaitFor(t, "the first Database Ready", func() (bool, error) { return ready(ctx, c, first) })
+	standBy := start(t)
+	require.NoError(t, c.Create(ctx, target.object(ns, "first", false)))
+	target.waitFor(t, 2*time.Minute, c, ns, 1, false, "the first object converged")
 	require.False(t, tookLease(standBy.Logs()), "the second replica stands by while the first leads")
 
 	leader.Kill()
@@ -134,10 +132,8 @@ func checkTakeover(t *testing.T, cluster *Cluster, style scaffold.Style, start R
 		return tookLease(standBy.Logs()), nil
 	})
 	t.Logf("the second replica took over %s after the leader was killed (lease: %s)", time.Since(killed).Round(time.Second), lease)
-	second := sample.DeepCopy()
-	second.SetName("second")
-	require.NoError(t, c.Create(ctx, second))
-	WaitFor(t, "the Database made after the takeover Ready", func() (bool, error) { return ready(ctx, c, second) })
+	require.NoError(t, c.Create(ctx, target.object(ns, "second", false)))
+	target.waitFor(t, 2*time.Minute, c, ns, 2, false, "the object made after the takeover converged")
 }
 
 // ForgetLeases deletes the Leases in namespace at cleanup, once the test's
@@ -150,82 +146,43 @@ func (c *Cluster) ForgetLeases(t *testing.T, namespace string) {
 	})
 }
 
-// seedIn installs the seed project of style and a namespace ns for its
-// objects, and returns the project's directory, the manager's kubeconfig and
-// the sample Database in ns. No Database is left elsewhere: where the CRD
-// was installed already (the fault checks of make test-e2e, after the
-// others), the runtime started next would reconcile those too and each
-// check would measure them as well.
-func seedIn(t *testing.T, cluster *Cluster, style scaffold.Style, ns string) (dir string, p scaffold.Project, kubeconfig string, sample *unstructured.Unstructured) {
-	dir = Seed(t, style)
-	p, _, kubeconfig = cluster.installProject(t, dir)
-	cluster.CreateNamespace(t, ns, false)
-	sample = ReadObjects(t, filepath.Join(dir, scaffold.SamplePath(p, p.APIs[0])))[0]
-	sample.SetNamespace(ns)
-	// The API server deletes a collection in one namespace at a time; a
-	// CRD made just now may not be served yet, and holds no Database.
-	left := &unstructured.UnstructuredList{}
-	left.SetGroupVersionKind(sample.GroupVersionKind())
-	require.NoError(t, client.IgnoreNotFound(cluster.Client.List(context.Background(), left)), "the Databases left by earlier checks")
-	for i := range left.Items {
-		require.NoError(t, client.IgnoreNotFound(cluster.Client.Delete(context.Background(), &left.Items[i])), "a Database left by an earlier check")
-	}
-	return dir, p, kubeconfig, sample
-}
-
 // burst is how many objects checkKilledInBurst creates at once.
 const burst = 50
 
-// checkKilledInBurst creates a burst of the seed's Databases, kills the
-// runtime (SIGKILL) as soon as it has made the first child, and starts it
-// again: every Database gets Ready and exactly its one ConfigMap, none
-// lost and none made twice.
-func checkKilledInBurst(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
+// checkKilledInBurst creates a burst of objects, kills the runtime
+// (SIGKILL) as soon as it has made the first child, and starts it again:
+// every object converges and gets exactly its one child, none lost and
+// none made twice.
+func checkKilledInBurst(t *testing.T, cluster *Cluster, install Install, ns string, suite *Conformance) {
 	ctx := context.Background()
 	c := cluster.Client
-	ns := "burst-" + style.Name
-	dir, p, kubeconfig, sample := seedIn(t, cluster, style, ns)
-	children := func() (*corev1.ConfigMapList, error) {
-		var list corev1.ConfigMapList
-		err := c.List(ctx, &list, client.InNamespace(ns), client.MatchingLabels{"app.kubernetes.io/managed-by": p.Name})
-		return &list, err
-	}
+	target, start := install(t, cluster, ns)
 	t.Run("killed in the burst", func(t *testing.T) {
 		// The runtime runs as long as this subtest: its cleanup kills it.
-		suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
+		suite.Runs(start(t))
 		for i := range burst {
-			obj := sample.DeepCopy()
-			obj.SetName(fmt.Sprintf("burst-%02d", i))
-			require.NoError(t, c.Create(ctx, obj))
+			require.NoError(t, c.Create(ctx, target.object(ns, fmt.Sprintf("burst-%02d", i), false)))
 		}
 		WaitFor(t, "the first child", func() (bool, error) {
-			list, err := children()
-			return err == nil && len(list.Items) > 0, err
+			children, err := target.children(ctx, c, ns)
+			return len(children) > 0, err
 		})
-		list, err := children()
+		children, err := target.children(ctx, c, ns)
 		require.NoError(t, err)
-		t.Logf("killed with %d of %d ConfigMaps made", len(list.Items), burst)
+		t.Logf("killed with %d of %d children made", len(children), burst)
 	})
-	suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
-	WaitWithin(t, 10*time.Minute, fmt.Sprintf("all %d Databases Ready", burst), func() (bool, error) {
-		for i := range burst {
-			obj := sample.DeepCopy()
-			obj.SetName(fmt.Sprintf("burst-%02d", i))
-			if ok, err := ready(ctx, c, obj); !ok || err != nil {
-				return false, err
-			}
-		}
-		return true, nil
-	})
-	list, err := children()
+	suite.Runs(start(t))
+	target.waitFor(t, 10*time.Minute, c, ns, burst, false, fmt.Sprintf("all %d objects converged", burst))
+	children, err := target.children(ctx, c, ns)
 	require.NoError(t, err)
 	made := map[string]int{}
-	for _, cm := range list.Items {
-		made[cm.Name]++
-		require.Len(t, cm.OwnerReferences, 1, "%s has one owner", cm.Name)
+	for _, child := range children {
+		refs := child.GetOwnerReferences()
+		require.Len(t, refs, 1, "%s has one owner", child.GetName())
+		made[refs[0].Name]++
 	}
-	assert.Len(t, list.Items, burst, "one ConfigMap per Database, no more")
+	assert.Len(t, children, burst, "one child per object, no more")
 	for i := range burst {
-		assert.Equal(t, 1, made[fmt.Sprintf("burst-%02d-configmap", i)], "burst-%02d's ConfigMap", i)
+		assert.Equal(t, 1, made[fmt.Sprintf("burst-%02d", i)], "the children of burst-%02d", i)
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -19,16 +18,24 @@ import (
 )
 
 // TestRuntime runs the seed decorator (a Service for every Deployment
-// labelled app-type=web) in real Metacontroller (make test-runtimes).
+// labelled app-type=web) in real Metacontroller (make test-runtimes), then
+// the fault checks on its Deployments.
 func TestRuntime(t *testing.T) {
 	metacontrollertest.RequireReal(t)
 	cluster := styletest.StartAPIServer(t, "make test-runtimes")
+	suite := styletest.NewConformance(t, decorator.Style().Name)
+	// Metacontroller stops, its DecoratorController deleted, when the
+	// seed's checks end: each fault check starts its own.
+	t.Run("the seed decorator", func(t *testing.T) { checkSeed(t, cluster, suite) })
+	styletest.FaultsOf(decorator.Style().Name, webServices(metacontrollertest.StartReal), false)(t, cluster, suite)
+}
+
+func checkSeed(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
 	c := cluster.Client
 	ctx := context.Background()
 	dir := scaffoldSeed(t)
 	ns := "rt-decorator"
 	cluster.CreateNamespace(t, ns, false)
-	suite := styletest.NewConformance(t, decorator.Style().Name)
 	suite.Runs(metacontrollertest.StartReal(t, dir, "", cluster.AdminKubeconfig(t), cluster))
 	web := webDeployment("web", ns, map[string]any{"app-type": "web"})
 	other := webDeployment("other", ns, nil)
@@ -70,34 +77,5 @@ func TestRuntime(t *testing.T) {
 // change is their container port, which the Service follows.
 func TestBenchRuntime(t *testing.T) {
 	metacontrollertest.RequireReal(t)
-	styletest.Bench(t, decorator.Style().Name, func(t *testing.T, cluster *styletest.Cluster, ns string) styletest.BenchTarget {
-		dir := scaffoldSeed(t)
-		cluster.CreateNamespace(t, ns, false)
-		metacontrollertest.StartReal(t, dir, "", cluster.AdminKubeconfig(t), cluster)
-		return styletest.BenchTarget{
-			Object: webDeployment("web", ns, map[string]any{"app-type": "web"}),
-			Change: func(spec map[string]any) {
-				containers, _, _ := unstructured.NestedSlice(spec, "template", "spec", "containers")
-				containers[0].(map[string]any)["ports"].([]any)[0].(map[string]any)["containerPort"] = int64(9090)
-				_ = unstructured.SetNestedSlice(spec, containers, "template", "spec", "containers")
-			},
-			Converged: func(ctx context.Context, c client.Client, ns string, changed bool) (int, error) {
-				want := int32(8080)
-				if changed {
-					want = 9090
-				}
-				var services corev1.ServiceList
-				if err := c.List(ctx, &services, client.InNamespace(ns)); err != nil {
-					return 0, err
-				}
-				n := 0
-				for _, s := range services.Items {
-					if len(s.Spec.Ports) == 1 && s.Spec.Ports[0].Port == want {
-						n++
-					}
-				}
-				return n, nil
-			},
-		}
-	})
+	styletest.Bench(t, decorator.Style().Name, webServices(metacontrollertest.StartReal))
 }

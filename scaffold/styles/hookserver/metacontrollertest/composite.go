@@ -36,25 +36,34 @@ import (
 // not match, applies them, and writes the returned status with
 // observedGeneration.
 func RunComposite(t *testing.T, dir, _, admin string) *styletest.Process {
+	return imitate(t, dir, admin, "CompositeController", func(ctx context.Context, c client.Client, base string, cc *unstructured.Unstructured) error {
+		return syncOnce(ctx, c, base, cc, t.Logf)
+	})
+}
+
+// imitate serves the generated hook server on loopback and, until
+// stopped, syncs every controller of kind in config/metacontroller with
+// sync, as Metacontroller's own cluster admin account.
+func imitate(t *testing.T, dir, admin, kind string, sync func(ctx context.Context, c client.Client, base string, controller *unstructured.Unstructured) error) *styletest.Process {
 	cfg, err := clientcmd.BuildConfigFromFlags("", admin)
 	require.NoError(t, err)
 	c, err := client.New(cfg, client.Options{})
 	require.NoError(t, err)
-	controllers, err := filepath.Glob(filepath.Join(dir, "config/metacontroller/*.yaml"))
+	files, err := filepath.Glob(filepath.Join(dir, "config/metacontroller/*.yaml"))
 	require.NoError(t, err)
-	var composite []*unstructured.Unstructured
-	for _, f := range controllers {
+	var controllers []*unstructured.Unstructured
+	for _, f := range files {
 		for _, o := range styletest.ReadObjects(t, f) {
-			if o.GetKind() == "CompositeController" {
-				composite = append(composite, o)
+			if o.GetKind() == kind {
+				controllers = append(controllers, o)
 			}
 		}
 	}
-	require.NotEmpty(t, composite, "no CompositeController in config/metacontroller")
+	require.NotEmpty(t, controllers, "no %s in config/metacontroller", kind)
 	base, stopServer := StartHookServer(t, dir)
 	loop := styletest.Repeat(t, func(ctx context.Context) error {
-		for _, cc := range composite {
-			if err := syncOnce(ctx, c, base, cc, t.Logf); err != nil {
+		for _, controller := range controllers {
+			if err := sync(ctx, c, base, controller); err != nil {
 				return err
 			}
 		}
@@ -85,11 +94,6 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 	parentAPIVersion, _, _ := unstructured.NestedString(cc.Object, "spec", "parentResource", "apiVersion")
 	parentResource, _, _ := unstructured.NestedString(cc.Object, "spec", "parentResource", "resource")
 	generateSelector, _, _ := unstructured.NestedBool(cc.Object, "spec", "generateSelector")
-	hookURL, _, _ := unstructured.NestedString(cc.Object, "spec", "hooks", "sync", "webhook", "url")
-	u, err := url.Parse(hookURL)
-	if err != nil {
-		return err
-	}
 	parentKind, err := resourceKind(c, parentAPIVersion, parentResource)
 	if err != nil {
 		return err
@@ -104,10 +108,11 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 	for _, parent := range parents.Items {
 		selector := labels.SelectorFromSet(labels.Set{"controller-uid": string(parent.GetUID())})
 		if !generateSelector {
-			ls := &metav1.LabelSelector{}
-			raw, _, _ := unstructured.NestedMap(parent.Object, "spec", "selector")
-			b, _ := json.Marshal(raw)
-			_ = json.Unmarshal(b, ls)
+			raw, _, _ := unstructured.NestedFieldNoCopy(parent.Object, "spec", "selector")
+			ls, err := labelSelector(raw)
+			if err != nil {
+				return err
+			}
 			if len(ls.MatchLabels) == 0 && len(ls.MatchExpressions) == 0 {
 				return fmt.Errorf("failed to sync %s '%s/%s': .spec.selector must have either matchLabels, matchExpressions, or both",
 					parentKind, parent.GetNamespace(), parent.GetName())
@@ -122,44 +127,23 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 		onDelete := map[string]bool{}
 		for _, r := range childRules {
 			rule := r.(map[string]any)
-			apiVersion, resource := rule["apiVersion"].(string), rule["resource"].(string)
-			kind, err := resourceKind(c, apiVersion, resource)
+			apiVersion, kind, err := ruleKind(c, rule)
 			if err != nil {
 				return err
 			}
-			byName := map[string]any{}
-			list := &unstructured.UnstructuredList{}
-			list.SetAPIVersion(apiVersion)
-			list.SetKind(kind + "List")
-			if err := c.List(ctx, list, client.InNamespace(parent.GetNamespace()), client.MatchingLabelsSelector{Selector: selector}); err != nil {
+			if observed[kind+"."+apiVersion], err = controlled(ctx, c, apiVersion, kind, &parent, selector); err != nil {
 				return err
 			}
-			for _, child := range list.Items {
-				if ref := metav1.GetControllerOf(&child); ref != nil && ref.UID == parent.GetUID() {
-					byName[child.GetName()] = child.Object
-				}
-			}
-			observed[kind+"."+apiVersion] = byName
 			method, _, _ := unstructured.NestedString(rule, "updateStrategy", "method")
 			onDelete[kind+"."+apiVersion] = method == "OnDelete"
-		}
-		body, err := json.Marshal(map[string]any{"controller": cc.Object,
-			"parent": parent.Object, "children": observed, "finalizing": false})
-		if err != nil {
-			return err
-		}
-		resp, err := http.Post(base+u.Path, "application/json", bytes.NewReader(body))
-		if err != nil {
-			return err
 		}
 		var response struct {
 			Status   map[string]any   `json:"status"`
 			Children []map[string]any `json:"children"`
 		}
-		err = json.NewDecoder(resp.Body).Decode(&response)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusOK {
-			return fmt.Errorf("sync %s: HTTP %d: %v", parent.GetName(), resp.StatusCode, err)
+		if err := callHook(base, cc, map[string]any{"controller": cc.Object,
+			"parent": parent.Object, "children": observed, "finalizing": false}, &response); err != nil {
+			return fmt.Errorf("sync %s: %w", parent.GetName(), err)
 		}
 		for _, obj := range response.Children {
 			child := &unstructured.Unstructured{Object: obj}
@@ -198,6 +182,66 @@ func syncOnce(ctx context.Context, c client.Client, base string, cc *unstructure
 		}
 	}
 	return nil
+}
+
+// ruleKind is the apiVersion and kind of a controller's rule of resources
+// (childResources, resources, attachments).
+func ruleKind(c client.Client, rule map[string]any) (apiVersion, kind string, err error) {
+	apiVersion = rule["apiVersion"].(string)
+	kind, err = resourceKind(c, apiVersion, rule["resource"].(string))
+	return apiVersion, kind, err
+}
+
+// labelSelector is a label selector as JSON decodes it.
+func labelSelector(raw any) (*metav1.LabelSelector, error) {
+	b, err := json.Marshal(raw)
+	if err != nil {
+		return nil, err
+	}
+	ls := &metav1.LabelSelector{}
+	return ls, json.Unmarshal(b, ls)
+}
+
+// callHook posts request to controller's sync hook, served at base, and
+// decodes its answer into response.
+func callHook(base string, controller *unstructured.Unstructured, request, response any) error {
+	hookURL, _, _ := unstructured.NestedString(controller.Object, "spec", "hooks", "sync", "webhook", "url")
+	u, err := url.Parse(hookURL)
+	if err != nil {
+		return err
+	}
+	body, err := json.Marshal(request)
+	if err != nil {
+		return err
+	}
+	resp, err := http.Post(base+u.Path, "application/json", bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("HTTP %d from %s", resp.StatusCode, u.Path)
+	}
+	return json.NewDecoder(resp.Body).Decode(response)
+}
+
+// controlled lists the objects of kind in parent's namespace that selector
+// selects and parent controls, by name, as Metacontroller gives a hook its
+// children and attachments.
+func controlled(ctx context.Context, c client.Client, apiVersion, kind string, parent *unstructured.Unstructured, selector labels.Selector) (map[string]any, error) {
+	list := &unstructured.UnstructuredList{}
+	list.SetAPIVersion(apiVersion)
+	list.SetKind(kind + "List")
+	if err := c.List(ctx, list, client.InNamespace(parent.GetNamespace()), client.MatchingLabelsSelector{Selector: selector}); err != nil {
+		return nil, err
+	}
+	byName := map[string]any{}
+	for _, child := range list.Items {
+		if ref := metav1.GetControllerOf(&child); ref != nil && ref.UID == parent.GetUID() {
+			byName[child.GetName()] = child.Object
+		}
+	}
+	return byName, nil
 }
 
 func equalJSON(a, b any) bool {
