@@ -5,12 +5,12 @@ package runtimecosts
 // Measured is docs/runtime-costs.md's table.
 func Measured() []Result {
 	return []Result{
-		{Style: "go", N: 10, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 10, ReadySeconds: 0.9, Changed: 10, ChangeSeconds: 0.3, CPUSeconds: 0.5, PeakRSSMiB: 55, RequestsPerObject: 8, WritesPerMinute: 0},
-		{Style: "go", N: 100, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 100, ReadySeconds: 2.9, Changed: 100, ChangeSeconds: 1.7, CPUSeconds: 1.1, PeakRSSMiB: 54, RequestsPerObject: 6.5, WritesPerMinute: 26},
-		{Style: "go", N: 1000, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 1000, ReadySeconds: 18.2, Changed: 1000, ChangeSeconds: 16.8, CPUSeconds: 6.6, PeakRSSMiB: 67, RequestsPerObject: 5.4, WritesPerMinute: 698},
-		{Style: "kopf", N: 10, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 10, ReadySeconds: 2.6, Changed: 10, ChangeSeconds: 0.3, CPUSeconds: 1.3, PeakRSSMiB: 77, RequestsPerObject: 24.2, WritesPerMinute: 0},
-		{Style: "kopf", N: 100, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 100, ReadySeconds: 4, Changed: 100, ChangeSeconds: 1.9, CPUSeconds: 3.1, PeakRSSMiB: 87, RequestsPerObject: 9.8, WritesPerMinute: 0},
-		{Style: "kopf", N: 1000, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 1000, ReadySeconds: 22.8, Changed: 1000, ChangeSeconds: 22.8, CPUSeconds: 22.8, PeakRSSMiB: 169, RequestsPerObject: 8.4, WritesPerMinute: 818},
+		{Style: "go", N: 10, Date: "2026-12-06", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 10, ReadySeconds: 0.5, Changed: 10, ChangeSeconds: 0.3, CPUSeconds: 0.3, PeakRSSMiB: 55, RequestsPerObject: 7.7, WritesPerMinute: 0},
+		{Style: "go", N: 100, Date: "2026-12-06", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 100, ReadySeconds: 2.8, Changed: 100, ChangeSeconds: 2, CPUSeconds: 1, PeakRSSMiB: 55, RequestsPerObject: 6.8, WritesPerMinute: 30},
+		{Style: "go", N: 1000, Date: "2026-12-06", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 1000, ReadySeconds: 15.3, Changed: 1000, ChangeSeconds: 16.2, CPUSeconds: 5.8, PeakRSSMiB: 71, RequestsPerObject: 5.4, WritesPerMinute: 826},
+		{Style: "kopf", N: 10, Date: "2026-12-06", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 10, ReadySeconds: 1.6, Changed: 10, ChangeSeconds: 0.3, CPUSeconds: 1.4, PeakRSSMiB: 76, RequestsPerObject: 24.2, WritesPerMinute: 0},
+		{Style: "kopf", N: 100, Date: "2026-12-06", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 100, ReadySeconds: 2.6, Changed: 100, ChangeSeconds: 2, CPUSeconds: 3, PeakRSSMiB: 97, RequestsPerObject: 9.7, WritesPerMinute: 14},
+		{Style: "kopf", N: 1000, Date: "2026-12-06", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 1000, ReadySeconds: 17.1, Changed: 1000, ChangeSeconds: 19.1, CPUSeconds: 20.7, PeakRSSMiB: 155, RequestsPerObject: 8.6, WritesPerMinute: 709},
 		{Style: "metacontroller", N: 10, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 10, ReadySeconds: 9.6, Changed: 10, ChangeSeconds: 11, CPUSeconds: 0.5, PeakRSSMiB: 59, RequestsPerObject: 12.3, WritesPerMinute: 0},
 		{Style: "metacontroller", N: 100, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 100, ReadySeconds: 99.5, Changed: 100, ChangeSeconds: 102.8, CPUSeconds: 4.1, PeakRSSMiB: 63, RequestsPerObject: 11.1, WritesPerMinute: 0},
 		{Style: "metacontroller", N: 1000, Date: "2026-12-05", Machine: "2 cores (AMD EPYC), 24 GiB, linux", Ready: 15, ReadySeconds: 600.5, Changed: 0, ChangeSeconds: 0, CPUSeconds: 11.3, PeakRSSMiB: 89, RequestsPerObject: 3.3, WritesPerMinute: 0},
