@@ -1,7 +1,9 @@
 package scaffold
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/opctl/opctl/scaffold/yamltext"
@@ -47,33 +49,54 @@ type workflowBranches struct {
 }
 
 type workflowJob struct {
-	RunsOn         string   `json:"runs-on"`
-	TimeoutMinutes int      `json:"timeout-minutes"`
-	Steps          []CIStep `json:"steps"`
+	RunsOn         string            `json:"runs-on"`
+	Permissions    map[string]string `json:"permissions"`
+	TimeoutMinutes int               `json:"timeout-minutes"`
+	Steps          []CIStep          `json:"steps"`
 }
 
 // ciWorkflow is the project's workflow: its own tests (the style's ci) and
-// its chart, on every push to main and every pull request, with read-only
-// access to the repository and actions pinned by version.
+// its chart, on every push to main and every pull request. No permission
+// but what each job needs (reading the repository), the checkout keeps no
+// credentials, and every action is pinned by commit.
 func ciWorkflow(p Project, ci CI) ([]byte, error) {
 	v := p.Versions
-	checkout := CIStep{Name: "Check out", Uses: v.ActionsCheckout}
+	checkout := CIStep{Name: "Check out", Uses: v.ActionsCheckout, With: map[string]string{"persist-credentials": "false"}}
+	read := map[string]string{"contents": "read"}
 	w := workflow{
 		Name:        "test",
 		On:          workflowTriggers{Push: workflowBranches{Branches: []string{"main"}}},
-		Permissions: map[string]string{"contents": "read"},
+		Permissions: map[string]string{},
 		Jobs: map[string]workflowJob{
-			"test": {RunsOn: "ubuntu-24.04", TimeoutMinutes: 45, Steps: append(append([]CIStep{checkout}, ci.Setup...),
+			"test": {RunsOn: "ubuntu-24.04", Permissions: read, TimeoutMinutes: 45, Steps: append(append([]CIStep{checkout}, ci.Setup...),
 				CIStep{Name: "Test", Run: "make " + strings.Join(ci.Targets, " ")})},
-			"chart": {RunsOn: "ubuntu-24.04", TimeoutMinutes: 10, Steps: []CIStep{checkout,
+			"chart": {RunsOn: "ubuntu-24.04", Permissions: read, TimeoutMinutes: 10, Steps: []CIStep{checkout,
 				{Name: "Set up helm", Uses: v.ActionsSetupHelm, With: map[string]string{"version": v.Helm}},
 				{Name: "Lint and render the chart", Run: "make helm-lint helm-template"},
 			}},
 		},
 	}
+	var releases []string
+	for name, job := range w.Jobs {
+		job.Steps = slices.Clone(job.Steps)
+		for i, step := range job.Steps {
+			var release string
+			job.Steps[i].Uses, release, _ = strings.Cut(step.Uses, " # ")
+			if release != "" {
+				releases = append(releases, job.Steps[i].Uses, release)
+			}
+		}
+		w.Jobs[name] = job
+	}
 	b, err := yamltext.Marshal(w)
 	if err != nil {
 		return nil, err
+	}
+	// Each action's release, in a comment after its commit as Dependabot
+	// and Renovate read and update it; a commit is a plain scalar, written
+	// as it is.
+	for i := 0; i < len(releases); i += 2 {
+		b = bytes.ReplaceAll(b, []byte("uses: "+releases[i]+"\n"), []byte("uses: "+releases[i]+" # "+releases[i+1]+"\n"))
 	}
 	return append([]byte("# The project's tests and its Helm chart, on GitHub Actions. Yours: opctl\n# writes it once.\n"), b...), nil
 }

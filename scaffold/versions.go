@@ -35,8 +35,11 @@ type Versions struct {
 	ShellOperatorImage string `json:"shellOperatorImage,omitempty"`
 	// ChildImage runs workload children: the starter commands need sleep and env.
 	ChildImage string `json:"childImage,omitempty"`
-	// The project's CI workflow: the GitHub Actions it uses, the Python it
-	// tests on, the pip specifiers of the Ansible tools, the helm CLI.
+	// The project's CI workflow: the GitHub Actions it uses (each pinned by
+	// commit, its release in a comment: "owner/repo@<sha> # vX.Y.Z"; all on
+	// Node 24, which GitHub's runners require since Node 20 left them), the
+	// Python it tests on, the pip specifiers of the Ansible tools, the helm
+	// CLI.
 	ActionsCheckout    string `json:"actionsCheckout,omitempty"`
 	ActionsSetupGo     string `json:"actionsSetupGo,omitempty"`
 	ActionsSetupPython string `json:"actionsSetupPython,omitempty"`
@@ -79,11 +82,11 @@ func DefaultVersions() Versions {
 		KubernetesCoreCollection:  "3.2.0",
 		OperatorSDKUtilCollection: "0.5.0",
 		ChildImage:                "busybox:1.37.0",
-		ActionsCheckout:           "actions/checkout@v4.2.2",
-		ActionsSetupGo:            "actions/setup-go@v5.5.0",
-		ActionsSetupPython:        "actions/setup-python@v5.6.0",
-		ActionsCache:              "actions/cache@v4.2.3",
-		ActionsSetupHelm:          "azure/setup-helm@v4.3.0",
+		ActionsCheckout:           "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1",
+		ActionsSetupGo:            "actions/setup-go@b7ad1dad31e06c5925ef5d2fc7ad053ef454303e # v7.0.0",
+		ActionsSetupPython:        "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97 # v7.0.0",
+		ActionsCache:              "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5",
+		ActionsSetupHelm:          "azure/setup-helm@9bc31f4ebc9c6b171d7bfbaa5d006ae7abdb4310 # v5.0.1",
 		Python:                    "3.13",
 		AnsiblePip:                ">=11,<13",
 		AnsibleLintPip:            ">=25,<26",
@@ -92,7 +95,7 @@ func DefaultVersions() Versions {
 		DevContainerPython:        "mcr.microsoft.com/devcontainers/python:3.13-bookworm",
 		DevContainerBase:          "mcr.microsoft.com/devcontainers/base:bookworm",
 		GolangciLint:              "v2.15.0",
-		ActionsGolangciLint:       "golangci/golangci-lint-action@v8.0.0",
+		ActionsGolangciLint:       "golangci/golangci-lint-action@ba0d7d2ec06a0ea1cb5fa41b2e4a3ab91d21278a # v9.3.0",
 		KubeScore:                 "v1.20.0",
 	}
 }

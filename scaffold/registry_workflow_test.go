@@ -1,0 +1,72 @@
+package scaffold_test
+
+import (
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold"
+)
+
+// node24Since is each action's first major on Node 24 (its action.yml's
+// runs.using), which GitHub's runners require since they dropped Node 20.
+var node24Since = map[string]int{
+	"actions/checkout":              5,
+	"actions/setup-go":              7,
+	"actions/setup-python":          6,
+	"actions/cache":                 5,
+	"azure/setup-helm":              5,
+	"golangci/golangci-lint-action": 9,
+}
+
+// pinnedAction is a step's uses as the workflows write it: the action, a
+// full commit, and its release in a comment.
+var pinnedAction = regexp.MustCompile(`(?m)^\s+uses: ([\w.-]+/[\w.-]+)@[0-9a-f]{40} # v(\d+)\.\d+\.\d+$`)
+
+// TestGoldenWorkflowsAreLocked checks every golden project's CI workflow:
+// every action pinned by commit, on a Node 24 major; no permission at the
+// top, read access to the repository in each job; no credentials kept by
+// the checkout.
+func TestGoldenWorkflowsAreLocked(t *testing.T) {
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			f, ok := c.render(t).Get(scaffold.WorkflowPath)
+			require.True(t, ok)
+			uses := regexp.MustCompile(`(?m)^\s+uses: `).FindAllIndex(f.Content, -1)
+			pinned := pinnedAction.FindAllSubmatch(f.Content, -1)
+			assert.Len(t, pinned, len(uses), "every action pinned by commit, its release in a comment:\n%s", f.Content)
+			for _, m := range pinned {
+				action, major := string(m[1]), string(m[2])
+				since, known := node24Since[action]
+				if assert.True(t, known, "%s: which major runs on Node 24?", action) {
+					n, _ := strconv.Atoi(major)
+					assert.GreaterOrEqual(t, n, since, "%s v%s runs on Node 20 or older", action, major)
+				}
+			}
+			var w struct {
+				Permissions map[string]string `json:"permissions"`
+				Jobs        map[string]struct {
+					Permissions map[string]string `json:"permissions"`
+					Steps       []struct {
+						Uses string            `json:"uses"`
+						With map[string]string `json:"with"`
+					} `json:"steps"`
+				} `json:"jobs"`
+			}
+			require.NoError(t, yaml.Unmarshal(f.Content, &w))
+			assert.Equal(t, map[string]string{}, w.Permissions, "no permission at the top")
+			for job, j := range w.Jobs {
+				assert.Equal(t, map[string]string{"contents": "read"}, j.Permissions, "job %s", job)
+				for _, step := range j.Steps {
+					if regexp.MustCompile(`^actions/checkout@`).MatchString(step.Uses) {
+						assert.Equal(t, "false", step.With["persist-credentials"], "job %s: the checkout keeps no credentials", job)
+					}
+				}
+			}
+		})
+	}
+}
