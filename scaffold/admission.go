@@ -112,7 +112,13 @@ const (
 // issues the serving certificate and injects its CA.
 func certManager() Prerequisite {
 	return Prerequisite{CRD: "certificates.cert-manager.io",
-		Install: "install cert-manager first (https://cert-manager.io/docs/installation/): it issues the webhook's certificate"}
+		Install: "install cert-manager first (https://cert-manager.io/docs/installation/): it issues the webhook's certificate",
+		// The install its documentation gives, then its webhook serving:
+		// the chart's Certificate and Issuer go through it.
+		Setup: func(v Versions) string {
+			return `"$KUBECTL" apply -f https://github.com/cert-manager/cert-manager/releases/download/` + v.CertManager + `/cert-manager.yaml
+"$KUBECTL" -n cert-manager wait --for=condition=Available deployment --all --timeout="$TIMEOUT"`
+		}}
 }
 
 // Prerequisites is what the cluster needs before the project deploys.

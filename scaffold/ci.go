@@ -29,6 +29,7 @@ type CIStep struct {
 	Name string            `json:"name"`
 	Uses string            `json:"uses,omitempty"`
 	With map[string]string `json:"with,omitempty"`
+	Env  map[string]string `json:"env,omitempty"`
 	Run  string            `json:"run,omitempty"`
 }
 
@@ -55,13 +56,19 @@ type workflowJob struct {
 	Steps          []CIStep          `json:"steps"`
 }
 
-// ciWorkflow is the project's workflow: its own tests (the style's ci) and
-// its chart, on every push to main and every pull request. No permission
-// but what each job needs (reading the repository), the checkout keeps no
-// credentials, and every action is pinned by commit.
+// kindCluster is the name the kind job's cluster gets (kind-action's
+// default); its kubeconfig context is kind-<name>.
+const kindCluster = "chart-testing"
+
+// ciWorkflow is the project's workflow: its own tests (the style's ci), its
+// chart, and the operator on a kind cluster, on every push to main and
+// every pull request. No permission but what each job needs (reading the
+// repository), the checkout keeps no credentials, and every action is
+// pinned by commit.
 func ciWorkflow(p Project, ci CI) ([]byte, error) {
 	v := p.Versions
 	checkout := CIStep{Name: "Check out", Uses: v.ActionsCheckout, With: map[string]string{"persist-credentials": "false"}}
+	setupHelm := CIStep{Name: "Set up helm", Uses: v.ActionsSetupHelm, With: map[string]string{"version": v.Helm}}
 	read := map[string]string{"contents": "read"}
 	w := workflow{
 		Name:        "test",
@@ -70,9 +77,19 @@ func ciWorkflow(p Project, ci CI) ([]byte, error) {
 		Jobs: map[string]workflowJob{
 			"test": {RunsOn: "ubuntu-24.04", Permissions: read, TimeoutMinutes: 45, Steps: append(append([]CIStep{checkout}, ci.Setup...),
 				CIStep{Name: "Test", Run: "make " + strings.Join(ci.Targets, " ")})},
-			"chart": {RunsOn: "ubuntu-24.04", Permissions: read, TimeoutMinutes: 10, Steps: []CIStep{checkout,
-				{Name: "Set up helm", Uses: v.ActionsSetupHelm, With: map[string]string{"version": v.Helm}},
+			"chart": {RunsOn: "ubuntu-24.04", Permissions: read, TimeoutMinutes: 10, Steps: []CIStep{checkout, setupHelm,
 				{Name: "Lint and render the chart", Run: "make helm-lint helm-template"},
+			}},
+			// The image built and loaded into kind under the name the chart
+			// runs (pulled only if absent: IfNotPresent), the chart installed
+			// as a team would, then test/e2e/run.sh against it.
+			"e2e": {RunsOn: "ubuntu-24.04", Permissions: read, TimeoutMinutes: 30, Steps: []CIStep{checkout, setupHelm,
+				{Name: "Create a kind cluster", Uses: v.ActionsKind},
+				{Name: "Install what the operator needs in the cluster", Run: "bash " + PrerequisitesScriptPath},
+				{Name: "Build the image and load it into the cluster", Run: "make docker-build kind-load KIND_CLUSTER=" + kindCluster},
+				{Name: "Install the chart", Run: "make helm-deploy"},
+				{Name: "End-to-end test of the chart's operator", Env: map[string]string{"E2E_DEPLOY": "0"}, Run: "make test-e2e"},
+				{Name: "Uninstall the chart", Run: "make helm-undeploy"},
 			}},
 		},
 	}
@@ -98,7 +115,7 @@ func ciWorkflow(p Project, ci CI) ([]byte, error) {
 	for i := 0; i < len(releases); i += 2 {
 		b = bytes.ReplaceAll(b, []byte("uses: "+releases[i]+"\n"), []byte("uses: "+releases[i]+" # "+releases[i+1]+"\n"))
 	}
-	return append([]byte("# The project's tests and its Helm chart, on GitHub Actions. Yours: opctl\n# writes it once.\n"), b...), nil
+	return append([]byte("# The project's tests, its Helm chart, and the operator on a kind cluster, on\n# GitHub Actions. Yours: opctl writes it once.\n"), b...), nil
 }
 
 // PythonCI sets up Python and installs with pip what the tests need

@@ -9,24 +9,35 @@ import (
 )
 
 // E2EScriptPath is the project's end-to-end test on a real cluster
-// (generated: it follows the kinds).
-const E2EScriptPath = "test/e2e/run.sh"
+// (generated: it follows the kinds); PrerequisitesScriptPath installs what
+// the cluster needs first.
+const (
+	E2EScriptPath           = "test/e2e/run.sh"
+	PrerequisitesScriptPath = "test/e2e/prerequisites.sh"
+)
 
 //go:embed files/*.tmpl
 var engineFiles embed.FS
 
 // Prerequisite is what the cluster needs before the operator deploys: a
-// CRD, and how to install it.
+// CRD, and how to install it: Install tells a person, Setup gives the
+// commands that do it unattended (bash, with $KUBECTL and $TIMEOUT) at the
+// versions pinned.
 type Prerequisite struct {
 	CRD, Install string
+	Setup        func(Versions) string
 }
 
 type e2eData struct {
 	Project       Project
 	Image         string
-	Prerequisites []Prerequisite
+	Prerequisites []e2ePrerequisite
 	Kinds         []e2eKind
 	Decorators    []e2eDecorator
+}
+
+type e2ePrerequisite struct {
+	CRD, Install, Setup string
 }
 
 type e2eKind struct {
@@ -44,7 +55,12 @@ type e2eDecorator struct {
 // e2e suite checks on its API server: each sample gets its children and
 // Ready (each decorator's target its attachments).
 func addE2E(p Project, style Style, t *Tree) error {
-	d := e2eData{Project: p, Image: p.Image(), Prerequisites: Prerequisites(p, style)}
+	d := e2eData{Project: p, Image: p.Image()}
+	for _, pre := range Prerequisites(p, style) {
+		// Indented, as the script runs it inside an if.
+		setup := "  " + strings.ReplaceAll(pre.Setup(p.Versions), "\n", "\n  ")
+		d.Prerequisites = append(d.Prerequisites, e2ePrerequisite{CRD: pre.CRD, Install: pre.Install, Setup: setup})
+	}
 	for _, a := range p.APIs {
 		name := SampleName(a)
 		k := e2eKind{Kind: a.Kind, Sample: SamplePath(p, a), Resource: a.Plural + "." + a.FullGroup(p.Domain), Name: name}
@@ -73,6 +89,8 @@ func addE2E(p Project, style Style, t *Tree) error {
 	r := NewRenderer(t, files)
 	r.File(E2EScriptPath, "e2e.sh.tmpl", Generated, d)
 	r.Chmod(E2EScriptPath, 0o755)
+	r.File(PrerequisitesScriptPath, "prerequisites.sh.tmpl", Generated, d)
+	r.Chmod(PrerequisitesScriptPath, 0o755)
 	return r.Err()
 }
 

@@ -158,7 +158,7 @@ func NewPrerequisites(old Project, from Style, migrated Project, to Style) []Pre
 	var out []Prerequisite
 	had := Prerequisites(old, from)
 	for _, pre := range Prerequisites(migrated, to) {
-		if !slices.Contains(had, pre) {
+		if !slices.ContainsFunc(had, func(h Prerequisite) bool { return h.CRD == pre.CRD }) {
 			out = append(out, pre)
 		}
 	}

@@ -403,7 +403,12 @@ var childKinds = []ChildKind{
 	// projects handle it as an unstructured object (GoPkg is empty).
 	{Kind: "ServiceMonitor", Group: "monitoring.coreos.com", Version: "v1", Resource: "servicemonitors", Mutable: true,
 		Needs: []string{"Service"}, Prerequisite: &Prerequisite{CRD: "servicemonitors.monitoring.coreos.com",
-			Install: "install the Prometheus Operator first (https://prometheus-operator.dev/docs/getting-started/installation/): ServiceMonitor children need its CRD"}},
+			Install: "install the Prometheus Operator first (https://prometheus-operator.dev/docs/getting-started/installation/): ServiceMonitor children need its CRD",
+			// The CRD alone: the children are made whether or not a
+			// Prometheus scrapes them.
+			Setup: func(v Versions) string {
+				return `"$KUBECTL" apply --server-side -f https://raw.githubusercontent.com/prometheus-operator/prometheus-operator/` + v.PrometheusOperator + `/example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml`
+			}}},
 }
 
 // ChildKinds lists the kinds a custom resource may own, in a fixed order.

@@ -99,7 +99,9 @@ func BenchmarkCRD(b *testing.B) {
 // style that grows must say so here. 2026-12-05: go (26,688), ansible
 // (21,001) and the decorator (7,606) grew by the chart's values and the
 // manager pod's NetworkPolicy; their budgets are those figures and about 5%
-// more.
+// more. 2026-12-06: every seed grew by about 300 with the workflow's kind
+// job and test/e2e/prerequisites.sh; the decorator (8,178) and kopf
+// (18,014) past their budgets, now 8,600 and 18,900.
 var renderBudget = struct {
 	seed map[string]float64 // per style
 	// goFiftyKinds is benchProject's 50 kinds in the go style, which may
@@ -107,7 +109,7 @@ var renderBudget = struct {
 	goFiftyKinds float64
 }{
 	seed: map[string]float64{
-		"go": 28_000, "kopf": 18_000, "metacontroller": 17_500, "metacontroller-decorator": 8_000,
+		"go": 28_000, "kopf": 18_900, "metacontroller": 17_500, "metacontroller-decorator": 8_600,
 		"shell-operator": 16_500, "ansible": 22_000,
 	},
 	goFiftyKinds: 1_500_000,

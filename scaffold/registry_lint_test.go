@@ -86,8 +86,59 @@ func TestGoldenWorkflowsPassActionlint(t *testing.T) {
 			styletest.ExecIn(t, dir, actionlint, "-color=false", scaffold.WorkflowPath)
 			makefile, ok := tree.Get("Makefile")
 			require.True(t, ok)
-			for _, target := range append(c.style.CI(c.project).Targets, "helm-lint", "helm-template") {
-				assert.Regexp(t, "(?m)^"+target+":", string(makefile.Content), "the workflow runs make %s", target)
+			workflow, _ := tree.Get(scaffold.WorkflowPath)
+			runs := 0
+			for _, m := range makeRun.FindAllStringSubmatch(string(workflow.Content), -1) {
+				for _, target := range strings.Fields(m[1]) {
+					if !strings.Contains(target, "=") {
+						runs++
+						assert.Regexp(t, "(?m)^"+regexp.QuoteMeta(target)+":", string(makefile.Content), "the workflow runs make %s", target)
+					}
+				}
+			}
+			assert.Positive(t, runs, "the workflow runs make")
+		})
+	}
+}
+
+// makeRun is a make command in a workflow's run: its targets and variables.
+var makeRun = regexp.MustCompile(`(?m)\bmake ([^\n|&;]+)`)
+
+// TestPrerequisitesScriptInstallsWhatIsMissing runs every golden project's
+// test/e2e/prerequisites.sh against a fake kubectl: on a cluster lacking
+// every CRD, it installs each prerequisite and waits for its CRD; on one
+// that has them, it installs nothing.
+func TestPrerequisitesScriptInstallsWhatIsMissing(t *testing.T) {
+	fake := filepath.Join(t.TempDir(), "kubectl")
+	// Records each call; "get crd" answers as $HAS_CRDS says.
+	require.NoError(t, os.WriteFile(fake, []byte(`#!/usr/bin/env bash
+echo "$*" >>"$CALLS"
+if [ "$1 $2" = "get crd" ]; then [ "$HAS_CRDS" = 1 ]; exit; fi
+`), 0o755))
+	for name, c := range goldenCases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeTree(t, c.render(t))
+			run := func(has string) string {
+				calls := filepath.Join(t.TempDir(), "calls")
+				cmd := exec.Command("bash", scaffold.PrerequisitesScriptPath)
+				cmd.Dir = dir
+				cmd.Env = append(os.Environ(), "KUBECTL="+fake, "CALLS="+calls, "HAS_CRDS="+has)
+				out, err := cmd.CombinedOutput()
+				require.NoError(t, err, "%s", out)
+				b, _ := os.ReadFile(calls)
+				return string(b)
+			}
+			missing, present := run("0"), run("1")
+			for _, pre := range scaffold.Prerequisites(c.project, c.style) {
+				assert.Contains(t, missing, "wait --for=condition=Established crd/"+pre.CRD+" ", "installed and waited for")
+				// Its first command, as kubectl gets it.
+				first, _, _ := strings.Cut(pre.Setup(c.project.Versions), "\n")
+				assert.Contains(t, missing, strings.ReplaceAll(strings.TrimPrefix(first, `"$KUBECTL" `), `"`, "")+"\n", "its install, at the version pinned")
+			}
+			assert.NotContains(t, present, "apply", "nothing installed when every CRD is there")
+			if len(scaffold.Prerequisites(c.project, c.style)) == 0 {
+				assert.Empty(t, missing, "no prerequisite, no kubectl")
 			}
 		})
 	}
@@ -173,7 +224,7 @@ func TestMakefileShipTargets(t *testing.T) {
 			tree := c.render(t)
 			makefile, ok := tree.Get("Makefile")
 			require.True(t, ok)
-			targets := []string{"docker-build", "docker-push", "docker-buildx", "build-installer", "deploy", "undeploy", "test-e2e", "helm-lint", "helm-template", "helm-deploy"}
+			targets := []string{"docker-build", "docker-push", "docker-buildx", "build-installer", "deploy", "undeploy", "test-e2e", "kind-load", "helm-lint", "helm-template", "helm-deploy", "helm-undeploy"}
 			if len(c.project.APIs) > 0 {
 				targets = append(targets, "install", "uninstall")
 			}

@@ -2,30 +2,31 @@ package scaffold_test
 
 import (
 	"regexp"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/semver"
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
 )
 
-// node24Since is each action's first major on Node 24 (its action.yml's
+// node24Since is each action's first release on Node 24 (its action.yml's
 // runs.using), which GitHub's runners require since they dropped Node 20.
-var node24Since = map[string]int{
-	"actions/checkout":              5,
-	"actions/setup-go":              7,
-	"actions/setup-python":          6,
-	"actions/cache":                 5,
-	"azure/setup-helm":              5,
-	"golangci/golangci-lint-action": 9,
+var node24Since = map[string]string{
+	"actions/checkout":              "v5.0.0",
+	"actions/setup-go":              "v7.0.0",
+	"actions/setup-python":          "v6.0.0",
+	"actions/cache":                 "v5.0.0",
+	"azure/setup-helm":              "v5.0.0",
+	"golangci/golangci-lint-action": "v9.0.0",
+	"helm/kind-action":              "v1.13.0",
 }
 
 // pinnedAction is a step's uses as the workflows write it: the action, a
 // full commit, and its release in a comment.
-var pinnedAction = regexp.MustCompile(`(?m)^\s+uses: ([\w.-]+/[\w.-]+)@[0-9a-f]{40} # v(\d+)\.\d+\.\d+$`)
+var pinnedAction = regexp.MustCompile(`(?m)^\s+uses: ([\w.-]+/[\w.-]+)@[0-9a-f]{40} # (v\d+\.\d+\.\d+)$`)
 
 // TestGoldenWorkflowsAreLocked checks every golden project's CI workflow:
 // every action pinned by commit, on a Node 24 major; no permission at the
@@ -40,11 +41,10 @@ func TestGoldenWorkflowsAreLocked(t *testing.T) {
 			pinned := pinnedAction.FindAllSubmatch(f.Content, -1)
 			assert.Len(t, pinned, len(uses), "every action pinned by commit, its release in a comment:\n%s", f.Content)
 			for _, m := range pinned {
-				action, major := string(m[1]), string(m[2])
+				action, release := string(m[1]), string(m[2])
 				since, known := node24Since[action]
-				if assert.True(t, known, "%s: which major runs on Node 24?", action) {
-					n, _ := strconv.Atoi(major)
-					assert.GreaterOrEqual(t, n, since, "%s v%s runs on Node 20 or older", action, major)
+				if assert.True(t, known, "%s: which release runs on Node 24 first?", action) {
+					assert.GreaterOrEqual(t, semver.Compare(release, since), 0, "%s %s runs on Node 20 or older", action, release)
 				}
 			}
 			var w struct {

@@ -33,6 +33,12 @@ type Versions struct {
 	OperatorSDKUtilCollection string `json:"operatorSDKUtilCollection,omitempty"`
 	// ShellOperatorImage is the base image of shell-operator projects.
 	ShellOperatorImage string `json:"shellOperatorImage,omitempty"`
+	// What the CI's kind job installs in the cluster before the operator
+	// when the project needs it (test/e2e/prerequisites.sh): cert-manager
+	// for a runtime serving HTTPS, the Prometheus Operator's CRD for
+	// ServiceMonitor children.
+	CertManager        string `json:"certManager,omitempty"`
+	PrometheusOperator string `json:"prometheusOperator,omitempty"`
 	// ChildImage runs workload children: the starter commands need sleep and env.
 	ChildImage string `json:"childImage,omitempty"`
 	// The project's CI workflow: the GitHub Actions it uses (each pinned by
@@ -45,6 +51,7 @@ type Versions struct {
 	ActionsSetupPython string `json:"actionsSetupPython,omitempty"`
 	ActionsCache       string `json:"actionsCache,omitempty"`
 	ActionsSetupHelm   string `json:"actionsSetupHelm,omitempty"`
+	ActionsKind        string `json:"actionsKind,omitempty"`
 	Python             string `json:"python,omitempty"`
 	AnsiblePip         string `json:"ansiblePip,omitempty"`
 	AnsibleLintPip     string `json:"ansibleLintPip,omitempty"`
@@ -87,6 +94,9 @@ func DefaultVersions() Versions {
 		ActionsSetupPython:        "actions/setup-python@5fda3b95a4ea91299a34e894583c3862153e4b97 # v7.0.0",
 		ActionsCache:              "actions/cache@27d5ce7f107fe9357f9df03efb73ab90386fccae # v5.0.5",
 		ActionsSetupHelm:          "azure/setup-helm@9bc31f4ebc9c6b171d7bfbaa5d006ae7abdb4310 # v5.0.1",
+		ActionsKind:               "helm/kind-action@ef37e7f390d99f746eb8b610417061a60e82a6cc # v1.14.0",
+		CertManager:               "v1.21.2",
+		PrometheusOperator:        "v0.85.0",
 		Python:                    "3.13",
 		AnsiblePip:                ">=11,<13",
 		AnsibleLintPip:            ">=25,<26",
@@ -113,10 +123,10 @@ func (v Versions) WithDefaults() Versions {
 }
 
 // enginePins are the versions every style's project uses: the files the
-// engine writes for all (the CI workflow's checkout and Helm, the chart,
-// the children's image).
+// engine writes for all (the CI workflow's checkout, Helm and kind, the
+// chart, the children's image).
 func enginePins() []string {
-	return []string{"actionsCheckout", "actionsSetupHelm", "childImage", "helm"}
+	return []string{"actionsCheckout", "actionsKind", "actionsSetupHelm", "childImage", "helm"}
 }
 
 // only is v with only the pins named (their keys in the project file).

@@ -112,15 +112,8 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 		defer operator.Stop() // a failed check: stop it and report what it said
 		checkReconcile(t, c, dir, ns)
 		t.Run("the project's own test/e2e/run.sh passes against the running operator", func(t *testing.T) {
-			RequireTools(t, "kubectl", "kubectl")
 			scriptNS := "e2e-" + style.Name + "-script"
-			cmd := exec.Command("bash", scaffold.E2EScriptPath)
-			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "KUBECONFIG="+cluster.AdminKubeconfig(t), "E2E_DEPLOY=0",
-				"E2E_NAMESPACE="+scriptNS, "TIMEOUT=120s")
-			out, err := cmd.CombinedOutput()
-			require.NoError(t, err, "%s", out)
-			assert.Contains(t, string(out), "e2e: passed")
+			cluster.RunE2EScript(t, dir, "E2E_NAMESPACE="+scriptNS)
 			// This API server runs no namespace controller: the resources
 			// run.sh leaves in the namespace it deletes would stay, and a
 			// later run of the operator would reconcile them there.
@@ -167,4 +160,18 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 		require.NoError(t, err, "with the enum removed the conformance cases must report a failure")
 		assert.Equal(t, []string{`database/engine-not-in-enum.yaml: accepted`}, conformanceCasesFailing(ctx, t, c, dir, ns))
 	})
+}
+
+// RunE2EScript runs the project's test/e2e/run.sh in dir against the
+// operator running already (E2E_DEPLOY=0), as the kind job of its workflow
+// does after installing the chart, with env added: it must pass.
+func (c *Cluster) RunE2EScript(t *testing.T, dir string, env ...string) {
+	t.Helper()
+	RequireTools(t, "kubectl", "kubectl")
+	cmd := exec.Command("bash", scaffold.E2EScriptPath)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+c.AdminKubeconfig(t), "E2E_DEPLOY=0", "TIMEOUT=120s"), env...)
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	assert.Contains(t, string(out), "e2e: passed")
 }

@@ -22,7 +22,7 @@ var files embed.FS
 func Style() scaffold.Style {
 	return scaffold.Style{
 		Name: "go",
-		Pins: []string{"actionsCache", "actionsGolangciLint", "actionsSetupGo", "controllerRuntime", "controllerTools", "devContainerGo",
+		Pins: []string{"actionsCache", "actionsGolangciLint", "actionsSetupGo", "certManager", "controllerRuntime", "controllerTools", "devContainerGo",
 			"distrolessImage", "etcd", "go", "goBuilderImage", "golangciLint", "kubeAPIServer", "kubernetes", "sigsYAML"},
 		Summary: "Go with controller-runtime in the kubebuilder go/v4 layout: typed, fast, for large long-lived operators",
 		Checklist: checklist.Profile{

@@ -32,7 +32,13 @@ func Partials() fs.FS { return scaffold.TemplateDir(files, "templates/partials")
 
 // Prerequisite is Metacontroller itself, installed once per cluster.
 func Prerequisite() *scaffold.Prerequisite {
-	return &scaffold.Prerequisite{CRD: "compositecontrollers.metacontroller.k8s.io", Install: "install Metacontroller first: make install-metacontroller"}
+	return &scaffold.Prerequisite{CRD: "compositecontrollers.metacontroller.k8s.io", Install: "install Metacontroller first: make install-metacontroller",
+		// What make install-metacontroller applies, then its StatefulSet
+		// running.
+		Setup: func(v scaffold.Versions) string {
+			return `"$KUBECTL" apply -k "https://github.com/metacontroller/metacontroller/manifests/production?ref=` + v.Metacontroller + `"
+"$KUBECTL" -n metacontroller rollout status statefulset/metacontroller --timeout="$TIMEOUT"`
+		}}
 }
 
 // CI tests the hooks with pytest and pyflakes.

@@ -71,7 +71,7 @@ type webhookData struct {
 func Style() scaffold.Style {
 	return scaffold.Style{
 		Name:            "kopf",
-		Pins:            []string{"actionsSetupPython", "devContainerPython", "kopf", "kubernetesPython", "python", "pythonImage"},
+		Pins:            []string{"actionsSetupPython", "certManager", "devContainerPython", "kopf", "kubernetesPython", "python", "pythonImage"},
 		Ownership:       "the operator's code sets each child's controller ownerReference; a child it no longer wants stays until you delete it",
 		Finalizers:      "Kopf adds one for a timer, a daemon or a delete handler without optional=True, and the deletion then waits for the operator",
 		ConformanceTest: []string{"$PYTHON", "-m", "pytest", "-q", "tests/test_conformance.py"},

@@ -23,7 +23,7 @@ var files embed.FS
 func Style() scaffold.Style {
 	return scaffold.Style{
 		Name:            "shell-operator",
-		Pins:            []string{"devContainerBase", "shellOperatorImage"},
+		Pins:            []string{"certManager", "devContainerBase", "shellOperatorImage"},
 		Ownership:       "the operator's code sets each child's controller ownerReference; a child it no longer wants stays until you delete it",
 		Finalizers:      "none: shell-operator cannot hold a deletion (a finalizer would be yours to add and remove)",
 		ConformanceTest: []string{"bash", "tests/test_conformance.sh"},
