@@ -30,6 +30,10 @@ golden: ## Rewrite the golden trees under testdata/golden; review the diff befor
 fmt:
 	gofmt -w $$(git ls-files '*.go')
 
+.PHONY: check-pins
+check-pins: ## Report the pinned Go modules with a newer release on the module proxy (changes nothing).
+	GOPROXY="$$($(GO) env GOPROXY)" $(GO) run ./hack/check-pins
+
 .PHONY: envtest-bins
 envtest-bins: ## Build kube-apiserver and etcd from the Go module proxy into the user cache, ~/.cache/opctl (once; ~10 minutes cold).
 	$(GO) run ./hack/envtest-bins

@@ -160,3 +160,94 @@ func versionPart(version string, i int) string {
 func (v Versions) EnvtestDir() string {
 	return "envtest-" + v.KubeAPIServer + "-etcd-" + v.Etcd
 }
+
+// PinSource is where a pin's releases are published, for make check-pins,
+// and when the pin was last compared with them.
+type PinSource struct {
+	// Module is the Go module the pin follows: its releases on the module
+	// proxy are the pin's, tagged as the pin is written. Empty for a pin
+	// published elsewhere (images but the runtimes', pip specifiers,
+	// actions, Go itself, Metacontroller, whose module path is not
+	// fetchable).
+	Module string
+	// Checked is the day the pin was last compared with its releases.
+	Checked string
+}
+
+// PinSources are the sources of the pins, keyed as the project file keys
+// them: every pin has one. A pin that follows a module was last checked
+// by make check-pins; the others, by hand against their registries (an
+// action's tags and its action.yml), when they were set.
+func PinSources() map[string]PinSource {
+	return map[string]PinSource{
+		"go":                        {Checked: "2026-11-30"},
+		"controllerRuntime":         {Module: "sigs.k8s.io/controller-runtime", Checked: "2026-12-06"},
+		"kubernetes":                {Module: "k8s.io/api", Checked: "2026-12-06"},
+		"controllerTools":           {Module: "sigs.k8s.io/controller-tools", Checked: "2026-12-06"},
+		"sigsYAML":                  {Module: "sigs.k8s.io/yaml", Checked: "2026-12-06"},
+		"kubeAPIServer":             {Module: "k8s.io/kubernetes", Checked: "2026-12-06"},
+		"etcd":                      {Module: "go.etcd.io/etcd/server/v3", Checked: "2026-12-06"},
+		"goBuilderImage":            {Checked: "2026-11-30"},
+		"distrolessImage":           {Checked: "2026-11-30"},
+		"kopf":                      {Checked: "2026-11-30"},
+		"kubernetesPython":          {Checked: "2026-11-30"},
+		"pythonImage":               {Checked: "2026-11-30"},
+		"metacontroller":            {Checked: "2026-11-30"},
+		"ansibleOperatorImage":      {Module: "github.com/operator-framework/ansible-operator-plugins", Checked: "2026-11-30"},
+		"kubernetesCoreCollection":  {Checked: "2026-11-30"},
+		"operatorSDKUtilCollection": {Checked: "2026-11-30"},
+		"shellOperatorImage":        {Module: "github.com/flant/shell-operator", Checked: "2026-11-30"},
+		"certManager":               {Module: "github.com/cert-manager/cert-manager", Checked: "2026-12-06"},
+		"prometheusOperator":        {Module: "github.com/prometheus-operator/prometheus-operator", Checked: "2026-12-06"},
+		"childImage":                {Checked: "2026-11-30"},
+		"actionsCheckout":           {Checked: "2026-12-06"},
+		"actionsSetupGo":            {Checked: "2026-12-06"},
+		"actionsSetupPython":        {Checked: "2026-12-06"},
+		"actionsCache":              {Checked: "2026-12-06"},
+		"actionsSetupHelm":          {Checked: "2026-12-06"},
+		"actionsKind":               {Checked: "2026-12-06"},
+		"python":                    {Checked: "2026-12-01"},
+		"ansiblePip":                {Checked: "2026-12-01"},
+		"ansibleLintPip":            {Checked: "2026-12-01"},
+		"helm":                      {Module: "helm.sh/helm/v4", Checked: "2026-12-06"},
+		"devContainerGo":            {Checked: "2026-12-01"},
+		"devContainerPython":        {Checked: "2026-12-01"},
+		"devContainerBase":          {Checked: "2026-12-01"},
+		"golangciLint":              {Module: "github.com/golangci/golangci-lint/v2", Checked: "2026-12-06"},
+		"actionsGolangciLint":       {Checked: "2026-12-06"},
+		"kubeScore":                 {Module: "github.com/zegl/kube-score", Checked: "2026-12-06"},
+	}
+}
+
+// PinKeys are the keys of every pin, in the table's order.
+func PinKeys() []string {
+	t := reflect.TypeOf(Versions{})
+	keys := make([]string, t.NumField())
+	for i := range keys {
+		keys[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+	}
+	return keys
+}
+
+// Pin is the value of the pin key in v, "" when v has no such pin.
+func (v Versions) Pin(key string) string {
+	in := reflect.ValueOf(v)
+	for i, k := range PinKeys() {
+		if k == key {
+			return in.Field(i).String()
+		}
+	}
+	return ""
+}
+
+// PinRelease is the release a pin names: an image's tag, an action's
+// release (after "# "), or the pin itself.
+func PinRelease(pin string) string {
+	if _, release, ok := strings.Cut(pin, " # "); ok {
+		return release
+	}
+	if i := strings.LastIndexAny(pin, ":@"); i >= 0 {
+		return pin[i+1:]
+	}
+	return pin
+}
