@@ -133,8 +133,7 @@ func enginePins() []string {
 func (v Versions) only(keys []string) Versions {
 	var out Versions
 	in, kept := reflect.ValueOf(v), reflect.ValueOf(&out).Elem()
-	for i := 0; i < in.NumField(); i++ {
-		key, _, _ := strings.Cut(in.Type().Field(i).Tag.Get("json"), ",")
+	for i, key := range PinKeys() {
 		if slices.Contains(keys, key) {
 			kept.Field(i).Set(in.Field(i))
 		}
