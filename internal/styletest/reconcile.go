@@ -149,16 +149,21 @@ func changeSpec(ctx context.Context, c client.Client, cr *unstructured.Unstructu
 		if err := c.Get(ctx, client.ObjectKeyFromObject(cr), cr); err != nil {
 			return err
 		}
-		spec, _, _ := unstructured.NestedMap(cr.Object, "spec")
-		if spec == nil {
-			spec = map[string]any{}
-		}
-		change(spec)
-		if err := unstructured.SetNestedMap(cr.Object, spec, "spec"); err != nil {
+		if err := changeIn(cr, change); err != nil {
 			return err
 		}
 		return c.Update(ctx, cr)
 	})
+}
+
+// changeIn applies change to obj's spec, in obj.
+func changeIn(obj *unstructured.Unstructured, change func(spec map[string]any)) error {
+	spec, _, _ := unstructured.NestedMap(obj.Object, "spec")
+	if spec == nil {
+		spec = map[string]any{}
+	}
+	change(spec)
+	return unstructured.SetNestedMap(obj.Object, spec, "spec")
 }
 
 // quietFor is how long an operator that has settled writes none of the

@@ -56,9 +56,8 @@ func (target Target) object(ns, name string, changed bool) *unstructured.Unstruc
 	obj.SetName(name)
 	obj.SetNamespace(ns)
 	if changed {
-		spec, _, _ := unstructured.NestedMap(obj.Object, "spec")
-		target.Change(spec)
-		_ = unstructured.SetNestedMap(obj.Object, spec, "spec")
+		// A spec of JSON values, as read: it is set back as it is.
+		_ = changeIn(obj, target.Change)
 	}
 	return obj
 }
