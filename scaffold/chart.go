@@ -517,6 +517,9 @@ func (h *helmTemplate) strings(v any) any {
 		}
 	case string:
 		t = strings.ReplaceAll(t, h.p.Namespace(), h.ns)
+		if !strings.Contains(t, h.p.Name+"-") {
+			return t // no prefixed name: most strings
+		}
 		for _, n := range h.names {
 			t = strings.ReplaceAll(t, h.p.Name+"-"+n, h.release+"-"+n)
 		}

@@ -101,7 +101,13 @@ func BenchmarkCRD(b *testing.B) {
 // manager pod's NetworkPolicy; their budgets are those figures and about 5%
 // more. 2026-12-06: every seed grew by about 300 with the workflow's kind
 // job and test/e2e/prerequisites.sh; the decorator (8,178) and kopf
-// (18,014) past their budgets, now 8,600 and 18,900.
+// (18,014) past their budgets, now 8,600 and 18,900. Later that day every
+// seed grew with the OLM bundle (config/olm, its make targets and README
+// section), less what two savings took back (sorting long YAML keys and
+// the chart's renaming of strings no longer allocate): go 28,790, kopf
+// 20,410, metacontroller 19,826, the decorator 10,239, shell-operator
+// 17,646 and ansible 23,124; their budgets are those figures and about 5%
+// more (go: issue 38's 30,000).
 var renderBudget = struct {
 	seed map[string]float64 // per style
 	// goFiftyKinds is benchProject's 50 kinds in the go style, which may
@@ -109,8 +115,8 @@ var renderBudget = struct {
 	goFiftyKinds float64
 }{
 	seed: map[string]float64{
-		"go": 28_000, "kopf": 18_900, "metacontroller": 17_500, "metacontroller-decorator": 8_600,
-		"shell-operator": 16_500, "ansible": 22_000,
+		"go": 30_000, "kopf": 21_400, "metacontroller": 20_800, "metacontroller-decorator": 10_750,
+		"shell-operator": 18_500, "ansible": 24_300,
 	},
 	goFiftyKinds: 1_500_000,
 }

@@ -224,7 +224,7 @@ func TestMakefileShipTargets(t *testing.T) {
 			tree := c.render(t)
 			makefile, ok := tree.Get("Makefile")
 			require.True(t, ok)
-			targets := []string{"docker-build", "docker-push", "docker-buildx", "build-installer", "deploy", "undeploy", "test-e2e", "kind-load", "helm-lint", "helm-template", "helm-deploy", "helm-undeploy"}
+			targets := []string{"docker-build", "docker-push", "docker-buildx", "build-installer", "deploy", "undeploy", "test-e2e", "kind-load", "helm-lint", "helm-template", "helm-deploy", "helm-undeploy", "bundle", "bundle-build", "bundle-push"}
 			if len(c.project.APIs) > 0 {
 				targets = append(targets, "install", "uninstall")
 			}

@@ -249,7 +249,10 @@ func addManifests(p Project, style Style, kinds []contract, t *Tree) error {
 	if err := addKustomization("config", &entry); err != nil {
 		return err
 	}
-	return addChart(p, style, rt, files, t)
+	if err := addChart(p, style, rt, files, t); err != nil {
+		return err
+	}
+	return addBundle(p, style, rt, files, kinds, t)
 }
 
 // kustomization is the subset of kustomize's file that opctl writes.

@@ -40,6 +40,9 @@ var templateFuncs = template.FuncMap{
 	"join":       strings.Join,
 	"header":     func() string { return GeneratedHeader },
 	"upperFirst": UpperFirst,
+	"olmDir":     func() string { return BundleSourceDir },
+	"olmChannel": func() string { return DefaultChannel },
+	"olmMinKube": func() string { return MinKubeVersion },
 }
 
 // Delims sets the action delimiters of the unit's own templates, for files

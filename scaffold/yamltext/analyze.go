@@ -284,7 +284,10 @@ func compareKeys(a, b string) int {
 }
 
 func keyLess(a, b string) bool {
-	ar, br := []rune(a), []rune(b)
+	// The runes go on the stack: keys (long annotation names among them)
+	// are compared at every sort, and []rune would allocate past 32.
+	var abuf, bbuf [128]rune
+	ar, br := appendRunes(abuf[:0], a), appendRunes(bbuf[:0], b)
 	for i := 0; i < len(ar) && i < len(br); i++ {
 		if ar[i] == br[i] {
 			continue
@@ -321,4 +324,11 @@ func keyLess(a, b string) bool {
 		return ar[i] < br[i]
 	}
 	return len(ar) < len(br)
+}
+
+func appendRunes(buf []rune, s string) []rune {
+	for _, r := range s {
+		buf = append(buf, r)
+	}
+	return buf
 }

@@ -1,0 +1,298 @@
+package scaffold
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/blang/semver/v4"
+	"github.com/operator-framework/api/pkg/lib/version"
+	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/opctl/opctl/scaffold/yamltext"
+)
+
+// BundleSourceDir holds the OLM bundle opctl writes from opctl.yaml:
+// make bundle copies it to bundle/ with the CRDs, the image and the
+// channels of the release.
+const BundleSourceDir = "config/olm"
+
+// CSVPath is the project's ClusterServiceVersion in BundleSourceDir.
+func CSVPath(p Project) string {
+	return BundleSourceDir + "/manifests/" + p.Name + ".clusterserviceversion.yaml"
+}
+
+// MinKubeVersion is the oldest Kubernetes the CSV installs on: the
+// generated CRDs' CEL rules (GA in 1.29) and ValidatingAdmissionPolicies
+// (GA in 1.30) need it.
+const MinKubeVersion = "1.30.0"
+
+// DefaultChannel is the OLM channel a bundle is in unless make bundle is
+// told others.
+const DefaultChannel = "alpha"
+
+// olmKinds are the kinds besides CRDs and the CSV that an OLM bundle may
+// carry (operator-registry's pkg/lib/bundle/supported_resources.go, as far
+// as config/ has them): OLM refuses a bundle with any other.
+var olmKinds = []string{"ClusterRole", "ClusterRoleBinding", "ConfigMap", "NetworkPolicy", "Role", "RoleBinding",
+	"Secret", "Service", "ServiceAccount", "ServiceMonitor"}
+
+// addBundle adds the OLM bundle of the project to BundleSourceDir: the
+// ClusterServiceVersion installs config/manager's Deployment with the
+// rules config/rbac binds to its ServiceAccount, and owns the CRDs; the
+// other objects of config/ go beside it when OLM can install their kind.
+// No bundle is written for a runtime serving webhooks: OLM gives webhooks
+// certificates of its own, where config/ has cert-manager's.
+func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds []contract, t *Tree) error {
+	if rt.servesHTTPS() {
+		return nil
+	}
+	b := bundleOf(p, files)
+	csv, err := clusterServiceVersion(p, style, kinds, b)
+	if err != nil {
+		return err
+	}
+	header := "# " + GeneratedHeader + "\n"
+	if len(b.leftOut) > 0 {
+		header += "# Left out of the bundle, as OLM installs no object of their kinds: " + strings.Join(b.leftOut, ", ") +
+			".\n# Apply them once OLM has installed the operator.\n"
+	}
+	content, err := marshalManifest(csv)
+	if err != nil {
+		return err
+	}
+	if err := t.Add(File{Path: CSVPath(p), Content: append([]byte(header), content...)}); err != nil {
+		return err
+	}
+	for _, o := range b.extra {
+		content, err := yamlFile(o)
+		if err != nil {
+			return err
+		}
+		if err := t.Add(File{Path: BundleSourceDir + "/manifests/" + bundleFileName(o), Content: content}); err != nil {
+			return err
+		}
+	}
+	annotations, err := yamltext.Marshal(map[string]map[string]string{"annotations": bundleAnnotations(p)})
+	if err != nil {
+		return err
+	}
+	return t.Add(File{Path: BundleSourceDir + "/metadata/annotations.yaml", Content: append([]byte("# "+GeneratedHeader+"\n"), annotations...)})
+}
+
+// bundleAnnotations are the bundle's metadata, which bundle.Dockerfile
+// repeats as labels of the bundle image.
+func bundleAnnotations(p Project) map[string]string {
+	return map[string]string{
+		"operators.operatorframework.io.bundle.mediatype.v1":       "registry+v1",
+		"operators.operatorframework.io.bundle.manifests.v1":       "manifests/",
+		"operators.operatorframework.io.bundle.metadata.v1":        "metadata/",
+		"operators.operatorframework.io.bundle.package.v1":         p.Name,
+		"operators.operatorframework.io.bundle.channels.v1":        DefaultChannel,
+		"operators.operatorframework.io.bundle.channel.default.v1": DefaultChannel,
+	}
+}
+
+// bundleParts are config/'s objects as the bundle takes them.
+type bundleParts struct {
+	deployment                      *appsv1.Deployment
+	permissions, clusterPermissions []rbacv1.PolicyRule
+	extra                           []runtime.Object // named as kustomize names them, in no namespace
+	leftOut                         []string         // config/ files of kinds OLM cannot install
+}
+
+// bundleOf sorts config/'s objects: the rules of the roles bound to the
+// operator's ServiceAccount go into the CSV, as its permissions (Roles and
+// RoleBindings) and clusterPermissions (ClusterRoleBindings); OLM creates
+// the ServiceAccount, the namespace and those bindings itself.
+func bundleOf(p Project, files map[string][]any) bundleParts {
+	var b bundleParts
+	type roleKey struct{ kind, name, namespace string }
+	roles := map[roleKey][]rbacv1.PolicyRule{}
+	bound := map[roleKey]bool{}
+	for _, file := range SortedKeys(files) {
+		for _, o := range files[file] {
+			switch r := o.(type) {
+			case *rbacv1.Role:
+				roles[roleKey{"Role", r.Name, r.Namespace}] = r.Rules
+			case *rbacv1.ClusterRole:
+				roles[roleKey{"ClusterRole", r.Name, ""}] = r.Rules
+			}
+		}
+	}
+	for _, file := range SortedKeys(files) {
+		for _, o := range files[file] {
+			switch r := o.(type) {
+			case *rbacv1.ClusterRoleBinding:
+				if bindsOperator(r.Subjects) {
+					key := roleKey{r.RoleRef.Kind, r.RoleRef.Name, ""}
+					b.clusterPermissions = append(b.clusterPermissions, roles[key]...)
+					bound[key] = true
+				}
+			case *rbacv1.RoleBinding:
+				if bindsOperator(r.Subjects) {
+					key := roleKey{r.RoleRef.Kind, r.RoleRef.Name, r.Namespace}
+					if key.kind == "ClusterRole" {
+						key.namespace = ""
+					}
+					b.permissions = append(b.permissions, roles[key]...)
+					bound[key] = true
+				}
+			}
+		}
+	}
+	for _, file := range SortedKeys(files) {
+		for _, o := range files[file] {
+			obj, ok := o.(runtime.Object)
+			if !ok {
+				// Objects of another API (Metacontroller's controllers)
+				// are maps.
+				if !slices.Contains(b.leftOut, file) {
+					b.leftOut = append(b.leftOut, file)
+				}
+				continue
+			}
+			meta := obj.(metav1.Object)
+			kind := obj.GetObjectKind().GroupVersionKind().Kind
+			switch r := o.(type) {
+			case *corev1.Namespace, *corev1.ServiceAccount:
+				continue
+			case *appsv1.Deployment:
+				if r.Name == managerDeploymentName {
+					b.deployment = r
+					continue
+				}
+			case *rbacv1.ClusterRoleBinding:
+				if bindsOperator(r.Subjects) {
+					continue
+				}
+			case *rbacv1.RoleBinding:
+				if bindsOperator(r.Subjects) {
+					continue
+				}
+			}
+			if bound[roleKey{kind, meta.GetName(), meta.GetNamespace()}] {
+				continue
+			}
+			if !slices.Contains(olmKinds, kind) {
+				if !slices.Contains(b.leftOut, file) {
+					b.leftOut = append(b.leftOut, file)
+				}
+				continue
+			}
+			c := obj.DeepCopyObject()
+			cm := c.(metav1.Object)
+			cm.SetName(p.Name + "-" + cm.GetName())
+			cm.SetNamespace("")
+			b.extra = append(b.extra, c)
+		}
+	}
+	return b
+}
+
+// bindsOperator reports whether a binding's subjects are the operator's
+// ServiceAccount.
+func bindsOperator(subjects []rbacv1.Subject) bool {
+	return slices.ContainsFunc(subjects, func(s rbacv1.Subject) bool {
+		return s.Kind == rbacv1.ServiceAccountKind && s.Name == serviceAccountName
+	})
+}
+
+// bundleFileName names an extra object's file as operator-sdk does:
+// name, group, version and kind.
+func bundleFileName(o runtime.Object) string {
+	gvk := o.GetObjectKind().GroupVersionKind()
+	parts := []string{o.(metav1.Object).GetName()}
+	if gvk.Group != "" {
+		parts = append(parts, gvk.Group)
+	}
+	return strings.Join(append(parts, gvk.Version, strings.ToLower(gvk.Kind)), "_") + ".yaml"
+}
+
+// clusterServiceVersion is the CSV of the project: what OLM installs
+// (config/manager's Deployment under its kustomized name, with its rules)
+// and what it shows (the kinds, their descriptions and samples).
+func clusterServiceVersion(p Project, style Style, kinds []contract, b bundleParts) (*operatorsv1alpha1.ClusterServiceVersion, error) {
+	if b.deployment == nil {
+		return nil, fmt.Errorf("internal error: no %s Deployment in config/manager", managerDeploymentName)
+	}
+	v, err := semver.Parse(p.AppVersion())
+	if err != nil {
+		return nil, fmt.Errorf("opctl.yaml: version %q: %w", p.AppVersion(), err)
+	}
+	var owned []operatorsv1alpha1.CRDDescription
+	examples := []map[string]any{}
+	for _, k := range kinds {
+		for _, cv := range k.crd.Spec.Versions {
+			if !cv.Served {
+				continue
+			}
+			owned = append(owned, operatorsv1alpha1.CRDDescription{
+				Name: k.crd.Name, Version: cv.Name, Kind: k.crd.Spec.Names.Kind, DisplayName: k.crd.Spec.Names.Kind,
+				Description: cv.Schema.OpenAPIV3Schema.Description,
+				StatusDescriptors: []operatorsv1alpha1.StatusDescriptor{{Path: "conditions", DisplayName: "Conditions",
+					XDescriptors: []string{"urn:alm:descriptor:io.kubernetes.conditions"}}},
+			})
+		}
+		examples = append(examples, k.sample)
+	}
+	annotations := map[string]string{
+		"capabilities":   "Basic Install",
+		"containerImage": p.Image(),
+		"operators.operatorframework.io/suggested-namespace": p.Namespace(),
+	}
+	// OLM's console offers the samples as templates of the kinds.
+	almExamples, err := json.MarshalIndent(examples, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	annotations["alm-examples"] = string(almExamples)
+	spec := *b.deployment.Spec.DeepCopy()
+	spec.Template.Spec.ServiceAccountName = p.Name + "-" + serviceAccountName
+	install := operatorsv1alpha1.StrategyDetailsDeployment{DeploymentSpecs: []operatorsv1alpha1.StrategyDeploymentSpec{{
+		Name: p.Name + "-" + managerDeploymentName, Label: b.deployment.Labels, Spec: spec,
+	}}}
+	permissions := func(rules []rbacv1.PolicyRule) []operatorsv1alpha1.StrategyDeploymentPermissions {
+		return []operatorsv1alpha1.StrategyDeploymentPermissions{{ServiceAccountName: spec.Template.Spec.ServiceAccountName, Rules: rules}}
+	}
+	if len(b.clusterPermissions) > 0 {
+		install.ClusterPermissions = permissions(b.clusterPermissions)
+	}
+	if len(b.permissions) > 0 || len(b.clusterPermissions) == 0 {
+		// OLM creates the ServiceAccounts its permissions name: one with
+		// no rules still needs an entry.
+		install.Permissions = permissions(append([]rbacv1.PolicyRule{}, b.permissions...))
+	}
+	// A project of namespace scope watches the namespace it runs in; one
+	// of cluster scope, every namespace.
+	modes := []operatorsv1alpha1.InstallMode{
+		{Type: operatorsv1alpha1.InstallModeTypeOwnNamespace, Supported: p.NamespaceScoped()},
+		{Type: operatorsv1alpha1.InstallModeTypeSingleNamespace},
+		{Type: operatorsv1alpha1.InstallModeTypeMultiNamespace},
+		{Type: operatorsv1alpha1.InstallModeTypeAllNamespaces, Supported: !p.NamespaceScoped()},
+	}
+	return &operatorsv1alpha1.ClusterServiceVersion{
+		TypeMeta: metav1.TypeMeta{APIVersion: operatorsv1alpha1.SchemeGroupVersion.String(), Kind: operatorsv1alpha1.ClusterServiceVersionKind},
+		ObjectMeta: metav1.ObjectMeta{Name: p.Name + ".v" + p.AppVersion(), Annotations: annotations,
+			Labels: CommonLabels(p)},
+		Spec: operatorsv1alpha1.ClusterServiceVersionSpec{
+			DisplayName:    p.Name,
+			Description:    fmt.Sprintf("%s: an operator of the %s style, scaffolded by opctl.", p.Name, style.Name),
+			Version:        version.OperatorVersion{Version: v},
+			Maturity:       DefaultChannel,
+			MinKubeVersion: MinKubeVersion,
+			Provider:       operatorsv1alpha1.AppLink{Name: p.Domain},
+			Keywords:       []string{p.Name, style.Name},
+			InstallStrategy: operatorsv1alpha1.NamedInstallStrategy{
+				StrategyName: operatorsv1alpha1.InstallStrategyNameDeployment, StrategySpec: install},
+			InstallModes:              modes,
+			CustomResourceDefinitions: operatorsv1alpha1.CustomResourceDefinitions{Owned: owned},
+		},
+	}, nil
+}
