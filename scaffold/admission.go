@@ -45,6 +45,9 @@ type WebhookServer struct {
 	// Registers: the runtime writes its webhook configurations itself, so
 	// config/ has none and the runtime needs RBAC to write them.
 	Registers bool
+	// CertDirEnv is the environment variable that points the server at
+	// another certificate directory (OLM's), if it reads one.
+	CertDirEnv string
 }
 
 // MaxNameLength is what every style's starter admission check enforces:
@@ -380,13 +383,16 @@ func withConversion(p Project, rt Runtime, a API, crd *apiextensionsv1.CustomRes
 // as kustomize names it.
 func injectCAFrom(p Project) string { return p.Namespace() + "/" + p.Name + "-" + servingCertName }
 
+// webhookCertsVolume is the pod's volume of cert-manager's certificate.
+const webhookCertsVolume = "webhook-certs"
+
 // withWebhookServer mounts the serving certificate into the operator's
 // container where the server reads it, and opens its port, named port.
 func withWebhookServer(c *corev1.Container, pod *corev1.PodSpec, port string, ws WebhookServer) {
 	c.Ports = append(c.Ports, corev1.ContainerPort{Name: port, ContainerPort: ws.Port, Protocol: corev1.ProtocolTCP})
-	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: "webhook-certs", MountPath: ws.CertDir, ReadOnly: true})
-	if !slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == "webhook-certs" }) {
-		pod.Volumes = append(pod.Volumes, corev1.Volume{Name: "webhook-certs", VolumeSource: corev1.VolumeSource{
+	c.VolumeMounts = append(c.VolumeMounts, corev1.VolumeMount{Name: webhookCertsVolume, MountPath: ws.CertDir, ReadOnly: true})
+	if !slices.ContainsFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == webhookCertsVolume }) {
+		pod.Volumes = append(pod.Volumes, corev1.Volume{Name: webhookCertsVolume, VolumeSource: corev1.VolumeSource{
 			Secret: &corev1.SecretVolumeSource{SecretName: WebhookCertSecret}}})
 	}
 }

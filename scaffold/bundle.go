@@ -9,11 +9,15 @@ import (
 	"github.com/blang/semver/v4"
 	"github.com/operator-framework/api/pkg/lib/version"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/utils/ptr"
 
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
@@ -43,18 +47,37 @@ const DefaultChannel = "alpha"
 var olmKinds = []string{"ClusterRole", "ClusterRoleBinding", "ConfigMap", "NetworkPolicy", "Role", "RoleBinding",
 	"Secret", "Service", "ServiceAccount", "ServiceMonitor"}
 
+// olmCertDir is where OLM mounts the serving certificate it issues to a
+// Deployment with webhooks (controller-runtime's default, which OLM took).
+const olmCertDir = "/tmp/k8s-webhook-server/serving-certs"
+
+// olmServesWebhooks reports whether OLM can serve the project's webhooks,
+// if any: it issues their certificate, mounts it at olmCertDir, and
+// writes their configurations and the CRDs' conversion itself. A runtime
+// that registers its webhooks itself, or reads its certificate elsewhere
+// and nowhere else, cannot be; nor a conversion webhook in an operator of
+// one namespace (OLM converts only for operators of every namespace).
+func olmServesWebhooks(p Project, rt Runtime) bool {
+	for _, ws := range []*WebhookServer{rt.Webhook, rt.ownConversion()} {
+		if ws != nil && (ws.Registers || ws.CertDir != olmCertDir && ws.CertDirEnv == "") {
+			return false
+		}
+	}
+	return rt.Conversion == nil || !p.Converts() || !p.NamespaceScoped()
+}
+
 // addBundle adds the OLM bundle of the project to BundleSourceDir: the
 // ClusterServiceVersion installs config/manager's Deployment with the
-// rules config/rbac binds to its ServiceAccount, and owns the CRDs; the
-// other objects of config/ go beside it when OLM can install their kind.
-// No bundle is written for a runtime serving webhooks: OLM gives webhooks
-// certificates of its own, where config/ has cert-manager's.
+// rules config/rbac binds to its ServiceAccount, owns the CRDs and
+// declares the webhooks; the other objects of config/ go beside it when
+// OLM can install their kind. No bundle is written where OLM cannot serve
+// the webhooks (olmServesWebhooks).
 func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds []contract, t *Tree) error {
-	if rt.servesHTTPS() {
+	if !olmServesWebhooks(p, rt) {
 		return nil
 	}
 	b := bundleOf(p, files)
-	csv, err := clusterServiceVersion(p, style, kinds, b)
+	csv, err := clusterServiceVersion(p, style, rt, kinds, b)
 	if err != nil {
 		return err
 	}
@@ -103,6 +126,7 @@ func bundleAnnotations(p Project) map[string]string {
 type bundleParts struct {
 	deployment                      *appsv1.Deployment
 	permissions, clusterPermissions []rbacv1.PolicyRule
+	webhooks                        []any            // config/'s webhook configurations
 	extra                           []runtime.Object // named as kustomize names them, in no namespace
 	leftOut                         []string         // config/ files of kinds OLM cannot install
 }
@@ -148,6 +172,14 @@ func bundleOf(p Project, files map[string][]any) bundleParts {
 		}
 	}
 	for _, file := range SortedKeys(files) {
+		if strings.HasPrefix(file, webhookDir) || strings.HasPrefix(file, certManagerDir) {
+			// OLM issues the certificate and makes the Service and the
+			// configurations, from the CSV's webhook definitions.
+			if file == WebhookManifestsPath {
+				b.webhooks = files[file]
+			}
+			continue
+		}
 		for _, o := range files[file] {
 			obj, ok := o.(runtime.Object)
 			if !ok {
@@ -218,7 +250,7 @@ func bundleFileName(o runtime.Object) string {
 // clusterServiceVersion is the CSV of the project: what OLM installs
 // (config/manager's Deployment under its kustomized name, with its rules)
 // and what it shows (the kinds, their descriptions and samples).
-func clusterServiceVersion(p Project, style Style, kinds []contract, b bundleParts) (*operatorsv1alpha1.ClusterServiceVersion, error) {
+func clusterServiceVersion(p Project, style Style, rt Runtime, kinds []contract, b bundleParts) (*operatorsv1alpha1.ClusterServiceVersion, error) {
 	if b.deployment == nil {
 		return nil, fmt.Errorf("internal error: no %s Deployment in config/manager", managerDeploymentName)
 	}
@@ -228,18 +260,18 @@ func clusterServiceVersion(p Project, style Style, kinds []contract, b bundlePar
 	}
 	var owned []operatorsv1alpha1.CRDDescription
 	examples := []map[string]any{}
-	for _, k := range kinds {
-		for _, cv := range k.crd.Spec.Versions {
-			if !cv.Served {
-				continue
-			}
-			owned = append(owned, operatorsv1alpha1.CRDDescription{
-				Name: k.crd.Name, Version: cv.Name, Kind: k.crd.Spec.Names.Kind, DisplayName: k.crd.Spec.Names.Kind,
-				Description: cv.Schema.OpenAPIV3Schema.Description,
-				StatusDescriptors: []operatorsv1alpha1.StatusDescriptor{{Path: "conditions", DisplayName: "Conditions",
-					XDescriptors: []string{"urn:alm:descriptor:io.kubernetes.conditions"}}},
-			})
-		}
+	for i, k := range kinds {
+		// The version the operator's code reads, whose sample the CSV
+		// offers: OLM takes the kind's older versions as the same API.
+		cv := k.crd.Spec.Versions[slices.IndexFunc(k.crd.Spec.Versions, func(v apiextensionsv1.CustomResourceDefinitionVersion) bool {
+			return v.Name == p.APIs[i].Version
+		})]
+		owned = append(owned, operatorsv1alpha1.CRDDescription{
+			Name: k.crd.Name, Version: cv.Name, Kind: k.crd.Spec.Names.Kind, DisplayName: k.crd.Spec.Names.Kind,
+			Description: cv.Schema.OpenAPIV3Schema.Description,
+			StatusDescriptors: []operatorsv1alpha1.StatusDescriptor{{Path: "conditions", DisplayName: "Conditions",
+				XDescriptors: []string{"urn:alm:descriptor:io.kubernetes.conditions"}}},
+		})
 		examples = append(examples, k.sample)
 	}
 	annotations := map[string]string{
@@ -255,8 +287,13 @@ func clusterServiceVersion(p Project, style Style, kinds []contract, b bundlePar
 	annotations["alm-examples"] = string(almExamples)
 	spec := *b.deployment.Spec.DeepCopy()
 	spec.Template.Spec.ServiceAccountName = p.Name + "-" + serviceAccountName
+	deploymentName := p.Name + "-" + managerDeploymentName
+	webhooks := webhookDefinitions(p, rt, deploymentName, kinds, b.webhooks)
+	if len(webhooks) > 0 {
+		withOLMCertificate(&spec.Template.Spec, rt)
+	}
 	install := operatorsv1alpha1.StrategyDetailsDeployment{DeploymentSpecs: []operatorsv1alpha1.StrategyDeploymentSpec{{
-		Name: p.Name + "-" + managerDeploymentName, Label: b.deployment.Labels, Spec: spec,
+		Name: deploymentName, Label: b.deployment.Labels, Spec: spec,
 	}}}
 	permissions := func(rules []rbacv1.PolicyRule) []operatorsv1alpha1.StrategyDeploymentPermissions {
 		return []operatorsv1alpha1.StrategyDeploymentPermissions{{ServiceAccountName: spec.Template.Spec.ServiceAccountName, Rules: rules}}
@@ -293,6 +330,76 @@ func clusterServiceVersion(p Project, style Style, kinds []contract, b bundlePar
 				StrategyName: operatorsv1alpha1.InstallStrategyNameDeployment, StrategySpec: install},
 			InstallModes:              modes,
 			CustomResourceDefinitions: operatorsv1alpha1.CustomResourceDefinitions{Owned: owned},
+			WebhookDefinitions:        webhooks,
 		},
 	}, nil
+}
+
+// Where config/ keeps what serves webhooks (admissionManifests): the
+// Services and configurations, and cert-manager's certificate.
+const (
+	webhookDir     = "config/webhook/"
+	certManagerDir = "config/certmanager/"
+)
+
+// webhookDefinitions are config/'s webhook configurations and CRD
+// conversions as OLM takes them: OLM makes the Service (port 443 to the
+// server's), the configurations and the CRDs' conversion from them.
+func webhookDefinitions(p Project, rt Runtime, deploymentName string, kinds []contract, configurations []any) []operatorsv1alpha1.WebhookDescription {
+	var out []operatorsv1alpha1.WebhookDescription
+	define := func(typ operatorsv1alpha1.WebhookAdmissionType, ws *WebhookServer, d operatorsv1alpha1.WebhookDescription) {
+		d.Type, d.DeploymentName, d.ContainerPort = typ, deploymentName, 443
+		d.TargetPort = ptr.To(intstr.FromInt32(ws.Port))
+		out = append(out, d)
+	}
+	for _, c := range configurations {
+		switch c := c.(type) {
+		case *admissionregistrationv1.MutatingWebhookConfiguration:
+			for _, w := range c.Webhooks {
+				define(operatorsv1alpha1.MutatingAdmissionWebhook, rt.Webhook, operatorsv1alpha1.WebhookDescription{
+					GenerateName: w.Name, Rules: w.Rules, FailurePolicy: w.FailurePolicy, MatchPolicy: w.MatchPolicy,
+					ObjectSelector: w.ObjectSelector, SideEffects: w.SideEffects, TimeoutSeconds: w.TimeoutSeconds,
+					AdmissionReviewVersions: w.AdmissionReviewVersions, ReinvocationPolicy: w.ReinvocationPolicy,
+					WebhookPath: w.ClientConfig.Service.Path})
+			}
+		case *admissionregistrationv1.ValidatingWebhookConfiguration:
+			for _, w := range c.Webhooks {
+				define(operatorsv1alpha1.ValidatingAdmissionWebhook, rt.Webhook, operatorsv1alpha1.WebhookDescription{
+					GenerateName: w.Name, Rules: w.Rules, FailurePolicy: w.FailurePolicy, MatchPolicy: w.MatchPolicy,
+					ObjectSelector: w.ObjectSelector, SideEffects: w.SideEffects, TimeoutSeconds: w.TimeoutSeconds,
+					AdmissionReviewVersions: w.AdmissionReviewVersions, WebhookPath: w.ClientConfig.Service.Path})
+			}
+		}
+	}
+	if rt.Conversion == nil {
+		return out
+	}
+	server := rt.Webhook
+	if own := rt.ownConversion(); own != nil {
+		server = own
+	}
+	for i, a := range p.APIs {
+		if !a.Converts() {
+			continue
+		}
+		crd := kinds[i].crd.Name
+		define(operatorsv1alpha1.ConversionWebhook, server, operatorsv1alpha1.WebhookDescription{
+			GenerateName: "c" + crd, SideEffects: ptr.To(admissionregistrationv1.SideEffectClassNone),
+			AdmissionReviewVersions: []string{"v1"}, WebhookPath: ptr.To(rt.Conversion.Path(crd)), ConversionCRDs: []string{crd}})
+	}
+	return out
+}
+
+// withOLMCertificate has the pod read the certificate OLM mounts, instead
+// of cert-manager's (config/'s webhook-certs volume, which OLM has no
+// Secret for).
+func withOLMCertificate(pod *corev1.PodSpec, rt Runtime) {
+	pod.Volumes = slices.DeleteFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == webhookCertsVolume })
+	c := &pod.Containers[0]
+	c.VolumeMounts = slices.DeleteFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.Name == webhookCertsVolume })
+	for _, ws := range []*WebhookServer{rt.Webhook, rt.ownConversion()} {
+		if ws != nil && ws.CertDir != olmCertDir {
+			c.Env = append(c.Env, corev1.EnvVar{Name: ws.CertDirEnv, Value: olmCertDir})
+		}
+	}
 }

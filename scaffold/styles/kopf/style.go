@@ -54,16 +54,19 @@ func namespaces(p scaffold.Project) string {
 }
 
 // Where Kopf's webhook server listens and reads its certificate
-// (webhooks.py).
+// (webhooks.py), and the variable that moves the certificate (OLM mounts
+// its own elsewhere).
 const (
 	webhookPort = 9443
 	certDir     = "/webhook-certs"
+	certDirEnv  = "WEBHOOK_CERT_DIR"
 )
 
 // webhookData is the template data of webhooks.py.
 type webhookData struct {
 	python.Data
 	CertDir     string
+	CertDirEnv  string
 	WebhookPort int
 }
 
@@ -125,7 +128,7 @@ func Style() scaffold.Style {
 			}
 			if p.Admits() {
 				// webhooks.py's defaults.
-				rt.Webhook = &scaffold.WebhookServer{Port: webhookPort, CertDir: certDir}
+				rt.Webhook = &scaffold.WebhookServer{Port: webhookPort, CertDir: certDir, CertDirEnv: certDirEnv}
 			}
 			return rt
 		},
@@ -169,7 +172,7 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 		}
 	}
 	if p.Admits() {
-		r.File(pkg+"webhooks.py", "pkg/webhooks.py.tmpl", scaffold.Generated, webhookData{Data: d, CertDir: certDir, WebhookPort: webhookPort})
+		r.File(pkg+"webhooks.py", "pkg/webhooks.py.tmpl", scaffold.Generated, webhookData{Data: d, CertDir: certDir, CertDirEnv: certDirEnv, WebhookPort: webhookPort})
 	}
 	for _, w := range p.Watches {
 		kw, err := newKopfWatch(p, d.Package, w)
