@@ -112,6 +112,7 @@ func TestDocsExamplesRun(t *testing.T) {
 		{"opctl delete api Cache", initArgs(newKinds) + " && opctl create api --group cache --version v1 --kind Cache"},
 		{"opctl edit api", initArgs(newKinds) + " && opctl " + strings.Join(seed.Create(), " ")},
 		{"opctl create webhook", initArgs(newKinds) + " && opctl create api --group myapp --version v1 --kind Database"},
+		{"opctl upgrade", initArgs(newKinds) + " && opctl " + strings.Join(seed.Create(), " ")},
 	}
 	files, err := filepath.Glob(filepath.Join("..", "docs", "*.md"))
 	require.NoError(t, err)

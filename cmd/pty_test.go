@@ -179,7 +179,7 @@ func TestInitInPseudoTerminal(t *testing.T) {
 	field("replicas", "int32", []string{"default", "min", "max"}, "Minimum", "1", "Maximum", "5", "Default", "1")
 	s.answer("Add a spec field to Database?", "n", keyEnter)
 	s.answer("Child kinds each Database owns", keySpace, keyEnter) // ConfigMap is first
-	s.answer(fmt.Sprintf("Write these %d files", len(snapshot(t, viaFlags))), "y", keyEnter)
+	s.answer(fmt.Sprintf("Write these %d files", written(snapshot(t, viaFlags))), "y", keyEnter)
 	s.wait(0)
 	assert.Equal(t, relative(t, viaFlags), relative(t, filepath.Join(parent, "db-operator")))
 }

@@ -102,6 +102,12 @@ func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Chan
 			return err
 		}
 	}
+	// The bases of the files of yours opctl writes go with them (not
+	// listed: machine state, like the hashes in opctl.yaml).
+	changes, err := scaffold.WithBases(dir, changes)
+	if err != nil {
+		return err
+	}
 	if err := scaffold.Apply(ctx, scaffold.OSFS{}, dir, changes); err != nil {
 		return err
 	}
@@ -181,12 +187,17 @@ func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
 			}
 		case scaffold.ActionOrphaned:
 			note = " (generated, no longer produced, but edited by hand; --force removes)"
+		case scaffold.ActionMerge:
+			note = " (yours, changed by you: merged with what opctl writes now)"
+		case scaffold.ActionMergeConflict:
+			note = " (yours, changed by you: merged with what opctl writes now, with conflicts to resolve)"
 		case scaffold.ActionLeave:
 			note = " (yours, no longer produced, changed since opctl wrote it: left in place; remove it unless you still need it, as it may refer to what is gone)"
 		}
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
 		switch {
-		case w.dryRun && (c.Action == scaffold.ActionUpdate || c.Conflict() || (w.verbose && c.Action == scaffold.ActionKeep)):
+		case w.dryRun && (c.Action == scaffold.ActionUpdate || c.Action == scaffold.ActionMerge || c.Action == scaffold.ActionMergeConflict ||
+			c.Conflict() || (w.verbose && c.Action == scaffold.ActionKeep)):
 			diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 				A: difflib.SplitLines(string(c.Old)), B: difflib.SplitLines(string(c.File.Content)),
 				FromFile: "a/" + c.Path, ToFile: "b/" + c.Path, Context: 3,

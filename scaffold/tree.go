@@ -89,6 +89,11 @@ const (
 	// ActionLeave is a file of the user's that the project no longer
 	// produces and that the user changed: it stays, and is reported.
 	ActionLeave Action = "leave"
+	// ActionMerge is a file of the user's that opctl upgrade merged with
+	// what opctl writes now; ActionMergeConflict one merged with conflicts,
+	// written with conflict markers for the user to resolve.
+	ActionMerge         Action = "merge"
+	ActionMergeConflict Action = "conflict"
 )
 
 // Change is the planned action for one file, with what the file holds
@@ -98,10 +103,19 @@ type Change struct {
 	Action Action
 	Old    []byte
 	File   File
+	// Rendered is what opctl rendered for a merged file (File holds the
+	// merge): the base of its next merge.
+	Rendered []byte
 }
 
 // Writes reports whether applying the change writes the file.
-func (c Change) Writes() bool { return c.Action == ActionCreate || c.Action == ActionUpdate }
+func (c Change) Writes() bool {
+	switch c.Action {
+	case ActionCreate, ActionUpdate, ActionMerge, ActionMergeConflict:
+		return true
+	}
+	return false
+}
 
 // Conflict reports whether the change stops the write unless forced.
 func (c Change) Conflict() bool {
@@ -218,6 +232,32 @@ func Leave(dir string, previous, t *Tree) ([]Change, error) {
 			continue
 		}
 		c, err := dropped(root, dir, f, ActionLeave, func(old []byte) bool { return bytes.Equal(old, f.Content) })
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			changes = append(changes, *c)
+		}
+	}
+	return changes, nil
+}
+
+// LeaveRecorded plans the files of the user's that recorded names and t no
+// longer has (an earlier opctl wrote them): each still as opctl last wrote
+// it is removed; a changed one stays and is reported.
+func LeaveRecorded(dir string, recorded Recorded, t *Tree) ([]Change, error) {
+	root, err := resolve(dir)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for _, path := range SortedKeys(recorded.Starters) {
+		if _, ok := t.Get(path); ok {
+			continue
+		}
+		c, err := dropped(root, dir, File{Path: path, Owner: UserOwned}, ActionLeave, func(old []byte) bool {
+			return contentHash(old) == recorded.Starters[path]
+		})
 		if err != nil {
 			return nil, err
 		}

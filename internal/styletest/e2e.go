@@ -91,6 +91,10 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 		assert.Empty(t, cluster.DryRunChart(t, dir, restricted, nil))
 	})
 
+	t.Run("make build-installer's dist/install.yaml passes restricted Pod Security with zero warnings", func(t *testing.T) {
+		assert.Empty(t, cluster.DryRunInstaller(t, dir, restricted))
+	})
+
 	if style.Runtime(p).Metrics != nil {
 		t.Run("the opt-in metrics Service, NetworkPolicy and ServiceMonitor are accepted", func(t *testing.T) {
 			// The ServiceMonitor CRD is installed: Other owns a ServiceMonitor.

@@ -131,17 +131,40 @@ func (c *Cluster) DryRunManifests(t *testing.T, dir, ns string) []string {
 }
 
 // DryRunChart renders the project's Helm chart as `helm install` would in
-// namespace ns and dry-runs its objects, but the CRDs (installed already)
-// and the objects of kinds this API server does not serve (Metacontroller's
-// controllers, whose CRDs come with Metacontroller: the Helm test proves
-// them equal to config/'s, and make test-runtimes applies them); it
-// returns the API server's warnings.
+// namespace ns and dry-runs its objects (dryRunServed); it returns the API
+// server's warnings.
 func (c *Cluster) DryRunChart(t *testing.T, dir, ns string, values map[string]any) []string {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
+	return c.dryRunServed(t, ns, "the chart", RenderChart(t, dir, p.Name, ns, values))
+}
+
+// DryRunInstaller writes dist/install.yaml with the project's make
+// build-installer and dry-runs its objects in namespace ns, as
+// DryRunChart does the chart's; it returns the API server's warnings.
+func (c *Cluster) DryRunInstaller(t *testing.T, dir, ns string) []string {
+	RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
+	ExecIn(t, dir, "make", "build-installer")
+	data, err := os.ReadFile(filepath.Join(dir, "dist/install.yaml"))
+	require.NoError(t, err)
 	var objs []*unstructured.Unstructured
+	for _, o := range DecodeObjects(t, data) {
+		if o.GetKind() != "Namespace" { // ns stands for it
+			objs = append(objs, o)
+		}
+	}
+	return c.dryRunServed(t, ns, "dist/install.yaml", objs)
+}
+
+// dryRunServed dry-runs objs in namespace ns but the CRDs (installed
+// already) and the objects of kinds this API server does not serve
+// (Metacontroller's controllers, whose CRDs come with Metacontroller; the
+// Helm test proves them equal to config/'s, and make test-runtimes applies
+// them); it returns the API server's warnings.
+func (c *Cluster) dryRunServed(t *testing.T, ns, what string, objs []*unstructured.Unstructured) []string {
+	var served []*unstructured.Unstructured
 	kinds := map[string]bool{}
-	for _, o := range RenderChart(t, dir, p.Name, ns, values) {
+	for _, o := range objs {
 		if o.GetKind() == "CustomResourceDefinition" {
 			continue
 		}
@@ -149,13 +172,13 @@ func (c *Cluster) DryRunChart(t *testing.T, dir, ns string, values map[string]an
 			t.Logf("%s %s: no such kind on this API server, not dry-run", o.GetKind(), o.GetName())
 			continue
 		}
-		objs = append(objs, o)
+		served = append(served, o)
 		kinds[o.GetKind()] = true
 	}
 	for _, k := range []string{"ServiceAccount", "Deployment"} {
-		assert.True(t, kinds[k], "no %s in the chart", k)
+		assert.True(t, kinds[k], "no %s in %s", k, what)
 	}
-	return c.dryRun(t, ns, objs...)
+	return c.dryRun(t, ns, served...)
 }
 
 // prometheusOperatorAPIs is the version of the Prometheus Operator's API

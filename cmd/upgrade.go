@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/upgrade"
+)
+
+func newUpgradeCmd(env Env) *cobra.Command {
+	var w writeFlags
+	cmd := &cobra.Command{
+		Use:   "upgrade",
+		Short: "Move the project in the current directory to this opctl: its pins and files, your changes merged in",
+		Long: `Move the project to this opctl: the versions it pins (Go modules, images,
+GitHub actions, frameworks) become this opctl's, every generated file is
+rendered again, and each file of yours that you changed and that opctl now
+writes otherwise is merged three ways: what opctl wrote there before (kept
+in .opctl/base, or found in the project's git history), your file, and what
+opctl writes now. A change only one side made is taken; changes both made
+to the same lines are a conflict, written between git's conflict markers
+(<<<<<<< yours, ||||||| opctl before, ======= , >>>>>>> opctl now) and
+listed: resolve them, then run make test. A file whose earlier version is
+nowhere to be found is merged two ways: every difference is a conflict.
+
+--dry-run prints each change as a diff and writes nothing. Generated files
+edited by hand stop the upgrade, as they stop opctl generate, unless
+--force. Conflicts exit 1 once everything is written.`,
+		Args: maxArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, err := scaffold.LoadProject(env.Dir, env.Styles)
+			if err != nil {
+				return err
+			}
+			style, err := env.Styles.Lookup(p.Style)
+			if err != nil {
+				return err
+			}
+			plan, err := upgrade.Prepare(env.Dir, p, style, upgrade.NewProjectBases(env.Dir), w.force)
+			if err != nil {
+				return err
+			}
+			out := env.IO.Out
+			if len(plan.Pins) == 0 {
+				fmt.Fprintln(out, "pins: already this opctl's")
+			}
+			for _, pin := range plan.Pins {
+				fmt.Fprintf(out, "pin       %s: %s -> %s\n", pin.Key, pin.From, pin.To)
+			}
+			if err := writePlan(cmd.Context(), env, env.Dir, plan.Changes, w, nil); err != nil {
+				return err
+			}
+			if len(plan.Unbased) > 0 {
+				fmt.Fprintf(out, "merged without the version opctl wrote before (every difference is a conflict): %s\n", strings.Join(plan.Unbased, ", "))
+			}
+			if conflicts := plan.Conflicts(); len(conflicts) > 0 {
+				verb := "have"
+				if w.dryRun {
+					verb = "would have"
+				}
+				return fmt.Errorf("%s %s conflicts: resolve the lines between <<<<<<< and >>>>>>>, then run make test", strings.Join(conflicts, ", "), verb)
+			}
+			return nil
+		},
+	}
+	w.register(cmd)
+	return cmd
+}

@@ -1,0 +1,113 @@
+// Package upgrade moves a project made by an earlier opctl to this one:
+// this opctl's pins, its generated files, and the files of the user's
+// merged three ways with what this opctl writes there now.
+package upgrade
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/merge"
+)
+
+// Pin is a version the upgrade moves.
+type Pin struct {
+	Key, From, To string
+}
+
+// Plan is what an upgrade does to a project.
+type Plan struct {
+	// Project is the project with this opctl's pins.
+	Project scaffold.Project
+	Pins    []Pin
+	Changes []scaffold.Change
+	// Unbased are the files of the user's merged without the version
+	// opctl last wrote there (neither the project's bases nor its git
+	// history keep it): every difference is a conflict.
+	Unbased []string
+}
+
+// Labels name the sides of a conflict.
+var Labels = merge.Labels{Ours: "yours", Base: "opctl before", Theirs: "opctl now"}
+
+// Prepare plans the upgrade of the project p in dir to this opctl: its
+// pins become this opctl's, every file is rendered again, and each file of
+// the user's that the user changed and that opctl now writes otherwise is
+// merged: from its base (what opctl last wrote there, kept in
+// scaffold.BaseDir, else found in the project's git history) three ways,
+// else two ways. Generated files are planned as opctl generate plans them,
+// force as its --force.
+func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, force bool) (Plan, error) {
+	plan := Plan{Project: p}
+	defaults := scaffold.DefaultVersions()
+	for _, key := range style.RecordedPins() {
+		if from, to := p.Versions.Pin(key), defaults.Pin(key); from != to {
+			plan.Pins = append(plan.Pins, Pin{Key: key, From: from, To: to})
+		}
+	}
+	plan.Project.Versions = defaults
+	tree, err := scaffold.Render(plan.Project, style)
+	if err != nil {
+		return Plan{}, err
+	}
+	changes, err := scaffold.Plan(dir, tree, p.Recorded(), force)
+	if err != nil {
+		return Plan{}, err
+	}
+	for i, c := range changes {
+		// A file of the user's, changed by the user, which opctl now
+		// writes otherwise than it did: the one to merge.
+		if c.Action != scaffold.ActionKeep || p.Starters[c.Path] == hash(c.File.Content) {
+			continue
+		}
+		base, ok, err := bases.Base(c.Path, p.Starters[c.Path])
+		if err != nil {
+			return Plan{}, err
+		}
+		var res merge.Result
+		switch {
+		case ok && bytes.Equal(base, c.File.Content):
+			continue // opctl writes what it wrote before
+		case ok:
+			res = merge.ThreeWay(base, c.Old, c.File.Content, Labels)
+		default:
+			res = merge.TwoWay(c.Old, c.File.Content, Labels)
+			plan.Unbased = append(plan.Unbased, c.Path)
+		}
+		if bytes.Equal(res.Content, c.Old) {
+			continue
+		}
+		c.Rendered, c.File.Content = c.File.Content, res.Content
+		c.Action = scaffold.ActionMerge
+		if res.Conflicts > 0 {
+			c.Action = scaffold.ActionMergeConflict
+		}
+		changes[i] = c
+	}
+	// Files of the user's this opctl no longer writes (an earlier one's
+	// starters): removed when still as opctl wrote them, else left.
+	gone, err := scaffold.LeaveRecorded(dir, p.Recorded(), tree)
+	if err != nil {
+		return Plan{}, err
+	}
+	plan.Changes = append(changes, gone...)
+	return plan, nil
+}
+
+// Conflicts are the files the plan writes with conflict markers.
+func (p Plan) Conflicts() []string {
+	var out []string
+	for _, c := range p.Changes {
+		if c.Action == scaffold.ActionMergeConflict {
+			out = append(out, c.Path)
+		}
+	}
+	return out
+}
+
+func hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
