@@ -235,8 +235,12 @@ func CheckWrittenStyle(p Project, tree *Tree, styles Styles) error {
 	if !missing {
 		return nil
 	}
-	counts := map[string]int{}
-	written := p.Style
+	// Each style is scored by the recorded files it alone generates (its
+	// code's wiring): the files every style, or several, generate (config/,
+	// the chart, the OLM bundle, which a style may stop writing when the
+	// project changes) tell no style from another.
+	trees := map[string]*Tree{}
+	producers := map[string]int{}
 	for _, s := range styles {
 		q := p
 		q.Style = s.Name
@@ -244,8 +248,22 @@ func CheckWrittenStyle(p Project, tree *Tree, styles Styles) error {
 		if err != nil {
 			continue // a style that cannot take the project did not write it
 		}
+		trees[s.Name] = t
 		for _, f := range t.Files() {
 			if f.Owner == Generated && p.Generated[f.Path] != "" {
+				producers[f.Path]++
+			}
+		}
+	}
+	counts := map[string]int{}
+	written := p.Style
+	for _, s := range styles {
+		t, ok := trees[s.Name]
+		if !ok {
+			continue
+		}
+		for _, f := range t.Files() {
+			if f.Owner == Generated && p.Generated[f.Path] != "" && producers[f.Path] == 1 {
 				counts[s.Name]++
 			}
 		}

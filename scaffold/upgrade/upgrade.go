@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"maps"
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/merge"
@@ -52,17 +53,18 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 	if err != nil {
 		return Plan{}, err
 	}
-	changes, err := scaffold.Plan(dir, tree, p.Recorded(), force)
+	recorded := ownedAsNow(p.Recorded(), tree)
+	changes, err := scaffold.Plan(dir, tree, recorded, force)
 	if err != nil {
 		return Plan{}, err
 	}
 	for i, c := range changes {
 		// A file of the user's, changed by the user, which opctl now
 		// writes otherwise than it did: the one to merge.
-		if c.Action != scaffold.ActionKeep || p.Starters[c.Path] == hash(c.File.Content) {
+		if c.Action != scaffold.ActionKeep || recorded.Starters[c.Path] == hash(c.File.Content) {
 			continue
 		}
-		base, ok, err := bases.Base(c.Path, p.Starters[c.Path])
+		base, ok, err := bases.Base(c.Path, recorded.Starters[c.Path])
 		if err != nil {
 			return Plan{}, err
 		}
@@ -88,12 +90,40 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 	}
 	// Files of the user's this opctl no longer writes (an earlier one's
 	// starters): removed when still as opctl wrote them, else left.
-	gone, err := scaffold.LeaveRecorded(dir, p.Recorded(), tree)
+	gone, err := scaffold.LeaveRecorded(dir, recorded, tree)
 	if err != nil {
 		return Plan{}, err
 	}
 	plan.Changes = append(changes, gone...)
 	return plan, nil
+}
+
+// ownedAsNow is what opctl recorded of the files it wrote, each under the
+// ownership this opctl gives it: an earlier starter this opctl generates
+// (ansible's status tasks) is updated when the user never changed it, and
+// stops the upgrade as a hand-edited generated file when they did; an
+// earlier generated file this opctl leaves to the user follows it until
+// the user changes it.
+func ownedAsNow(r scaffold.Recorded, tree *scaffold.Tree) scaffold.Recorded {
+	out := scaffold.Recorded{Generated: maps.Clone(r.Generated), Starters: maps.Clone(r.Starters)}
+	if out.Generated == nil {
+		out.Generated = map[string]string{}
+	}
+	if out.Starters == nil {
+		out.Starters = map[string]string{}
+	}
+	for _, f := range tree.Files() {
+		if f.Owner == scaffold.Generated {
+			if h := r.Starters[f.Path]; h != "" && out.Generated[f.Path] == "" {
+				out.Generated[f.Path] = h
+				delete(out.Starters, f.Path)
+			}
+		} else if h := r.Generated[f.Path]; h != "" && out.Starters[f.Path] == "" {
+			out.Starters[f.Path] = h
+			delete(out.Generated, f.Path)
+		}
+	}
+	return out
 }
 
 // Conflicts are the files the plan writes with conflict markers.

@@ -1,0 +1,305 @@
+//go:build generated
+
+package upgrade_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
+
+	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/styles"
+)
+
+// TestUpgradeEarlierProjects: the seed project as an earlier opctl wrote
+// it (testdata/upgrade, from hack/upgrade-fixtures/make.sh), committed,
+// then changed by its team in the Makefile, the README, the workflow and
+// the kind's code, and committed again. opctl upgrade brings it to what
+// this opctl writes, with each of the team's lines where they put it and
+// no conflict; the upgraded project passes its own tests.
+func TestUpgradeEarlierProjects(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the upgraded projects' own tests")
+	}
+	styletest.RequireTools(t, "git, whose history holds what the earlier opctl wrote", "git")
+	for _, c := range []struct {
+		style, code string
+		test        func(t *testing.T, dir string)
+	}{
+		{"go", "internal/controller/database_controller.go", func(t *testing.T, dir string) {
+			for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
+				styletest.ExecIn(t, dir, "go", args...)
+			}
+		}},
+		{"kopf", "db_operator/handlers_database.py", func(t *testing.T, dir string) {
+			assert.Regexp(t, `(?m)^\d+ passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+		}},
+		{"ansible", "roles/database/tasks/main.yml", func(t *testing.T, dir string) {
+			styletest.RequireTools(t, "ansible and ansible-lint (apt-get install ansible ansible-lint)", "ansible-playbook", "ansible-lint")
+			assert.Contains(t, styletest.ExecIn(t, dir, "make", "test"), "All assertions passed")
+		}},
+	} {
+		t.Run(c.style, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			fixture(t, dir, filepath.Join("..", "..", "testdata", "upgrade", c.style+".txtar"))
+			git := func(args ...string) {
+				t.Helper()
+				styletest.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
+			}
+			git("init", "-q")
+			git("add", "-A")
+			git("commit", "-qm", "scaffolded by an earlier opctl")
+
+			// What this opctl writes for the project, pins and all.
+			p, err := scaffold.LoadProject(dir, styles.All())
+			require.NoError(t, err)
+			style, err := styles.All().Lookup(p.Style)
+			require.NoError(t, err)
+			p.Versions = scaffold.DefaultVersions()
+			now, err := scaffold.Render(p, style)
+			require.NoError(t, err)
+
+			// The team's lines, each where the earlier file and this
+			// opctl's agree for a while around it; in a file this opctl
+			// rewrote whole, after its first line, where they conflict.
+			ours, conflicting := map[string]string{}, map[string]bool{}
+			for _, path := range []string{"Makefile", "README.md", ".github/workflows/test.yml", c.code} {
+				old, err := os.ReadFile(filepath.Join(dir, path))
+				require.NoError(t, err)
+				f, ok := now.Get(path)
+				require.True(t, ok, "this opctl writes no %s", path)
+				line := teamLine(path)
+				lines := strings.SplitAfter(string(old), "\n")
+				at, shared := anchor(lines, strings.SplitAfter(string(f.Content), "\n"))
+				if shared < 3 {
+					at, conflicting[path] = 0, true
+				}
+				changed := strings.Join(lines[:at+1], "") + line + strings.Join(lines[at+1:], "")
+				require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(changed), 0o644))
+				ours[path] = line
+			}
+			git("commit", "-qam", "the team's changes")
+
+			r := styletest.Run(t, dir, "upgrade")
+			for path := range ours {
+				if conflicting[path] {
+					assert.Contains(t, r.Stdout, "conflict  "+path+" ", "the upgrade lists the conflict in %s", path)
+					assert.Contains(t, r.Stderr, path, "the upgrade names %s as in conflict", path)
+					resolve(t, dir, path)
+				} else {
+					assert.Contains(t, r.Stdout, "merge     "+path+" ", "the upgrade lists the merge of %s", path)
+				}
+			}
+			if len(conflicting) == 0 {
+				require.Equal(t, 0, r.Code, "%s\n%s", r.Stdout, r.Stderr)
+			} else {
+				require.Equal(t, 1, r.Code, "conflicts exit 1: %s\n%s", r.Stdout, r.Stderr)
+			}
+
+			for _, f := range now.Files() {
+				got, err := os.ReadFile(filepath.Join(dir, f.Path))
+				require.NoError(t, err)
+				line, theirs := ours[f.Path]
+				if !theirs {
+					assert.Equal(t, string(f.Content), string(got), "%s is what this opctl writes", f.Path)
+					continue
+				}
+				assert.Contains(t, string(got), line, "%s keeps the team's line", f.Path)
+				assert.Equal(t, string(f.Content), strings.Replace(string(got), line, "", 1), "%s is what this opctl writes, and the team's line", f.Path)
+				base, ok, err := scaffold.ReadBase(dir, f.Path)
+				require.NoError(t, err)
+				assert.True(t, ok && string(base) == string(f.Content), "the next base of %s is what this opctl writes", f.Path)
+			}
+			require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+				rel, _ := filepath.Rel(dir, path)
+				switch {
+				case err != nil:
+					return err
+				case d.IsDir() && (rel == ".git" || rel == filepath.FromSlash(scaffold.BaseDir)):
+					return filepath.SkipDir
+				case !d.IsDir():
+					_, ok := now.Get(filepath.ToSlash(rel))
+					assert.True(t, ok, "%s: the earlier opctl's file is left, but this opctl writes none there", rel)
+				}
+				return nil
+			}))
+			c.test(t, dir)
+		})
+	}
+}
+
+// fixture writes a txtar project into dir; every file opctl recorded has
+// its recorded hash (the fixture is what opctl wrote, byte for byte).
+func fixture(t *testing.T, dir, path string) {
+	t.Helper()
+	a, err := txtar.ParseFile(path)
+	require.NoError(t, err)
+	for _, f := range a.Files {
+		target := filepath.Join(dir, filepath.FromSlash(f.Name))
+		require.NoError(t, os.MkdirAll(filepath.Dir(target), 0o755))
+		mode := os.FileMode(0o644)
+		if strings.HasSuffix(f.Name, ".sh") {
+			mode = 0o755
+		}
+		require.NoError(t, os.WriteFile(target, f.Data, mode))
+	}
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	for _, recorded := range []map[string]string{p.Generated, p.Starters} {
+		for file, want := range recorded {
+			b, err := os.ReadFile(filepath.Join(dir, file))
+			require.NoError(t, err)
+			sum := sha256.Sum256(b)
+			require.Equal(t, want, hex.EncodeToString(sum[:]), "%s: %s is not as the earlier opctl wrote it", path, file)
+		}
+	}
+}
+
+// teamLine is a line of the team's, as a comment where the file has them.
+func teamLine(path string) string {
+	const text = "the payments team's note: keep this line"
+	switch {
+	case strings.HasSuffix(path, ".go"):
+		return "// " + text + "\n"
+	case strings.HasSuffix(path, ".md"):
+		return text + "\n"
+	}
+	return "# " + text + "\n"
+}
+
+// anchor is the line after which the team adds theirs, and how many lines
+// around it the earlier file and this opctl's share: the middle of the
+// longest run of lines they share, so that neither side changes the lines
+// around it.
+func anchor(old, now []string) (at, shared int) {
+	for i := range old {
+		for j := range now {
+			k := 0
+			for i+k < len(old) && j+k < len(now) && old[i+k] == now[j+k] {
+				k++
+			}
+			if k > shared {
+				shared, at = k, i
+			}
+		}
+	}
+	return at + shared/2, shared
+}
+
+// resolve resolves the conflicts of a file as its team would: this opctl's
+// lines, then the team's own (those of their side the base had not).
+func resolve(t *testing.T, dir, path string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, path))
+	require.NoError(t, err)
+	conflict := regexp.MustCompile(`(?s)<<<<<<< yours\n(.*?)\|\|\|\|\|\|\| opctl before\n(.*?)=======\n(.*?)>>>>>>> opctl now\n`)
+	require.True(t, conflict.Match(b), "%s has no conflict", path)
+	resolved := conflict.ReplaceAllFunc(b, func(m []byte) []byte {
+		parts := conflict.FindSubmatch(m)
+		out := string(parts[3])
+		for _, l := range strings.SplitAfter(string(parts[1]), "\n") {
+			if !strings.Contains(string(parts[2]), l) {
+				out += l
+			}
+		}
+		return []byte(out)
+	})
+	require.NoError(t, os.WriteFile(filepath.Join(dir, path), resolved, 0o644))
+}
+
+// TestUpgradeKeepsRandomEdits: random lines of a team's, added to and
+// changed in random files of theirs of an earlier opctl's project, then
+// upgraded: each line is in the file, or in the team's side of a conflict
+// the upgrade lists.
+func TestUpgradeKeepsRandomEdits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("upgrades a project many times")
+	}
+	styletest.RequireTools(t, "git, whose history holds what the earlier opctl wrote", "git")
+	for seed := range uint64(40) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewPCG(seed, 34))
+			dir := t.TempDir()
+			fixture(t, dir, filepath.Join("..", "..", "testdata", "upgrade", "kopf.txtar"))
+			p, err := scaffold.LoadProject(dir, styles.All())
+			require.NoError(t, err)
+			git := func(args ...string) {
+				styletest.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
+			}
+			git("init", "-q")
+			git("add", "-A")
+			git("commit", "-qm", "scaffolded by an earlier opctl")
+			starters := scaffold.SortedKeys(p.Starters)
+			added := map[string][]string{}
+			for range 5 {
+				path := starters[r.IntN(len(starters))]
+				b, err := os.ReadFile(filepath.Join(dir, path))
+				require.NoError(t, err)
+				lines := strings.SplitAfter(string(b), "\n")
+				for range 1 + r.IntN(3) {
+					line := fmt.Sprintf("team line %d %d\n", seed, r.Int())
+					at := r.IntN(len(lines) + 1)
+					// A line of opctl's replaced, or a line added.
+					replace := at < len(lines) && r.IntN(2) == 0 && strings.HasSuffix(lines[at], "\n") && !strings.HasPrefix(lines[at], "team line")
+					if replace {
+						lines[at] = line
+					} else {
+						lines = append(lines[:at], append([]string{line}, lines[at:]...)...)
+					}
+					added[path] = append(added[path], line)
+				}
+				require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(strings.Join(lines, "")), 0o644))
+			}
+			git("commit", "-qam", "the team's changes")
+			res := styletest.Run(t, dir, "upgrade")
+			for path, lines := range added {
+				b, err := os.ReadFile(filepath.Join(dir, path))
+				if errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("%s: the team's file is gone", path)
+					continue
+				}
+				require.NoError(t, err)
+				plain, yours := conflictSides(string(b))
+				for _, l := range lines {
+					inConflict := strings.Contains(yours, l) && strings.Contains(res.Stderr, path)
+					assert.True(t, strings.Contains(plain, l) || inConflict, "%s: the team's line %q is lost\n%s", path, l, res.Stdout)
+				}
+			}
+		})
+	}
+}
+
+// conflictSides splits a merged file into its lines outside conflicts and
+// those of the team's sides.
+func conflictSides(merged string) (plain, yours string) {
+	var out, mine strings.Builder
+	section := &out
+	for _, l := range strings.SplitAfter(merged, "\n") {
+		switch {
+		case strings.HasPrefix(l, "<<<<<<< "):
+			section = &mine
+		case strings.HasPrefix(l, "||||||| "), strings.HasPrefix(l, "======="):
+			section = &strings.Builder{}
+		case strings.HasPrefix(l, ">>>>>>> "):
+			section = &out
+		default:
+			section.WriteString(l)
+		}
+	}
+	return out.String(), mine.String()
+}
