@@ -53,6 +53,12 @@ edited by hand stop the upgrade, as they stop opctl generate, unless
 			if err := writePlan(cmd.Context(), env, env.Dir, plan.Changes, w, nil); err != nil {
 				return err
 			}
+			if len(plan.Guessed) > 0 {
+				fmt.Fprintf(out, "merged from the commit that added opctl.yaml (the opctl before recorded no hash of your files): %s; check that your changes are kept\n", strings.Join(plan.Guessed, ", "))
+			}
+			if len(plan.Stale) > 0 {
+				fmt.Fprintf(out, "left as they were, in the commit that added opctl.yaml and unchanged since, but written by no opctl now (remove the earlier opctl's): %s\n", strings.Join(plan.Stale, ", "))
+			}
 			if len(plan.Unbased) > 0 {
 				fmt.Fprintf(out, "merged without the version opctl wrote before (every difference is a conflict): %s\n", strings.Join(plan.Unbased, ", "))
 			}

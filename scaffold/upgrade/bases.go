@@ -15,8 +15,22 @@ import (
 // the merge of the user's changes to it with what opctl writes now.
 type Bases interface {
 	// Base is what opctl last wrote at path, whose hash the project file
-	// recorded as recorded; ok is false when it cannot be found.
-	Base(path, recorded string) (content []byte, ok bool, err error)
+	// recorded as recorded ("" for none); ok is false when it cannot be
+	// found.
+	Base(path, recorded string) (b Base, ok bool, err error)
+	// Scaffolded are the files committed with the project's first
+	// opctl.yaml and unchanged since, nil when unknown.
+	Scaffolded() ([]string, error)
+}
+
+// Base is what opctl last wrote at a path.
+type Base struct {
+	Content []byte
+	// Guessed: the project file recorded no hash of the file (opctl
+	// recorded none of the user's files before 2026-12-01), so the base is
+	// the file as committed with the project's first opctl.yaml, which
+	// holds what opctl wrote unless the user changed it before committing.
+	Guessed bool
 }
 
 // ProjectBases looks in the project's scaffold.BaseDir, then, for a
@@ -54,15 +68,18 @@ func NewProjectBases(dir string) *ProjectBases {
 // historyDepth is how many commits of a file the search reads.
 const historyDepth = 500
 
-func (b *ProjectBases) Base(path, recorded string) ([]byte, bool, error) {
+func (b *ProjectBases) Base(path, recorded string) (Base, bool, error) {
 	if content, ok, err := scaffold.ReadBase(b.Dir, path); ok || err != nil {
-		return content, ok, err
+		return Base{Content: content}, ok, err
 	}
 	if b.Git == nil {
-		return nil, false, nil
+		return Base{}, false, nil
 	}
 	if _, err := b.Git("rev-parse", "--is-inside-work-tree"); err != nil {
-		return nil, false, nil // not a repository
+		return Base{}, false, nil // not a repository
+	}
+	if recorded == "" {
+		return b.scaffolded(path)
 	}
 	if b.recorded == nil {
 		b.recorded = b.committedHashes()
@@ -77,10 +94,71 @@ func (b *ProjectBases) Base(path, recorded string) ([]byte, bool, error) {
 			continue // the file under another name then
 		}
 		if want[hash(content)] {
-			return content, true, nil
+			return Base{Content: content}, true, nil
 		}
 	}
-	return nil, false, nil
+	return Base{}, false, nil
+}
+
+// scaffolded is path as committed with the project's first opctl.yaml.
+func (b *ProjectBases) scaffolded(path string) (Base, bool, error) {
+	commit := b.scaffoldCommit()
+	if commit == "" {
+		return Base{}, false, nil
+	}
+	content, err := b.Git("show", commit+":./"+path)
+	if err != nil {
+		return Base{}, false, nil // not in that commit
+	}
+	return Base{Content: content, Guessed: true}, true, nil
+}
+
+// scaffoldCommit is the commit that added opctl.yaml, or "".
+func (b *ProjectBases) scaffoldCommit() string {
+	out, err := b.Git("log", "--diff-filter=A", "--format=%H", "--", scaffold.ProjectFileName)
+	commits := strings.Fields(string(out))
+	if err != nil || len(commits) == 0 {
+		return ""
+	}
+	return commits[len(commits)-1]
+}
+
+func (b *ProjectBases) Scaffolded() ([]string, error) {
+	if b.Git == nil {
+		return nil, nil
+	}
+	if _, err := b.Git("rev-parse", "--is-inside-work-tree"); err != nil {
+		return nil, nil
+	}
+	commit := b.scaffoldCommit()
+	if commit == "" {
+		return nil, nil
+	}
+	// Paths relative to the project's directory, however deep in the
+	// repository it is.
+	files, err := b.Git("ls-tree", "-r", "--name-only", "--full-tree", commit, "--")
+	if err != nil {
+		return nil, err
+	}
+	changed, err := b.Git("diff", "--name-only", commit, "--")
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := b.Git("rev-parse", "--show-prefix")
+	if err != nil {
+		return nil, err
+	}
+	since := map[string]bool{}
+	for _, f := range strings.Fields(string(changed)) {
+		since[f] = true
+	}
+	var out []string
+	for _, f := range strings.Fields(string(files)) {
+		if rel, ok := strings.CutPrefix(f, strings.TrimSpace(string(prefix))); ok && !since[f] {
+			out = append(out, rel)
+		}
+	}
+	return out, nil
 }
 
 // commits are the commits that changed path, newest first.

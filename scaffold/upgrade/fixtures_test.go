@@ -24,8 +24,9 @@ import (
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
-// TestUpgradeEarlierProjects: the seed project as an earlier opctl wrote
-// it (testdata/upgrade, from hack/upgrade-fixtures/make.sh), committed,
+// TestUpgradeEarlierProjects: the seed project as earlier opctls wrote it
+// (testdata/upgrade/<commit>, from hack/upgrade-fixtures/make.sh: the
+// first that landed and a later one) in go, kopf and ansible, committed,
 // then changed by its team in the Makefile, the README, the workflow and
 // the kind's code, and committed again. opctl upgrade brings it to what
 // this opctl writes, with each of the team's lines where they put it and
@@ -52,95 +53,124 @@ func TestUpgradeEarlierProjects(t *testing.T) {
 			assert.Contains(t, styletest.ExecIn(t, dir, "make", "test"), "All assertions passed")
 		}},
 	} {
-		t.Run(c.style, func(t *testing.T) {
-			t.Parallel()
-			dir := t.TempDir()
-			fixture(t, dir, filepath.Join("..", "..", "testdata", "upgrade", c.style+".txtar"))
-			git := func(args ...string) {
-				t.Helper()
-				styletest.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
-			}
-			git("init", "-q")
-			git("add", "-A")
-			git("commit", "-qm", "scaffolded by an earlier opctl")
-
-			// What this opctl writes for the project, pins and all.
-			p, err := scaffold.LoadProject(dir, styles.All())
-			require.NoError(t, err)
-			style, err := styles.All().Lookup(p.Style)
-			require.NoError(t, err)
-			p.Versions = scaffold.DefaultVersions()
-			now, err := scaffold.Render(p, style)
-			require.NoError(t, err)
-
-			// The team's lines, each where the earlier file and this
-			// opctl's agree for a while around it; in a file this opctl
-			// rewrote whole, after its first line, where they conflict.
-			ours, conflicting := map[string]string{}, map[string]bool{}
-			for _, path := range []string{"Makefile", "README.md", ".github/workflows/test.yml", c.code} {
-				old, err := os.ReadFile(filepath.Join(dir, path))
-				require.NoError(t, err)
-				f, ok := now.Get(path)
-				require.True(t, ok, "this opctl writes no %s", path)
-				line := teamLine(path)
-				lines := strings.SplitAfter(string(old), "\n")
-				at, shared := anchor(lines, strings.SplitAfter(string(f.Content), "\n"))
-				if shared < 3 {
-					at, conflicting[path] = 0, true
-				}
-				changed := strings.Join(lines[:at+1], "") + line + strings.Join(lines[at+1:], "")
-				require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(changed), 0o644))
-				ours[path] = line
-			}
-			git("commit", "-qam", "the team's changes")
-
-			r := styletest.Run(t, dir, "upgrade")
-			for path := range ours {
-				if conflicting[path] {
-					assert.Contains(t, r.Stdout, "conflict  "+path+" ", "the upgrade lists the conflict in %s", path)
-					assert.Contains(t, r.Stderr, path, "the upgrade names %s as in conflict", path)
-					resolve(t, dir, path)
-				} else {
-					assert.Contains(t, r.Stdout, "merge     "+path+" ", "the upgrade lists the merge of %s", path)
-				}
-			}
-			if len(conflicting) == 0 {
-				require.Equal(t, 0, r.Code, "%s\n%s", r.Stdout, r.Stderr)
-			} else {
-				require.Equal(t, 1, r.Code, "conflicts exit 1: %s\n%s", r.Stdout, r.Stderr)
-			}
-
-			for _, f := range now.Files() {
-				got, err := os.ReadFile(filepath.Join(dir, f.Path))
-				require.NoError(t, err)
-				line, theirs := ours[f.Path]
-				if !theirs {
-					assert.Equal(t, string(f.Content), string(got), "%s is what this opctl writes", f.Path)
-					continue
-				}
-				assert.Contains(t, string(got), line, "%s keeps the team's line", f.Path)
-				assert.Equal(t, string(f.Content), strings.Replace(string(got), line, "", 1), "%s is what this opctl writes, and the team's line", f.Path)
-				base, ok, err := scaffold.ReadBase(dir, f.Path)
-				require.NoError(t, err)
-				assert.True(t, ok && string(base) == string(f.Content), "the next base of %s is what this opctl writes", f.Path)
-			}
-			require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-				rel, _ := filepath.Rel(dir, path)
-				switch {
-				case err != nil:
-					return err
-				case d.IsDir() && (rel == ".git" || rel == filepath.FromSlash(scaffold.BaseDir)):
-					return filepath.SkipDir
-				case !d.IsDir():
-					_, ok := now.Get(filepath.ToSlash(rel))
-					assert.True(t, ok, "%s: the earlier opctl's file is left, but this opctl writes none there", rel)
-				}
-				return nil
-			}))
-			c.test(t, dir)
-		})
+		fixtures, err := filepath.Glob(filepath.Join("..", "..", "testdata", "upgrade", "*", c.style+".txtar"))
+		require.NoError(t, err)
+		require.NotEmpty(t, fixtures, "no fixture of %s: hack/upgrade-fixtures/make.sh writes them", c.style)
+		for _, path := range fixtures {
+			t.Run(filepath.Base(filepath.Dir(path))+"/"+c.style, func(t *testing.T) {
+				t.Parallel()
+				upgradeEarlier(t, path, c.code, c.test)
+			})
+		}
 	}
 }
+
+// upgradeEarlier is TestUpgradeEarlierProjects for one fixture.
+func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir string)) {
+	dir := t.TempDir()
+	fixture(t, dir, path)
+	git := func(args ...string) {
+		t.Helper()
+		styletest.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "scaffolded by an earlier opctl")
+
+	// What this opctl writes for the project, pins and all.
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	style, err := styles.All().Lookup(p.Style)
+	require.NoError(t, err)
+	p.Versions = scaffold.DefaultVersions()
+	now, err := scaffold.Render(p, style)
+	require.NoError(t, err)
+
+	// The team's lines, each where the earlier file and this
+	// opctl's agree for a while around it; in a file this opctl
+	// rewrote whole, after its first line, where they conflict.
+	ours, conflicting := map[string]string{}, map[string]bool{}
+	for _, path := range []string{"Makefile", "README.md", ".github/workflows/test.yml", code} {
+		old, err := os.ReadFile(filepath.Join(dir, path))
+		if errors.Is(err, fs.ErrNotExist) && path == ".github/workflows/test.yml" {
+			continue // an opctl before the workflow's
+		}
+		require.NoError(t, err)
+		f, ok := now.Get(path)
+		require.True(t, ok, "this opctl writes no %s", path)
+		line := teamLine(path)
+		lines := strings.SplitAfter(string(old), "\n")
+		at, shared := anchor(lines, strings.SplitAfter(string(f.Content), "\n"))
+		if shared < 3 {
+			at, conflicting[path] = 0, true
+		}
+		changed := strings.Join(lines[:at+1], "") + line + strings.Join(lines[at+1:], "")
+		require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(changed), 0o644))
+		ours[path] = line
+	}
+	git("commit", "-qam", "the team's changes")
+
+	r := styletest.Run(t, dir, "upgrade")
+	conflicts := 0
+	for path := range ours {
+		switch {
+		case strings.Contains(r.Stdout, "conflict  "+path+" "):
+			// Only where this opctl rewrote the file around the line.
+			assert.True(t, conflicting[path], "%s: a conflict where both sides kept the lines around the team's", path)
+			assert.Contains(t, r.Stderr, path, "the upgrade names %s as in conflict", path)
+			resolve(t, dir, path)
+			conflicts++
+		default:
+			assert.Contains(t, r.Stdout, "merge     "+path+" ", "the upgrade lists the merge of %s", path)
+		}
+	}
+	if conflicts == 0 {
+		require.Equal(t, 0, r.Code, "%s\n%s", r.Stdout, r.Stderr)
+	} else {
+		require.Equal(t, 1, r.Code, "conflicts exit 1: %s\n%s", r.Stdout, r.Stderr)
+	}
+	// Files an opctl that recorded none of the user's wrote, and this one
+	// does not: named, for the team to remove.
+	if _, stale, ok := strings.Cut(r.Stdout, staleNote); ok {
+		stale, _, _ = strings.Cut(stale, "\n")
+		for _, f := range strings.Split(stale, ", ") {
+			require.NoError(t, os.Remove(filepath.Join(dir, f)))
+		}
+	}
+
+	for _, f := range now.Files() {
+		got, err := os.ReadFile(filepath.Join(dir, f.Path))
+		require.NoError(t, err)
+		line, theirs := ours[f.Path]
+		if !theirs {
+			assert.Equal(t, string(f.Content), string(got), "%s is what this opctl writes", f.Path)
+			continue
+		}
+		assert.Contains(t, string(got), line, "%s keeps the team's line", f.Path)
+		assert.Equal(t, string(f.Content), strings.Replace(string(got), line, "", 1), "%s is what this opctl writes, and the team's line", f.Path)
+		base, ok, err := scaffold.ReadBase(dir, f.Path)
+		require.NoError(t, err)
+		assert.True(t, ok && string(base) == string(f.Content), "the next base of %s is what this opctl writes", f.Path)
+	}
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, path)
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (rel == ".git" || rel == filepath.FromSlash(scaffold.BaseDir)):
+			return filepath.SkipDir
+		case !d.IsDir():
+			_, ok := now.Get(filepath.ToSlash(rel))
+			assert.True(t, ok, "%s: the earlier opctl's file is left, but this opctl writes none there", rel)
+		}
+		return nil
+	}))
+	test(t, dir)
+}
+
+// staleNote starts the upgrade's line naming files an earlier opctl wrote
+// that this one does not.
+const staleNote = "left as they were, in the commit that added opctl.yaml and unchanged since, but written by no opctl now (remove the earlier opctl's): "
 
 // fixture writes a txtar project into dir; every file opctl recorded has
 // its recorded hash (the fixture is what opctl wrote, byte for byte).
@@ -235,7 +265,7 @@ func TestUpgradeKeepsRandomEdits(t *testing.T) {
 			t.Parallel()
 			r := rand.New(rand.NewPCG(seed, 34))
 			dir := t.TempDir()
-			fixture(t, dir, filepath.Join("..", "..", "testdata", "upgrade", "kopf.txtar"))
+			fixture(t, dir, filepath.Join("..", "..", "testdata", "upgrade", "a7e8292", "kopf.txtar"))
 			p, err := scaffold.LoadProject(dir, styles.All())
 			require.NoError(t, err)
 			git := func(args ...string) {

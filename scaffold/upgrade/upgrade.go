@@ -28,6 +28,15 @@ type Plan struct {
 	// opctl last wrote there (neither the project's bases nor its git
 	// history keep it): every difference is a conflict.
 	Unbased []string
+	// Guessed are the files merged from their version in the commit that
+	// added opctl.yaml: an opctl of before 2026-12-01 recorded no hash of
+	// the user's files.
+	Guessed []string
+	// Stale are the files of such a project, in that commit and unchanged
+	// since, that this opctl does not write: an earlier opctl's starters
+	// (or files of the user's committed with them), left for the user to
+	// remove.
+	Stale []string
 }
 
 // Labels name the sides of a conflict.
@@ -59,6 +68,20 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 		return Plan{}, err
 	}
 	for i, c := range changes {
+		unrecorded := recorded.Starters[c.Path] == "" && recorded.Generated[c.Path] == ""
+		if c.Action == scaffold.ActionForeign && unrecorded {
+			// A file an opctl that recorded no hash of the user's files
+			// wrote, which this one generates: taken over if it is as it
+			// was committed with opctl.yaml.
+			base, ok, err := bases.Base(c.Path, "")
+			if err != nil {
+				return Plan{}, err
+			}
+			if ok && bytes.Equal(base.Content, c.Old) {
+				changes[i].Action = scaffold.ActionUpdate
+			}
+			continue
+		}
 		// A file of the user's, changed by the user, which opctl now
 		// writes otherwise than it did: the one to merge.
 		if c.Action != scaffold.ActionKeep || recorded.Starters[c.Path] == hash(c.File.Content) {
@@ -70,10 +93,16 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 		}
 		var res merge.Result
 		switch {
-		case ok && bytes.Equal(base, c.File.Content):
+		case ok && bytes.Equal(base.Content, c.File.Content):
 			continue // opctl writes what it wrote before
+		case ok && base.Guessed && bytes.Equal(base.Content, c.Old):
+			changes[i].Action = scaffold.ActionUpdate // the user never changed it
+			continue
 		case ok:
-			res = merge.ThreeWay(base, c.Old, c.File.Content, Labels)
+			res = merge.ThreeWay(base.Content, c.Old, c.File.Content, Labels)
+			if base.Guessed {
+				plan.Guessed = append(plan.Guessed, c.Path)
+			}
 		default:
 			res = merge.TwoWay(c.Old, c.File.Content, Labels)
 			plan.Unbased = append(plan.Unbased, c.Path)
@@ -95,6 +124,17 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 		return Plan{}, err
 	}
 	plan.Changes = append(changes, gone...)
+	if len(p.Starters) == 0 {
+		scaffolded, err := bases.Scaffolded()
+		if err != nil {
+			return Plan{}, err
+		}
+		for _, f := range scaffolded {
+			if _, ok := tree.Get(f); !ok && p.Generated[f] == "" {
+				plan.Stale = append(plan.Stale, f)
+			}
+		}
+	}
 	return plan, nil
 }
 

@@ -18,10 +18,12 @@ import (
 // fakeBases are bases by path.
 type fakeBases map[string][]byte
 
-func (f fakeBases) Base(path, _ string) ([]byte, bool, error) {
+func (f fakeBases) Base(path, _ string) (Base, bool, error) {
 	b, ok := f[path]
-	return b, ok, nil
+	return Base{Content: b}, ok, nil
 }
+
+func (f fakeBases) Scaffolded() ([]string, error) { return nil, nil }
 
 // kopfSeed writes the seed project in the kopf style into a new directory,
 // as this opctl writes it, and returns it as loaded from there.
@@ -172,7 +174,12 @@ func TestProjectBases(t *testing.T) {
 	got, ok, err := bases.Base("Makefile", hash([]byte("never written\n")))
 	require.NoError(t, err)
 	require.True(t, ok, "the scaffold commit holds the base")
-	assert.Equal(t, pristine, string(got))
+	assert.Equal(t, Base{Content: []byte(pristine)}, got)
+
+	got, ok, err = bases.Base("Makefile", "")
+	require.NoError(t, err)
+	require.True(t, ok, "with no hash recorded, the commit that added opctl.yaml holds the base")
+	assert.Equal(t, Base{Content: []byte(pristine), Guessed: true}, got)
 
 	_, ok, err = bases.Base("README.md", "0000")
 	require.NoError(t, err)
@@ -183,5 +190,5 @@ func TestProjectBases(t *testing.T) {
 	got, ok, err = bases.Base("Makefile", "")
 	require.NoError(t, err)
 	require.True(t, ok)
-	assert.Equal(t, "kept base\n", string(got), ".opctl/base comes first")
+	assert.Equal(t, Base{Content: []byte("kept base\n")}, got, ".opctl/base comes first")
 }
