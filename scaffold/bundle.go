@@ -183,8 +183,8 @@ func bundleOf(p Project, files map[string][]any) bundleParts {
 		for _, o := range files[file] {
 			obj, ok := o.(runtime.Object)
 			if !ok {
-				// Objects of another API (Metacontroller's controllers)
-				// are maps.
+				// A kind of another API's (Metacontroller's controllers),
+				// typed by its style, which OLM cannot install.
 				if !slices.Contains(b.leftOut, file) {
 					b.leftOut = append(b.leftOut, file)
 				}
