@@ -108,7 +108,14 @@ const (
 	ValidatingConfigurationName = "validating-webhook-configuration"
 	MutatingConfigurationName   = "mutating-webhook-configuration"
 	// WebhookManifestsPath holds the webhook configurations.
-	WebhookManifestsPath = "config/webhook/manifests.yaml"
+	WebhookManifestsPath = webhookDir + "manifests.yaml"
+)
+
+// Where config/ keeps what serves webhooks: the Services and
+// configurations, and cert-manager's certificate.
+const (
+	webhookDir     = "config/webhook/"
+	certManagerDir = "config/certmanager/"
 )
 
 // certManager is what webhook projects need in the cluster: cert-manager
@@ -161,18 +168,18 @@ func admissionManifests(p Project, rt Runtime) map[string][]any {
 	files := map[string][]any{}
 	var hosts []string
 	if ws := rt.Webhook; ws != nil {
-		files["config/webhook/service.yaml"] = []any{webhookService(p, webhookServiceName, *ws)}
+		files[webhookDir+"service.yaml"] = []any{webhookService(p, webhookServiceName, *ws)}
 		hosts = append(hosts, serviceHost(p, WebhookServiceName(p)))
 		if !ws.Registers && p.Admits() {
 			files[WebhookManifestsPath] = webhookConfigurations(p)
 		}
 	}
 	if own := rt.ownConversion(); own != nil {
-		files["config/webhook/conversion_service.yaml"] = []any{webhookService(p, conversionServiceName, *own)}
+		files[webhookDir+"conversion_service.yaml"] = []any{webhookService(p, conversionServiceName, *own)}
 		hosts = append(hosts, serviceHost(p, ConversionServiceName(p)))
 	}
 	if len(hosts) > 0 {
-		files["config/certmanager/certificate.yaml"] = certificate(p, hosts)
+		files[certManagerDir+"certificate.yaml"] = certificate(p, hosts)
 	}
 	if rt.Webhook != nil {
 		return files

@@ -335,13 +335,6 @@ func clusterServiceVersion(p Project, style Style, rt Runtime, kinds []contract,
 	}, nil
 }
 
-// Where config/ keeps what serves webhooks (admissionManifests): the
-// Services and configurations, and cert-manager's certificate.
-const (
-	webhookDir     = "config/webhook/"
-	certManagerDir = "config/certmanager/"
-)
-
 // webhookDefinitions are config/'s webhook configurations and CRD
 // conversions as OLM takes them: OLM makes the Service (port 443 to the
 // server's), the configurations and the CRDs' conversion from them.

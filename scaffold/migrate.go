@@ -177,7 +177,7 @@ func YourChanges(dir string, p Project) (changed, added []string, err error) {
 			changed = append(changed, path+" (deleted)")
 		case err != nil:
 			return nil, nil, err
-		case contentHash(b) != p.Starters[path]:
+		case ContentHash(b) != p.Starters[path]:
 			changed = append(changed, path)
 		}
 	}

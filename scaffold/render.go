@@ -61,9 +61,9 @@ func Render(p Project, style Style) (*Tree, error) {
 	p.Generated, p.Starters = map[string]string{}, map[string]string{}
 	for _, f := range t.Files() {
 		if f.Owner == Generated {
-			p.Generated[f.Path] = contentHash(f.Content)
+			p.Generated[f.Path] = ContentHash(f.Content)
 		} else {
-			p.Starters[f.Path] = contentHash(f.Content)
+			p.Starters[f.Path] = ContentHash(f.Content)
 		}
 	}
 	p.Versions = p.Versions.only(style.RecordedPins())
@@ -77,7 +77,8 @@ func Render(p Project, style Style) (*Tree, error) {
 	return t, nil
 }
 
-func contentHash(b []byte) string {
+// ContentHash is the hash the project file records of a file opctl wrote.
+func ContentHash(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }

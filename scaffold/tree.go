@@ -159,11 +159,11 @@ func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) 
 			return nil, fmt.Errorf("%s: %w", target, err)
 		case bytes.Equal(old, f.Content):
 			c.Action = ActionUnchanged
-		case f.Owner == UserOwned && recorded.Starters[f.Path] == contentHash(old):
+		case f.Owner == UserOwned && recorded.Starters[f.Path] == ContentHash(old):
 			c.Action = ActionUpdate
 		case f.Owner == UserOwned:
 			c.Action = ActionKeep
-		case f.Path == ProjectFileName || recorded.Generated[f.Path] == contentHash(old) || force:
+		case f.Path == ProjectFileName || recorded.Generated[f.Path] == ContentHash(old) || force:
 			c.Action = ActionUpdate
 		case recorded.Generated[f.Path] != "":
 			c.Action = ActionEdited
@@ -185,7 +185,7 @@ func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) 
 			continue
 		}
 		c, err := dropped(root, dir, File{Path: path}, ActionOrphaned, func(old []byte) bool {
-			return force || contentHash(old) == recorded.Generated[path]
+			return force || ContentHash(old) == recorded.Generated[path]
 		})
 		if err != nil {
 			return nil, err
@@ -218,46 +218,43 @@ func dropped(root, dir string, f File, otherwise Action, unchanged func(old []by
 	return c, nil
 }
 
-// Leave plans the user-owned files of previous that t no longer has: each
-// still as previous renders it (the user never changed it) is removed;
+// Leave plans the user-owned files of previous that t no longer has:
+// each still as previous renders it (the user never changed it) is removed;
 // a changed one stays and is reported.
 func Leave(dir string, previous, t *Tree) ([]Change, error) {
-	root, err := resolve(dir)
-	if err != nil {
-		return nil, err
-	}
-	var changes []Change
+	var files []File
 	for _, f := range previous.Files() {
-		if _, ok := t.Get(f.Path); ok || f.Owner != UserOwned {
-			continue
-		}
-		c, err := dropped(root, dir, f, ActionLeave, func(old []byte) bool { return bytes.Equal(old, f.Content) })
-		if err != nil {
-			return nil, err
-		}
-		if c != nil {
-			changes = append(changes, *c)
+		if f.Owner == UserOwned {
+			files = append(files, f)
 		}
 	}
-	return changes, nil
+	return leave(dir, t, files, func(f File, old []byte) bool { return bytes.Equal(old, f.Content) })
 }
 
 // LeaveRecorded plans the files of the user's that recorded names and t no
-// longer has (an earlier opctl wrote them): each still as opctl last wrote
-// it is removed; a changed one stays and is reported.
+// longer has (an earlier opctl wrote them), as Leave does, each still as
+// opctl last wrote it when it has its recorded hash.
 func LeaveRecorded(dir string, recorded Recorded, t *Tree) ([]Change, error) {
+	var files []File
+	for _, path := range SortedKeys(recorded.Starters) {
+		files = append(files, File{Path: path, Owner: UserOwned})
+	}
+	return leave(dir, t, files, func(f File, old []byte) bool { return ContentHash(old) == recorded.Starters[f.Path] })
+}
+
+// leave plans the files t no longer has: removed when unchanged says so of
+// what they hold, else left and reported.
+func leave(dir string, t *Tree, files []File, unchanged func(f File, old []byte) bool) ([]Change, error) {
 	root, err := resolve(dir)
 	if err != nil {
 		return nil, err
 	}
 	var changes []Change
-	for _, path := range SortedKeys(recorded.Starters) {
-		if _, ok := t.Get(path); ok {
+	for _, f := range files {
+		if _, ok := t.Get(f.Path); ok {
 			continue
 		}
-		c, err := dropped(root, dir, File{Path: path, Owner: UserOwned}, ActionLeave, func(old []byte) bool {
-			return contentHash(old) == recorded.Starters[path]
-		})
+		c, err := dropped(root, dir, f, ActionLeave, func(old []byte) bool { return unchanged(f, old) })
 		if err != nil {
 			return nil, err
 		}

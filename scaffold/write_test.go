@@ -273,7 +273,7 @@ func TestPlanRefreshesOnlyUntouchedStarters(t *testing.T) {
 
 	again, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
-	assert.Equal(t, contentHash(b), again.Starters[untouched], "the project file records what was written")
+	assert.Equal(t, ContentHash(b), again.Starters[untouched], "the project file records what was written")
 	changes, err = Plan(dir, tree, again.Recorded(), false)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), mine+" keep")

@@ -15,22 +15,15 @@ import (
 // the merge of the user's changes to it with what opctl writes now.
 type Bases interface {
 	// Base is what opctl last wrote at path, whose hash the project file
-	// recorded as recorded ("" for none); ok is false when it cannot be
-	// found.
-	Base(path, recorded string) (b Base, ok bool, err error)
+	// recorded as recorded; ok is false when it cannot be found. With no
+	// hash recorded (opctl recorded none of the user's files before
+	// 2026-12-01) it is the file as committed with the project's first
+	// opctl.yaml, which holds what opctl wrote unless the user changed it
+	// before committing.
+	Base(path, recorded string) (content []byte, ok bool, err error)
 	// Scaffolded are the files committed with the project's first
 	// opctl.yaml and unchanged since, nil when unknown.
 	Scaffolded() ([]string, error)
-}
-
-// Base is what opctl last wrote at a path.
-type Base struct {
-	Content []byte
-	// Guessed: the project file recorded no hash of the file (opctl
-	// recorded none of the user's files before 2026-12-01), so the base is
-	// the file as committed with the project's first opctl.yaml, which
-	// holds what opctl wrote unless the user changed it before committing.
-	Guessed bool
 }
 
 // ProjectBases looks in the project's scaffold.BaseDir, then, for a
@@ -68,15 +61,15 @@ func NewProjectBases(dir string) *ProjectBases {
 // historyDepth is how many commits of a file the search reads.
 const historyDepth = 500
 
-func (b *ProjectBases) Base(path, recorded string) (Base, bool, error) {
+func (b *ProjectBases) Base(path, recorded string) ([]byte, bool, error) {
 	if content, ok, err := scaffold.ReadBase(b.Dir, path); ok || err != nil {
-		return Base{Content: content}, ok, err
+		return content, ok, err
 	}
 	if b.Git == nil {
-		return Base{}, false, nil
+		return nil, false, nil
 	}
 	if _, err := b.Git("rev-parse", "--is-inside-work-tree"); err != nil {
-		return Base{}, false, nil // not a repository
+		return nil, false, nil // not a repository
 	}
 	if recorded == "" {
 		return b.scaffolded(path)
@@ -93,24 +86,24 @@ func (b *ProjectBases) Base(path, recorded string) (Base, bool, error) {
 		if err != nil {
 			continue // the file under another name then
 		}
-		if want[hash(content)] {
-			return Base{Content: content}, true, nil
+		if want[scaffold.ContentHash(content)] {
+			return content, true, nil
 		}
 	}
-	return Base{}, false, nil
+	return nil, false, nil
 }
 
 // scaffolded is path as committed with the project's first opctl.yaml.
-func (b *ProjectBases) scaffolded(path string) (Base, bool, error) {
+func (b *ProjectBases) scaffolded(path string) ([]byte, bool, error) {
 	commit := b.scaffoldCommit()
 	if commit == "" {
-		return Base{}, false, nil
+		return nil, false, nil
 	}
 	content, err := b.Git("show", commit+":./"+path)
 	if err != nil {
-		return Base{}, false, nil // not in that commit
+		return nil, false, nil // not in that commit
 	}
-	return Base{Content: content, Guessed: true}, true, nil
+	return content, true, nil
 }
 
 // scaffoldCommit is the commit that added opctl.yaml, or "".

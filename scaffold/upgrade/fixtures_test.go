@@ -3,8 +3,6 @@
 package upgrade_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -193,8 +191,7 @@ func fixture(t *testing.T, dir, path string) {
 		for file, want := range recorded {
 			b, err := os.ReadFile(filepath.Join(dir, file))
 			require.NoError(t, err)
-			sum := sha256.Sum256(b)
-			require.Equal(t, want, hex.EncodeToString(sum[:]), "%s: %s is not as the earlier opctl wrote it", path, file)
+			require.Equal(t, want, scaffold.ContentHash(b), "%s: %s is not as the earlier opctl wrote it", path, file)
 		}
 	}
 }

@@ -5,8 +5,6 @@ package upgrade
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"maps"
 
 	"github.com/opctl/opctl/scaffold"
@@ -63,28 +61,48 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 		return Plan{}, err
 	}
 	recorded := ownedAsNow(p.Recorded(), tree)
+	// An opctl of before 2026-12-01 recorded no hash of the user's files:
+	// what it wrote is the file as committed with the first opctl.yaml,
+	// recorded here as if it had been; the merges from those bases are
+	// named.
+	guessed := map[string]bool{}
+	if len(p.Starters) == 0 {
+		for _, f := range tree.Files() {
+			if recorded.Starters[f.Path] != "" || recorded.Generated[f.Path] != "" {
+				continue
+			}
+			base, ok, err := bases.Base(f.Path, "")
+			if err != nil {
+				return Plan{}, err
+			}
+			if !ok {
+				continue
+			}
+			if f.Owner == scaffold.Generated {
+				recorded.Generated[f.Path] = scaffold.ContentHash(base)
+			} else {
+				recorded.Starters[f.Path] = scaffold.ContentHash(base)
+				guessed[f.Path] = true
+			}
+		}
+		scaffolded, err := bases.Scaffolded()
+		if err != nil {
+			return Plan{}, err
+		}
+		for _, f := range scaffolded {
+			if _, ok := tree.Get(f); !ok && p.Generated[f] == "" {
+				plan.Stale = append(plan.Stale, f)
+			}
+		}
+	}
 	changes, err := scaffold.Plan(dir, tree, recorded, force)
 	if err != nil {
 		return Plan{}, err
 	}
 	for i, c := range changes {
-		unrecorded := recorded.Starters[c.Path] == "" && recorded.Generated[c.Path] == ""
-		if c.Action == scaffold.ActionForeign && unrecorded {
-			// A file an opctl that recorded no hash of the user's files
-			// wrote, which this one generates: taken over if it is as it
-			// was committed with opctl.yaml.
-			base, ok, err := bases.Base(c.Path, "")
-			if err != nil {
-				return Plan{}, err
-			}
-			if ok && bytes.Equal(base.Content, c.Old) {
-				changes[i].Action = scaffold.ActionUpdate
-			}
-			continue
-		}
 		// A file of the user's, changed by the user, which opctl now
 		// writes otherwise than it did: the one to merge.
-		if c.Action != scaffold.ActionKeep || recorded.Starters[c.Path] == hash(c.File.Content) {
+		if c.Action != scaffold.ActionKeep || recorded.Starters[c.Path] == scaffold.ContentHash(c.File.Content) {
 			continue
 		}
 		base, ok, err := bases.Base(c.Path, recorded.Starters[c.Path])
@@ -93,14 +111,9 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 		}
 		var res merge.Result
 		switch {
-		case ok && bytes.Equal(base.Content, c.File.Content):
-			continue // opctl writes what it wrote before
-		case ok && base.Guessed && bytes.Equal(base.Content, c.Old):
-			changes[i].Action = scaffold.ActionUpdate // the user never changed it
-			continue
 		case ok:
-			res = merge.ThreeWay(base.Content, c.Old, c.File.Content, Labels)
-			if base.Guessed {
+			res = merge.ThreeWay(base, c.Old, c.File.Content, Labels)
+			if guessed[c.Path] {
 				plan.Guessed = append(plan.Guessed, c.Path)
 			}
 		default:
@@ -124,17 +137,6 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 		return Plan{}, err
 	}
 	plan.Changes = append(changes, gone...)
-	if len(p.Starters) == 0 {
-		scaffolded, err := bases.Scaffolded()
-		if err != nil {
-			return Plan{}, err
-		}
-		for _, f := range scaffolded {
-			if _, ok := tree.Get(f); !ok && p.Generated[f] == "" {
-				plan.Stale = append(plan.Stale, f)
-			}
-		}
-	}
 	return plan, nil
 }
 
@@ -175,9 +177,4 @@ func (p Plan) Conflicts() []string {
 		}
 	}
 	return out
-}
-
-func hash(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }

@@ -18,9 +18,9 @@ import (
 // fakeBases are bases by path.
 type fakeBases map[string][]byte
 
-func (f fakeBases) Base(path, _ string) (Base, bool, error) {
+func (f fakeBases) Base(path, _ string) ([]byte, bool, error) {
 	b, ok := f[path]
-	return Base{Content: b}, ok, nil
+	return b, ok, nil
 }
 
 func (f fakeBases) Scaffolded() ([]string, error) { return nil, nil }
@@ -63,7 +63,7 @@ func aged(t *testing.T, dir string, p *scaffold.Project, path string) (older, cu
 	current = string(b)
 	_, rest, _ := strings.Cut(current, "\n")
 	older = "# as an earlier opctl wrote it\n" + rest
-	p.Starters[path] = hash([]byte(older))
+	p.Starters[path] = scaffold.ContentHash([]byte(older))
 	return older, current
 }
 
@@ -103,9 +103,9 @@ func TestPrepare(t *testing.T) {
 	write(t, dir, ".dockerignore", olderIgnore)
 	// An earlier opctl's starters this one no longer writes.
 	write(t, dir, "gone.py", "pass\n")
-	p.Starters["gone.py"] = hash([]byte("pass\n"))
+	p.Starters["gone.py"] = scaffold.ContentHash([]byte("pass\n"))
 	write(t, dir, "kept.py", "pass  # ours\n")
-	p.Starters["kept.py"] = hash([]byte("pass\n"))
+	p.Starters["kept.py"] = scaffold.ContentHash([]byte("pass\n"))
 	// An earlier pin.
 	p.Versions.Kopf = ">=1.40,<2"
 
@@ -160,26 +160,26 @@ func TestProjectBases(t *testing.T) {
 	git("init", "-q")
 	const pristine, edited, later = "opctl wrote this\n", "opctl wrote this\nand we this\n", "we changed it again\n"
 	write(t, dir, "Makefile", pristine)
-	write(t, dir, scaffold.ProjectFileName, "starters:\n  Makefile: "+hash([]byte(pristine))+"\n")
+	write(t, dir, scaffold.ProjectFileName, "starters:\n  Makefile: "+scaffold.ContentHash([]byte(pristine))+"\n")
 	git("add", "-A")
 	git("commit", "-qm", "scaffold")
 	write(t, dir, "Makefile", edited)
 	// A later opctl.yaml records another hash (a render the file never got).
-	write(t, dir, scaffold.ProjectFileName, "starters:\n  Makefile: "+hash([]byte("never written\n"))+"\n")
+	write(t, dir, scaffold.ProjectFileName, "starters:\n  Makefile: "+scaffold.ContentHash([]byte("never written\n"))+"\n")
 	git("commit", "-qam", "ours")
 	write(t, dir, "Makefile", later)
 	git("commit", "-qam", "ours again")
 
 	bases := NewProjectBases(dir)
-	got, ok, err := bases.Base("Makefile", hash([]byte("never written\n")))
+	got, ok, err := bases.Base("Makefile", scaffold.ContentHash([]byte("never written\n")))
 	require.NoError(t, err)
 	require.True(t, ok, "the scaffold commit holds the base")
-	assert.Equal(t, Base{Content: []byte(pristine)}, got)
+	assert.Equal(t, pristine, string(got))
 
 	got, ok, err = bases.Base("Makefile", "")
 	require.NoError(t, err)
 	require.True(t, ok, "with no hash recorded, the commit that added opctl.yaml holds the base")
-	assert.Equal(t, Base{Content: []byte(pristine), Guessed: true}, got)
+	assert.Equal(t, pristine, string(got))
 
 	_, ok, err = bases.Base("README.md", "0000")
 	require.NoError(t, err)
@@ -190,5 +190,5 @@ func TestProjectBases(t *testing.T) {
 	got, ok, err = bases.Base("Makefile", "")
 	require.NoError(t, err)
 	require.True(t, ok)
-	assert.Equal(t, Base{Content: []byte("kept base\n")}, got, ".opctl/base comes first")
+	assert.Equal(t, "kept base\n", string(got), ".opctl/base comes first")
 }
