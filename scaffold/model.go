@@ -280,8 +280,9 @@ func (a API) ScaledKind() string {
 	return "StatefulSet"
 }
 
-// Project is everything opctl knows about a project; it is what the
-// project file stores.
+// Project is everything opctl knows about a project: what the user decided,
+// which the project file stores, and the hashes of the files opctl wrote,
+// which the lock file stores.
 type Project struct {
 	// Format is the project file's version (projectFormat when written).
 	Format int    `json:"format"`
@@ -307,11 +308,13 @@ type Project struct {
 	Watches []Watch `json:"watches,omitempty"`
 	// Generated maps each generated file to the SHA-256 of its content as
 	// written, so hand edits are detected before they would be overwritten.
-	Generated map[string]string `json:"generated,omitempty"`
+	// It is state, not intent: the lock file keeps it (LockFileName).
+	Generated map[string]string `json:"-"`
 	// Starters maps each file that is yours (starter code) to the SHA-256
-	// of what opctl first wrote there, so the files you changed are known
-	// (opctl migrate names them).
-	Starters map[string]string `json:"starters,omitempty"`
+	// of what opctl last wrote there, so the files you changed are known
+	// (opctl migrate names them, opctl upgrade merges them). The lock file
+	// keeps it.
+	Starters map[string]string `json:"-"`
 }
 
 // The scopes of a project (Project.Scope).

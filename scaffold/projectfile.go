@@ -22,8 +22,9 @@ const projectFileHeader = "# The opctl project file: every input this project wa
 	"# opctl re-renders generated files from it; change it with opctl commands.\n"
 
 // projectFormat is the version of the project file this opctl writes and
-// reads; a newer file is refused rather than misread.
-const projectFormat = 1
+// reads; a newer file is refused rather than misread. Format 1 held the
+// hashes of the files opctl wrote, which the lock file holds from format 2.
+const projectFormat = 2
 
 // marshalProject renders the project file.
 func marshalProject(p Project) ([]byte, error) {
@@ -48,12 +49,26 @@ func LoadProject(dir string, styles Styles) (Project, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return Project{}, inputErrorf("%s is empty: restore it from version control, or remove it and run opctl init to start over", path)
 	}
-	var p Project
-	if err := yaml.UnmarshalStrict(b, &p); err != nil {
+	// A project file of format 1 holds the hashes too; any command that
+	// writes the project moves them to the lock file.
+	var file struct {
+		Project
+		Generated map[string]string `json:"generated,omitempty"`
+		Starters  map[string]string `json:"starters,omitempty"`
+	}
+	if err := yaml.UnmarshalStrict(b, &file); err != nil {
 		return Project{}, inputErrorf("%s is not a valid project file: %v", path, oneLine(err))
 	}
+	p := file.Project
 	if p.Format > projectFormat {
 		return Project{}, inputErrorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, p.Format, projectFormat)
+	}
+	locked, err := readLock(dir, &p)
+	if err != nil {
+		return Project{}, err
+	}
+	if !locked {
+		p.Generated, p.Starters = file.Generated, file.Starters
 	}
 	if err := p.Validate(FileSource(path), styles); err != nil {
 		return Project{}, err

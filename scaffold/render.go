@@ -55,9 +55,10 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := addConformanceCases(p, kinds, t); err != nil {
 		return nil, err
 	}
-	// The project file comes last: it records the hash of every other
-	// file as opctl writes it now. A starter the user changed keeps their
-	// content (Plan), which differs from the hash, so it is known as theirs.
+	// The project file and the lock come last: the lock records the hash
+	// of every other file as opctl writes it now. A starter the user
+	// changed keeps their content (Plan), which differs from the hash, so
+	// it is known as theirs.
 	p.Generated, p.Starters = map[string]string{}, map[string]string{}
 	for _, f := range t.Files() {
 		if f.Owner == Generated {
@@ -74,10 +75,17 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := t.Add(File{Path: ProjectFileName, Content: projectFile}); err != nil {
 		return nil, err
 	}
+	lockFile, err := marshalLock(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.Add(File{Path: LockFileName, Content: lockFile}); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
-// ContentHash is the hash the project file records of a file opctl wrote.
+// ContentHash is the hash the lock file records of a file opctl wrote.
 func ContentHash(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])

@@ -122,13 +122,13 @@ func (c Change) Conflict() bool {
 	return c.Action == ActionEdited || c.Action == ActionForeign || c.Action == ActionOrphaned
 }
 
-// Recorded is what the project file says opctl last wrote: the hash of
+// Recorded is what the lock file says opctl last wrote: the hash of
 // each generated file and of each file of the user's (a starter).
 type Recorded struct {
 	Generated, Starters map[string]string
 }
 
-// Recorded is what p's project file records of the files opctl wrote.
+// Recorded is what p's lock file records of the files opctl wrote.
 func (p Project) Recorded() Recorded { return Recorded{Generated: p.Generated, Starters: p.Starters} }
 
 // Plan decides, without writing, what Apply would do in dir, reading each
@@ -163,7 +163,7 @@ func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) 
 			c.Action = ActionUpdate
 		case f.Owner == UserOwned:
 			c.Action = ActionKeep
-		case f.Path == ProjectFileName || recorded.Generated[f.Path] == ContentHash(old) || force:
+		case f.Path == ProjectFileName || f.Path == LockFileName || recorded.Generated[f.Path] == ContentHash(old) || force:
 			c.Action = ActionUpdate
 		case recorded.Generated[f.Path] != "":
 			c.Action = ActionEdited

@@ -223,7 +223,7 @@ func TestLoadProjectRejectsBadFiles(t *testing.T) {
 	for name, content := range map[string]string{
 		"empty":   "",
 		"corrupt": "name: [unclosed\n",
-		"newer":   "format: 2\nname: demo\ndomain: example.com\nstyle: plain\n",
+		"newer":   "format: 3\nname: demo\ndomain: example.com\nstyle: plain\n",
 		"unknown": "format: 1\nname: demo\ndomain: example.com\nstyle: plain\ncolour: blue\n",
 		"invalid": "format: 1\nname: Demo\ndomain: example.com\nstyle: plain\n",
 		// A hand-edited file meets the rules flags meet.
@@ -243,6 +243,81 @@ func TestLoadProjectRejectsBadFiles(t *testing.T) {
 		assert.Contains(t, err.Error(), filepath.Join(dir, ProjectFileName), name)
 		assert.NotContains(t, err.Error(), "\n", name)
 	}
+}
+
+// The hashes are read from the lock file, or from the project file of a
+// project written before the lock; a lock file that cannot be read is
+// refused in one line naming it.
+func TestLoadProjectReadsHashes(t *testing.T) {
+	const intent = "name: demo\ndomain: example.com\nstyle: plain\n"
+	for _, tc := range []struct {
+		name, project, lock string
+		want                string // the recorded hash of Makefile, or the error
+	}{
+		{"lock", "format: 2\n" + intent, "format: 1\nstarters:\n  Makefile: aa\n", "aa"},
+		{"before the lock", "format: 1\n" + intent + "starters:\n  Makefile: bb\n", "", "bb"},
+		{"the lock wins", "format: 1\n" + intent + "starters:\n  Makefile: bb\n", "format: 1\nstarters:\n  Makefile: aa\n", "aa"},
+		{"corrupt lock", "format: 2\n" + intent, "starters: [\n", "is not a valid lock file"},
+		{"unknown key", "format: 2\n" + intent, "format: 1\nstate: x\n", "is not a valid lock file"},
+		{"newer lock", "format: 2\n" + intent, "format: 2\n", "format 2 is newer than this opctl reads (1)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(tc.project), 0o644))
+			if tc.lock != "" {
+				require.NoError(t, os.MkdirAll(filepath.Join(dir, ".opctl"), 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, LockFileName), []byte(tc.lock), 0o644))
+			}
+			p, err := LoadProject(dir, testStyles())
+			if len(tc.want) == 2 {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, p.Starters["Makefile"])
+				return
+			}
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), filepath.Join(dir, LockFileName))
+			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), "\n")
+		})
+	}
+}
+
+// A project written before the lock moves its hashes there with the next
+// write: the project file keeps the intent alone.
+func TestWriteMovesHashesToTheLock(t *testing.T) {
+	dir := t.TempDir()
+	p := seedProject(t)
+	changes, err := Plan(dir, render(t, p), Recorded{}, false)
+	require.NoError(t, err)
+	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	written, err := LoadProject(dir, testStyles())
+	require.NoError(t, err)
+	require.NotEmpty(t, written.Starters)
+
+	// The project file as a format-1 opctl wrote it, hashes included.
+	lock, err := os.ReadFile(filepath.Join(dir, LockFileName))
+	require.NoError(t, err)
+	project, err := os.ReadFile(filepath.Join(dir, ProjectFileName))
+	require.NoError(t, err)
+	old := strings.Replace(string(project), "format: 2", "format: 1", 1) + strings.SplitN(string(lock), "format: 1\n", 2)[1]
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(old), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dir, LockFileName)))
+
+	legacy, err := LoadProject(dir, testStyles())
+	require.NoError(t, err)
+	assert.Equal(t, written.Recorded(), legacy.Recorded())
+	changes, err = Plan(dir, render(t, legacy), legacy.Recorded(), false)
+	require.NoError(t, err)
+	assert.Contains(t, actions(changes), ProjectFileName+" update")
+	assert.Contains(t, actions(changes), LockFileName+" create")
+	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	project, err = os.ReadFile(filepath.Join(dir, ProjectFileName))
+	require.NoError(t, err)
+	assert.NotContains(t, string(project), "starters:")
+	assert.NotContains(t, string(project), "generated:")
+	moved, err := os.ReadFile(filepath.Join(dir, LockFileName))
+	require.NoError(t, err)
+	assert.Equal(t, string(lock), string(moved))
 }
 
 // A file of the user's that is still exactly as opctl last wrote it follows

@@ -63,7 +63,7 @@ func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check stri
 		for path, o := range owners() {
 			commentable := slices.Contains([]string{".yaml", ".yml", ".py", ".sh", ".txt", ".md", ".cfg"}, filepath.Ext(path)) ||
 				slices.Contains([]string{"Makefile", "Dockerfile", ".gitignore", ".dockerignore"}, filepath.Base(path))
-			if _, err := os.Stat(filepath.Join(dir, path)); o == owner && commentable && err == nil && path != scaffold.ProjectFileName {
+			if _, err := os.Stat(filepath.Join(dir, path)); o == owner && commentable && err == nil && path != scaffold.ProjectFileName && path != scaffold.LockFileName {
 				paths = append(paths, path)
 			}
 		}

@@ -163,26 +163,29 @@ func (b *ProjectBases) commits(path string) []string {
 	return strings.Fields(string(out))
 }
 
-// committedHashes are the hashes every committed project file recorded for
+// committedHashes are the hashes every committed lock or project file recorded for
 // the files of the user's, by path.
 func (b *ProjectBases) committedHashes() map[string]map[string]bool {
 	out := map[string]map[string]bool{}
-	for _, commit := range b.commits(scaffold.ProjectFileName) {
-		content, err := b.Git("show", commit+":./"+scaffold.ProjectFileName)
-		if err != nil {
-			continue
-		}
-		var file struct {
-			Starters map[string]string `json:"starters"`
-		}
-		if yaml.Unmarshal(content, &file) != nil {
-			continue
-		}
-		for path, h := range file.Starters {
-			if out[path] == nil {
-				out[path] = map[string]bool{}
+	// The lock file records them; the project file did before it.
+	for _, recording := range []string{scaffold.LockFileName, scaffold.ProjectFileName} {
+		for _, commit := range b.commits(recording) {
+			content, err := b.Git("show", commit+":./"+recording)
+			if err != nil {
+				continue
 			}
-			out[path][h] = true
+			var file struct {
+				Starters map[string]string `json:"starters"`
+			}
+			if yaml.Unmarshal(content, &file) != nil {
+				continue
+			}
+			for path, h := range file.Starters {
+				if out[path] == nil {
+					out[path] = map[string]bool{}
+				}
+				out[path][h] = true
+			}
 		}
 	}
 	return out
