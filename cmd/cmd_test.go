@@ -824,3 +824,38 @@ func TestUnguardedRuleWarns(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Empty(t, r.stderr)
 }
+
+// A project an opctl before the lock wrote (its hashes in opctl.yaml, an
+// earlier pin) upgrades: the pin moves with its note, the hashes move to
+// the lock, and opctl.yaml keeps the intent alone.
+func TestUpgradeMovesPinsAndHashes(t *testing.T) {
+	t.Parallel()
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	project, err := os.ReadFile(filepath.Join(dir, scaffold.ProjectFileName))
+	require.NoError(t, err)
+	lock, err := os.ReadFile(filepath.Join(dir, scaffold.LockFileName))
+	require.NoError(t, err)
+	checkout := scaffold.DefaultVersions().ActionsCheckout
+	const older = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
+	old := strings.Replace(strings.Replace(string(project), "format: 2", "format: 1", 1), checkout, older, 1) +
+		strings.SplitN(string(lock), "format: 1\n", 2)[1]
+	require.NoError(t, os.WriteFile(filepath.Join(dir, scaffold.ProjectFileName), []byte(old), 0o644))
+	require.NoError(t, os.RemoveAll(filepath.Join(dir, ".opctl")))
+
+	r := run(t, dir, nil, false, "upgrade")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "pin       actionsCheckout: "+older+" -> "+checkout+"\n          note: the workflow's actions move to their Node 24 majors")
+	assert.Contains(t, r.stdout, "note      opctl.yaml no longer holds the hashes of the files opctl wrote: .opctl/lock.yaml does")
+	upgraded, err := os.ReadFile(filepath.Join(dir, scaffold.ProjectFileName))
+	require.NoError(t, err)
+	assert.Equal(t, string(project), string(upgraded))
+	moved, err := os.ReadFile(filepath.Join(dir, scaffold.LockFileName))
+	require.NoError(t, err)
+	assert.Equal(t, string(lock), string(moved))
+
+	r = run(t, dir, nil, false, "upgrade")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "pins: already this opctl's")
+	assert.NotContains(t, r.stdout, "note")
+}

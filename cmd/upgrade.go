@@ -49,6 +49,12 @@ edited by hand stop the upgrade, as they stop opctl generate, unless
 			}
 			for _, pin := range plan.Pins {
 				fmt.Fprintf(out, "pin       %s: %s -> %s\n", pin.Key, pin.From, pin.To)
+				for _, note := range pin.Notes {
+					fmt.Fprintf(out, "          note: %s\n", note)
+				}
+			}
+			if p.HashesInProjectFile() {
+				fmt.Fprintf(out, "note      %s no longer holds the hashes of the files opctl wrote: %s does; commit it with .opctl/base\n", scaffold.ProjectFileName, scaffold.LockFileName)
 			}
 			if err := writePlan(cmd.Context(), env, env.Dir, plan.Changes, w, nil); err != nil {
 				return err

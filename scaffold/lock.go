@@ -62,3 +62,11 @@ func readLock(dir string, p *Project) (ok bool, err error) {
 	p.Generated, p.Starters = l.Generated, l.Starters
 	return true, nil
 }
+
+// HashesInProjectFile reports whether p was read from a project file of
+// before the lock, which held the hashes: the next write moves them.
+func (p Project) HashesInProjectFile() bool { return p.Format < lockedProjectFormat }
+
+// lockedProjectFormat is the first project format whose hashes are in the
+// lock file.
+const lockedProjectFormat = 2

@@ -3,6 +3,7 @@ package scaffold
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -78,15 +79,15 @@ func DefaultVersions() Versions {
 		SigsYAML:                  "v1.6.0",
 		KubeAPIServer:             "v1.37.2",
 		Etcd:                      "v3.7.3",
-		GoBuilderImage:            "golang:1.26.8-bookworm",
-		DistrolessImage:           "gcr.io/distroless/static-debian12:nonroot",
+		GoBuilderImage:            "golang:1.26.8-trixie",
+		DistrolessImage:           "gcr.io/distroless/static-debian13:nonroot",
 		Kopf:                      ">=1.44,<2",
 		KubernetesPython:          ">=31,<38",
-		PythonImage:               "python:3.13-slim-bookworm",
+		PythonImage:               "python:3.13-slim-trixie",
 		Metacontroller:            "v4.17.2",
 		ShellOperatorImage:        "ghcr.io/flant/shell-operator:v1.20.3",
 		AnsibleOperatorImage:      "quay.io/operator-framework/ansible-operator:v1.42.3",
-		KubernetesCoreCollection:  "3.2.0",
+		KubernetesCoreCollection:  "6.5.0",
 		OperatorSDKUtilCollection: "0.5.0",
 		ChildImage:                "busybox:1.37.0",
 		ActionsCheckout:           "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1 # v7.0.1",
@@ -98,12 +99,12 @@ func DefaultVersions() Versions {
 		CertManager:               "v1.21.2",
 		PrometheusOperator:        "v0.85.0",
 		Python:                    "3.13",
-		AnsiblePip:                ">=11,<13",
-		AnsibleLintPip:            ">=25,<26",
+		AnsiblePip:                ">=13,<14",
+		AnsibleLintPip:            ">=26,<27",
 		Helm:                      "v4.3.2",
-		DevContainerGo:            "mcr.microsoft.com/devcontainers/go:1.26-bookworm",
-		DevContainerPython:        "mcr.microsoft.com/devcontainers/python:3.13-bookworm",
-		DevContainerBase:          "mcr.microsoft.com/devcontainers/base:bookworm",
+		DevContainerGo:            "mcr.microsoft.com/devcontainers/go:1.26-trixie",
+		DevContainerPython:        "mcr.microsoft.com/devcontainers/python:3.13-trixie",
+		DevContainerBase:          "mcr.microsoft.com/devcontainers/base:trixie",
 		GolangciLint:              "v2.15.0",
 		ActionsGolangciLint:       "golangci/golangci-lint-action@ba0d7d2ec06a0ea1cb5fa41b2e4a3ab91d21278a # v9.3.0",
 		KubeScore:                 "v1.20.0",
@@ -161,7 +162,8 @@ func (v Versions) EnvtestDir() string {
 }
 
 // PinSource is where a pin's releases are published, for make check-pins,
-// and when the pin was last compared with them.
+// when the pin was last compared with them, and what a project must do
+// when opctl upgrade moves the pin past a release.
 type PinSource struct {
 	// Module is the Go module the pin follows: its releases on the module
 	// proxy are the pin's, tagged as the pin is written. Empty for a pin
@@ -171,7 +173,65 @@ type PinSource struct {
 	Module string
 	// Checked is the day the pin was last compared with its releases.
 	Checked string
+	// Notes are the upgrade notes of the pin, oldest first.
+	Notes []PinNote
 }
+
+// PinNote is what a project must do when its pin moves past a release.
+type PinNote struct {
+	// Reaches is the release the note is for: a version ("6.0.0", "v26")
+	// the pin moves from below to at or above, a word the pin comes to
+	// contain (an image's Debian release, "trixie"), or "" for any move.
+	Reaches string
+	Text    string
+}
+
+// Applies reports whether the note is for a pin moving from one value to
+// another.
+func (n PinNote) Applies(from, to string) bool {
+	switch {
+	case from == to:
+		return false
+	case n.Reaches == "":
+		return true
+	case releaseNumbers(n.Reaches) == nil:
+		return strings.Contains(to, n.Reaches) && !strings.Contains(from, n.Reaches)
+	}
+	mark := releaseNumbers(n.Reaches)
+	return slices.Compare(releaseNumbers(PinRelease(from)), mark) < 0 && slices.Compare(releaseNumbers(PinRelease(to)), mark) >= 0
+}
+
+// releaseNumbers are the numbers of a release's first version ("v1.26.8",
+// "1.26.8-trixie", ">=26,<27"), nil when it has none.
+func releaseNumbers(release string) []int {
+	start := strings.IndexAny(release, "0123456789")
+	if start < 0 || (start > 0 && !strings.ContainsAny(release[start-1:start], "v:=-@ ")) {
+		return nil
+	}
+	var out []int
+	for _, part := range strings.Split(release[start:], ".") {
+		end := 0
+		for end < len(part) && part[end] >= '0' && part[end] <= '9' {
+			end++
+		}
+		if end == 0 {
+			break
+		}
+		n, _ := strconv.Atoi(part[:end])
+		out = append(out, n)
+		if end < len(part) {
+			break
+		}
+	}
+	return out
+}
+
+// The texts of notes several pins share.
+const (
+	debian13            = "the image moves to Debian 13 (trixie): a package your Dockerfile installs may have another name or version there; build the image (make docker-build) and run make test-e2e"
+	devContainerRebuild = "the dev container moves to Debian 13 (trixie): rebuild it (Dev Containers: Rebuild Container)"
+	envtestMoves        = "make test builds the API server's binaries for it once per machine (about 10 minutes) into a new directory of ~/.cache/opctl: the directory of the version before can go"
+)
 
 // PinSources are the sources of the pins, keyed as the project file keys
 // them: every pin has one. A pin that follows a module was last checked
@@ -179,42 +239,56 @@ type PinSource struct {
 // action's tags and its action.yml), when they were set.
 func PinSources() map[string]PinSource {
 	return map[string]PinSource{
-		"go":                        {Checked: "2026-11-30"},
-		"controllerRuntime":         {Module: "sigs.k8s.io/controller-runtime", Checked: "2026-12-06"},
-		"kubernetes":                {Module: "k8s.io/api", Checked: "2026-12-06"},
-		"controllerTools":           {Module: "sigs.k8s.io/controller-tools", Checked: "2026-12-06"},
-		"sigsYAML":                  {Module: "sigs.k8s.io/yaml", Checked: "2026-12-06"},
-		"kubeAPIServer":             {Module: "k8s.io/kubernetes", Checked: "2026-12-06"},
-		"etcd":                      {Module: "go.etcd.io/etcd/server/v3", Checked: "2026-12-06"},
-		"goBuilderImage":            {Checked: "2026-11-30"},
-		"distrolessImage":           {Checked: "2026-11-30"},
-		"kopf":                      {Checked: "2026-11-30"},
-		"kubernetesPython":          {Checked: "2026-11-30"},
-		"pythonImage":               {Checked: "2026-11-30"},
-		"metacontroller":            {Checked: "2026-11-30"},
-		"ansibleOperatorImage":      {Module: "github.com/operator-framework/ansible-operator-plugins", Checked: "2026-11-30"},
-		"kubernetesCoreCollection":  {Checked: "2026-11-30"},
+		"go": {Checked: "2026-11-30"},
+		"controllerRuntime": {Module: "sigs.k8s.io/controller-runtime", Checked: "2026-12-06", Notes: []PinNote{{
+			Text: "go.mod requires it now: run go mod tidy, then make test; its release notes (github.com/kubernetes-sigs/controller-runtime/releases) say what a controller of yours may have to change",
+		}}},
+		"kubernetes":           {Module: "k8s.io/api", Checked: "2026-12-06"},
+		"controllerTools":      {Module: "sigs.k8s.io/controller-tools", Checked: "2026-12-06"},
+		"sigsYAML":             {Module: "sigs.k8s.io/yaml", Checked: "2026-12-06"},
+		"kubeAPIServer":        {Module: "k8s.io/kubernetes", Checked: "2026-12-06", Notes: []PinNote{{Text: envtestMoves}}},
+		"etcd":                 {Module: "go.etcd.io/etcd/server/v3", Checked: "2026-12-06", Notes: []PinNote{{Text: envtestMoves}}},
+		"goBuilderImage":       {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: debian13}}},
+		"distrolessImage":      {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "debian13", Text: debian13}}},
+		"kopf":                 {Checked: "2026-11-30"},
+		"kubernetesPython":     {Checked: "2026-11-30"},
+		"pythonImage":          {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: debian13}}},
+		"metacontroller":       {Checked: "2026-11-30"},
+		"ansibleOperatorImage": {Module: "github.com/operator-framework/ansible-operator-plugins", Checked: "2026-11-30"},
+		"kubernetesCoreCollection": {Checked: "2026-12-06", Notes: []PinNote{{
+			Reaches: "6.0.0",
+			Text:    "kubernetes.core 6 needs ansible-core 2.16 or later (the ansible-operator image has 2.18) and no longer has the deprecated k8s inventory plugin: run ansible-galaxy collection install -r requirements.yml where you run playbooks, then make test",
+		}}},
 		"operatorSDKUtilCollection": {Checked: "2026-11-30"},
 		"shellOperatorImage":        {Module: "github.com/flant/shell-operator", Checked: "2026-11-30"},
 		"certManager":               {Module: "github.com/cert-manager/cert-manager", Checked: "2026-12-06"},
 		"prometheusOperator":        {Module: "github.com/prometheus-operator/prometheus-operator", Checked: "2026-12-06"},
 		"childImage":                {Checked: "2026-11-30"},
-		"actionsCheckout":           {Checked: "2026-12-06"},
-		"actionsSetupGo":            {Checked: "2026-12-06"},
-		"actionsSetupPython":        {Checked: "2026-12-06"},
-		"actionsCache":              {Checked: "2026-12-06"},
-		"actionsSetupHelm":          {Checked: "2026-12-06"},
-		"actionsKind":               {Checked: "2026-12-06"},
-		"python":                    {Checked: "2026-12-01"},
-		"ansiblePip":                {Checked: "2026-12-01"},
-		"ansibleLintPip":            {Checked: "2026-12-01"},
-		"helm":                      {Module: "helm.sh/helm/v4", Checked: "2026-12-06"},
-		"devContainerGo":            {Checked: "2026-12-01"},
-		"devContainerPython":        {Checked: "2026-12-01"},
-		"devContainerBase":          {Checked: "2026-12-01"},
-		"golangciLint":              {Module: "github.com/golangci/golangci-lint/v2", Checked: "2026-12-06"},
-		"actionsGolangciLint":       {Checked: "2026-12-06"},
-		"kubeScore":                 {Module: "github.com/zegl/kube-score", Checked: "2026-12-06"},
+		"actionsCheckout": {Checked: "2026-12-06", Notes: []PinNote{{
+			Reaches: "5",
+			Text:    "the workflow's actions move to their Node 24 majors, each pinned by commit: an action your workflow adds itself, still on a Node 20 major (checkout@v4, setup-go@v5, setup-python@v5, cache@v4), fails on GitHub's runners; move it likewise",
+		}}},
+		"actionsSetupGo":     {Checked: "2026-12-06"},
+		"actionsSetupPython": {Checked: "2026-12-06"},
+		"actionsCache":       {Checked: "2026-12-06"},
+		"actionsSetupHelm":   {Checked: "2026-12-06"},
+		"actionsKind":        {Checked: "2026-12-06"},
+		"python":             {Checked: "2026-12-01"},
+		"ansiblePip": {Checked: "2026-12-06", Notes: []PinNote{{
+			Reaches: "13",
+			Text:    "Ansible 13 (ansible-core 2.20) needs Python 3.12 or later where make lint runs (the workflow's is " + DefaultVersions().Python + ")",
+		}}},
+		"ansibleLintPip": {Checked: "2026-12-06", Notes: []PinNote{{
+			Reaches: "26",
+			Text:    "ansible-lint 26 may report what 25 did not: run make lint, then fix what it finds or skip a rule in .ansible-lint",
+		}}},
+		"helm":                {Module: "helm.sh/helm/v4", Checked: "2026-12-06"},
+		"devContainerGo":      {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: devContainerRebuild}}},
+		"devContainerPython":  {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: devContainerRebuild}}},
+		"devContainerBase":    {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: devContainerRebuild}}},
+		"golangciLint":        {Module: "github.com/golangci/golangci-lint/v2", Checked: "2026-12-06"},
+		"actionsGolangciLint": {Checked: "2026-12-06"},
+		"kubeScore":           {Module: "github.com/zegl/kube-score", Checked: "2026-12-06"},
 	}
 }
 

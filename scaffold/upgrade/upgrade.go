@@ -11,9 +11,11 @@ import (
 	"github.com/opctl/opctl/scaffold/merge"
 )
 
-// Pin is a version the upgrade moves.
+// Pin is a version the upgrade moves, with its upgrade notes: what the
+// user must do.
 type Pin struct {
 	Key, From, To string
+	Notes         []string
 }
 
 // Plan is what an upgrade does to a project.
@@ -52,7 +54,13 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 	defaults := scaffold.DefaultVersions()
 	for _, key := range style.RecordedPins() {
 		if from, to := p.Versions.Pin(key), defaults.Pin(key); from != to {
-			plan.Pins = append(plan.Pins, Pin{Key: key, From: from, To: to})
+			pin := Pin{Key: key, From: from, To: to}
+			for _, n := range scaffold.PinSources()[key].Notes {
+				if n.Applies(from, to) {
+					pin.Notes = append(pin.Notes, n.Text)
+				}
+			}
+			plan.Pins = append(plan.Pins, pin)
 		}
 	}
 	plan.Project.Versions = defaults

@@ -106,8 +106,9 @@ func TestPrepare(t *testing.T) {
 	p.Starters["gone.py"] = scaffold.ContentHash([]byte("pass\n"))
 	write(t, dir, "kept.py", "pass  # ours\n")
 	p.Starters["kept.py"] = scaffold.ContentHash([]byte("pass\n"))
-	// An earlier pin.
+	// Earlier pins, one with an upgrade note.
 	p.Versions.Kopf = ">=1.40,<2"
+	p.Versions.PythonImage = "python:3.13-slim-bookworm"
 
 	plan, err := Prepare(dir, p, style, bases, false)
 	require.NoError(t, err)
@@ -134,6 +135,10 @@ func TestPrepare(t *testing.T) {
 	assert.Equal(t, scaffold.ActionLeave, change(t, plan, "kept.py").Action)
 
 	assert.Contains(t, plan.Pins, Pin{Key: "kopf", From: ">=1.40,<2", To: scaffold.DefaultVersions().Kopf})
+	image := slices.IndexFunc(plan.Pins, func(p Pin) bool { return p.Key == "pythonImage" })
+	require.GreaterOrEqual(t, image, 0)
+	require.Len(t, plan.Pins[image].Notes, 1)
+	assert.Contains(t, plan.Pins[image].Notes[0], "Debian 13")
 	assert.Equal(t, scaffold.DefaultVersions(), plan.Project.Versions)
 
 	for _, c := range plan.Changes {
