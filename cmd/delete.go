@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 func newDeleteCmd(env Env) *cobra.Command {
@@ -83,11 +84,11 @@ func writeChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w 
 	if err != nil {
 		return err
 	}
-	changes, err := scaffold.Plan(env.Dir, tree, before.Recorded(), w.force)
+	changes, err := machinery.Plan(env.Dir, tree, before.Recorded(), w.force)
 	if err != nil {
 		return err
 	}
-	left, err := scaffold.Leave(env.Dir, previous, tree)
+	left, err := machinery.Leave(env.Dir, previous, tree)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func writeChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w 
 	// (a builder that does not use a new field) is the user's to bring up
 	// to date: say which.
 	for _, c := range changes {
-		if was, ok := previous.Get(c.Path); ok && c.Action == scaffold.ActionKeep && !bytes.Equal(was.Content, c.File.Content) {
+		if was, ok := previous.Get(c.Path); ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) {
 			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours and changed, so it is kept; opctl's version of it changed with the project (--dry-run -v shows it)\n", c.Path); err != nil {
 				return err
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // seedAnswers answer interactive init like the seed example's flags, with
@@ -88,7 +89,7 @@ func confirmWrite(n int, dir string) string {
 func written(files map[string]string) int {
 	n := 0
 	for path := range files {
-		if !strings.Contains(filepath.ToSlash(path), "/"+scaffold.BaseDir+"/") {
+		if !strings.Contains(filepath.ToSlash(path), "/"+machinery.BaseDir+"/") {
 			n++
 		}
 	}

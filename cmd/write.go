@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // writeFlags are the flags of every command that writes a project.
@@ -46,7 +47,7 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 	if err := scaffold.CheckWrittenStyle(p, tree, env.Styles); err != nil {
 		return err
 	}
-	changes, err := scaffold.Plan(dir, tree, p.Recorded(), w.force)
+	changes, err := machinery.Plan(dir, tree, p.Recorded(), w.force)
 	if err != nil {
 		return err
 	}
@@ -55,7 +56,7 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 
 // writePlan prints a plan and carries it out: a dry run only prints; a plan
 // with conflicts prints them and writes nothing.
-func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Change, w writeFlags, confirm func(int) error) error {
+func writePlan(ctx context.Context, env Env, dir string, changes []machinery.Change, w writeFlags, confirm func(int) error) error {
 	out := env.IO.Out
 	conflicts := conflictError(changes)
 	switch {
@@ -68,7 +69,7 @@ func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Chan
 	case conflicts != nil:
 		// Only what stops the write: listing what would have been written
 		// would say it was.
-		var stopping []scaffold.Change
+		var stopping []machinery.Change
 		for _, c := range changes {
 			if c.Conflict() {
 				stopping = append(stopping, c)
@@ -91,9 +92,9 @@ func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Chan
 		switch {
 		case c.Writes():
 			writes++
-		case c.Action == scaffold.ActionRemove:
+		case c.Action == machinery.ActionRemove:
 			removals++
-		case c.Action == scaffold.ActionUnchanged:
+		case c.Action == machinery.ActionUnchanged:
 			unchanged++
 		}
 	}
@@ -104,11 +105,11 @@ func writePlan(ctx context.Context, env Env, dir string, changes []scaffold.Chan
 	}
 	// The bases of the files of yours opctl writes go with them (not
 	// listed: machine state, like the hashes in opctl.yaml).
-	changes, err := scaffold.WithBases(dir, changes)
+	changes, err := machinery.WithBases(dir, changes)
 	if err != nil {
 		return err
 	}
-	if err := scaffold.Apply(ctx, scaffold.OSFS{}, dir, changes); err != nil {
+	if err := machinery.Apply(ctx, machinery.OSFS{}, dir, changes); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "done: %d written, %d removed, %d unchanged\n", writes, removals, unchanged)
@@ -134,8 +135,8 @@ func checkWritable(dir string) error {
 }
 
 // conflictError is the error a plan with conflicts stops with, or nil.
-func conflictError(changes []scaffold.Change) error {
-	paths := map[scaffold.Action][]string{}
+func conflictError(changes []machinery.Change) error {
+	paths := map[machinery.Action][]string{}
 	for _, c := range changes {
 		if c.Conflict() {
 			paths[c.Action] = append(paths[c.Action], c.Path)
@@ -143,12 +144,12 @@ func conflictError(changes []scaffold.Change) error {
 	}
 	var why []string
 	for _, reason := range []struct {
-		action scaffold.Action
+		action machinery.Action
 		what   string
 	}{
-		{scaffold.ActionEdited, "changed by hand since opctl generated them"},
-		{scaffold.ActionForeign, "not written by opctl"},
-		{scaffold.ActionOrphaned, "no longer produced but changed by hand"},
+		{machinery.ActionEdited, "changed by hand since opctl generated them"},
+		{machinery.ActionForeign, "not written by opctl"},
+		{machinery.ActionOrphaned, "no longer produced but changed by hand"},
 	} {
 		if p := paths[reason.action]; len(p) > 0 {
 			why = append(why, strings.Join(p, ", ")+" "+reason.what)
@@ -163,41 +164,41 @@ func conflictError(changes []scaffold.Change) error {
 // printPlan lists each change. A dry run shows each change as a diff;
 // with --verbose also what opctl would have written over a file of yours,
 // and new files whole.
-func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
+func printPlan(out io.Writer, changes []machinery.Change, w writeFlags) error {
 	for _, c := range changes {
-		if c.Action == scaffold.ActionUnchanged && !w.verbose {
+		if c.Action == machinery.ActionUnchanged && !w.verbose {
 			continue // the summary counts them; -v lists them
 		}
 		note := ""
 		switch c.Action {
-		case scaffold.ActionKeep:
+		case machinery.ActionKeep:
 			note = " (yours: opctl writes it only when it is missing)"
-		case scaffold.ActionUpdate:
-			if c.File.Owner == scaffold.UserOwned {
+		case machinery.ActionUpdate:
+			if c.File.Owner == machinery.UserOwned {
 				note = " (yours, still as opctl wrote it: it follows the project until you change it)"
 			}
-		case scaffold.ActionEdited:
+		case machinery.ActionEdited:
 			note = " (generated, but edited by hand; --force overwrites)"
-		case scaffold.ActionForeign:
+		case machinery.ActionForeign:
 			note = " (opctl generates this file but did not write it; --force overwrites)"
-		case scaffold.ActionRemove:
+		case machinery.ActionRemove:
 			note = " (generated, no longer produced)"
-			if c.File.Owner == scaffold.UserOwned {
+			if c.File.Owner == machinery.UserOwned {
 				note = " (yours, but as opctl wrote it and no longer produced)"
 			}
-		case scaffold.ActionOrphaned:
+		case machinery.ActionOrphaned:
 			note = " (generated, no longer produced, but edited by hand; --force removes)"
-		case scaffold.ActionMerge:
+		case machinery.ActionMerge:
 			note = " (yours, changed by you: merged with what opctl writes now)"
-		case scaffold.ActionMergeConflict:
+		case machinery.ActionMergeConflict:
 			note = " (yours, changed by you: merged with what opctl writes now, with conflicts to resolve)"
-		case scaffold.ActionLeave:
+		case machinery.ActionLeave:
 			note = " (yours, no longer produced, changed since opctl wrote it: left in place; remove it unless you still need it, as it may refer to what is gone)"
 		}
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
 		switch {
-		case w.dryRun && (c.Action == scaffold.ActionUpdate || c.Action == scaffold.ActionMerge || c.Action == scaffold.ActionMergeConflict ||
-			c.Conflict() || (w.verbose && c.Action == scaffold.ActionKeep)):
+		case w.dryRun && (c.Action == machinery.ActionUpdate || c.Action == machinery.ActionMerge || c.Action == machinery.ActionMergeConflict ||
+			c.Conflict() || (w.verbose && c.Action == machinery.ActionKeep)):
 			diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 				A: difflib.SplitLines(string(c.Old)), B: difflib.SplitLines(string(c.File.Content)),
 				FromFile: "a/" + c.Path, ToFile: "b/" + c.Path, Context: 3,
@@ -206,7 +207,7 @@ func printPlan(out io.Writer, changes []scaffold.Change, w writeFlags) error {
 				return err
 			}
 			fmt.Fprint(out, diff)
-		case w.dryRun && w.verbose && c.Action == scaffold.ActionCreate:
+		case w.dryRun && w.verbose && c.Action == machinery.ActionCreate:
 			fmt.Fprintf(out, "%s\n", indent(c.File.Content))
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold/machinery"
+
 	"github.com/blang/semver/v4"
 	"github.com/operator-framework/api/pkg/lib/version"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
@@ -72,7 +74,7 @@ func olmServesWebhooks(p Project, rt Runtime) bool {
 // declares the webhooks; the other objects of config/ go beside it when
 // OLM can install their kind. No bundle is written where OLM cannot serve
 // the webhooks (olmServesWebhooks).
-func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds []contract, t *Tree) error {
+func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds []contract, t *machinery.Tree) error {
 	if !olmServesWebhooks(p, rt) {
 		return nil
 	}
@@ -90,7 +92,7 @@ func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds
 	if err != nil {
 		return err
 	}
-	if err := t.Add(File{Path: CSVPath(p), Content: append([]byte(header), content...)}); err != nil {
+	if err := t.Add(machinery.File{Path: CSVPath(p), Content: append([]byte(header), content...)}); err != nil {
 		return err
 	}
 	for _, o := range b.extra {
@@ -98,7 +100,7 @@ func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds
 		if err != nil {
 			return err
 		}
-		if err := t.Add(File{Path: BundleSourceDir + "/manifests/" + bundleFileName(o), Content: content}); err != nil {
+		if err := t.Add(machinery.File{Path: BundleSourceDir + "/manifests/" + bundleFileName(o), Content: content}); err != nil {
 			return err
 		}
 	}
@@ -106,7 +108,7 @@ func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds
 	if err != nil {
 		return err
 	}
-	return t.Add(File{Path: BundleSourceDir + "/metadata/annotations.yaml", Content: append([]byte("# "+GeneratedHeader+"\n"), annotations...)})
+	return t.Add(machinery.File{Path: BundleSourceDir + "/metadata/annotations.yaml", Content: append([]byte("# "+GeneratedHeader+"\n"), annotations...)})
 }
 
 // bundleAnnotations are the bundle's metadata, which bundle.Dockerfile

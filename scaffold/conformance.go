@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold/machinery"
+
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
@@ -371,7 +373,7 @@ func anyList(objs []map[string]any) []any {
 
 // addConformanceCases adds each kind's starting cases, as starter files,
 // and those of its older versions (olderCases).
-func addConformanceCases(p Project, kinds []contract, t *Tree) error {
+func addConformanceCases(p Project, kinds []contract, t *machinery.Tree) error {
 	for i, a := range p.APIs {
 		for _, c := range conformanceCases(p, a, kinds[i]) {
 			if err := addCase(t, ConformancePath(a, c.name), c.c, a, ConformanceFile); err != nil {
@@ -393,12 +395,12 @@ func addConformanceCases(p Project, kinds []contract, t *Tree) error {
 	return nil
 }
 
-func addCase(t *Tree, path string, c ConformanceCase, a API, file func(API, ConformanceCase) ([]byte, error)) error {
+func addCase(t *machinery.Tree, path string, c ConformanceCase, a API, file func(API, ConformanceCase) ([]byte, error)) error {
 	b, err := file(a, c)
 	if err != nil {
 		return err
 	}
-	return t.Add(File{Path: path, Content: b, Owner: UserOwned})
+	return t.Add(machinery.File{Path: path, Content: b, Owner: machinery.UserOwned})
 }
 
 // olderCases are the cases of a kind as it is in an older version (API.At),

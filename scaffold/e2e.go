@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold/machinery"
+
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -54,7 +56,7 @@ type e2eDecorator struct {
 // addE2E renders test/e2e/run.sh, which checks on a real cluster what the
 // e2e suite checks on its API server: each sample gets its children and
 // Ready (each decorator's target its attachments).
-func addE2E(p Project, style Style, t *Tree) error {
+func addE2E(p Project, style Style, t *machinery.Tree) error {
 	d := e2eData{Project: p, Image: p.Image()}
 	for _, pre := range Prerequisites(p, style) {
 		// Indented, as the script runs it inside an if.
@@ -87,9 +89,9 @@ func addE2E(p Project, style Style, t *Tree) error {
 		return err
 	}
 	r := NewRenderer(t, files)
-	r.File(E2EScriptPath, "e2e.sh.tmpl", Generated, d)
+	r.File(E2EScriptPath, "e2e.sh.tmpl", machinery.Generated, d)
 	r.Chmod(E2EScriptPath, 0o755)
-	r.File(PrerequisitesScriptPath, "prerequisites.sh.tmpl", Generated, d)
+	r.File(PrerequisitesScriptPath, "prerequisites.sh.tmpl", machinery.Generated, d)
 	r.Chmod(PrerequisitesScriptPath, 0o755)
 	return r.Err()
 }

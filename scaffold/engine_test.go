@@ -4,6 +4,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/opctl/opctl/scaffold/machinery"
+
 	"github.com/stretchr/testify/require"
 )
 
@@ -23,11 +25,11 @@ func plainStyle() Style {
 		Runtime: func(Project) Runtime {
 			return Runtime{Command: []string{"/manager"}, HealthPort: 8081, LivenessPath: "/healthz", ReadinessPath: "/readyz"}
 		},
-		Files: func(p Project, t *Tree) error {
+		Files: func(p Project, t *machinery.Tree) error {
 			r := NewRenderer(t, templates)
-			r.File("Makefile", "Makefile.tmpl", UserOwned, p)
+			r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, p)
 			for _, a := range p.APIs {
-				r.File("kinds/"+a.Singular()+".txt", "kind.txt.tmpl", Generated, a)
+				r.File("kinds/"+a.Singular()+".txt", "kind.txt.tmpl", machinery.Generated, a)
 			}
 			return r.Err()
 		},
@@ -71,7 +73,7 @@ func seedProject(t *testing.T) Project {
 	return p
 }
 
-func render(t *testing.T, p Project) *Tree {
+func render(t *testing.T, p Project) *machinery.Tree {
 	t.Helper()
 	tree, err := Render(p, plainStyle())
 	require.NoError(t, err)
@@ -81,9 +83,9 @@ func render(t *testing.T, p Project) *Tree {
 // A mode set on a path the tree lacks is the renderer's error, not an
 // empty file added to the project.
 func TestChmodOfAMissingFile(t *testing.T) {
-	tree := newTree()
+	tree := machinery.NewTree()
 	r := NewRenderer(tree, fstest.MapFS{"a.sh.tmpl": {Data: []byte("echo a\n")}})
-	r.File("a.sh", "a.sh.tmpl", Generated, nil)
+	r.File("a.sh", "a.sh.tmpl", machinery.Generated, nil)
 	r.Chmod("a.sh", 0o755)
 	require.NoError(t, r.Err())
 	f, _ := tree.Get("a.sh")

@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -70,3 +71,8 @@ func (p Project) HashesInProjectFile() bool { return p.Format < lockedProjectFor
 // lockedProjectFormat is the first project format whose hashes are in the
 // lock file.
 const lockedProjectFormat = 2
+
+// Recorded is what p's lock file records of the files opctl wrote.
+func (p Project) Recorded() machinery.Recorded {
+	return machinery.Recorded{Generated: p.Generated, Starters: p.Starters}
+}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // Migration is a project moved to another style.
@@ -177,7 +179,7 @@ func YourChanges(dir string, p Project) (changed, added []string, err error) {
 			changed = append(changed, path+" (deleted)")
 		case err != nil:
 			return nil, nil, err
-		case ContentHash(b) != p.Starters[path]:
+		case machinery.ContentHash(b) != p.Starters[path]:
 			changed = append(changed, path)
 		}
 	}

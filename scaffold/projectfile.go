@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold/machinery"
+
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold/yamltext"
@@ -239,7 +241,7 @@ func (p Project) Validate(src Source, styles Styles) error {
 // rendered; only when it lacks a generated file the project file records
 // are the styles compared, each rendering p, so a command pays for it only
 // then.
-func CheckWrittenStyle(p Project, tree *Tree, styles Styles) error {
+func CheckWrittenStyle(p Project, tree *machinery.Tree, styles Styles) error {
 	missing := false
 	for path := range p.Generated {
 		if _, ok := tree.Get(path); !ok {
@@ -254,7 +256,7 @@ func CheckWrittenStyle(p Project, tree *Tree, styles Styles) error {
 	// code's wiring): the files every style, or several, generate (config/,
 	// the chart, the OLM bundle, which a style may stop writing when the
 	// project changes) tell no style from another.
-	trees := map[string]*Tree{}
+	trees := map[string]*machinery.Tree{}
 	producers := map[string]int{}
 	for _, s := range styles {
 		q := p
@@ -265,7 +267,7 @@ func CheckWrittenStyle(p Project, tree *Tree, styles Styles) error {
 		}
 		trees[s.Name] = t
 		for _, f := range t.Files() {
-			if f.Owner == Generated && p.Generated[f.Path] != "" {
+			if f.Owner == machinery.Generated && p.Generated[f.Path] != "" {
 				producers[f.Path]++
 			}
 		}
@@ -278,7 +280,7 @@ func CheckWrittenStyle(p Project, tree *Tree, styles Styles) error {
 			continue
 		}
 		for _, f := range t.Files() {
-			if f.Owner == Generated && p.Generated[f.Path] != "" && producers[f.Path] == 1 {
+			if f.Owner == machinery.Generated && p.Generated[f.Path] != "" && producers[f.Path] == 1 {
 				counts[s.Name]++
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -46,7 +47,7 @@ type goldenCase struct {
 	project scaffold.Project
 }
 
-func (c goldenCase) render(t testing.TB) *scaffold.Tree {
+func (c goldenCase) render(t testing.TB) *machinery.Tree {
 	t.Helper()
 	tree, err := scaffold.Render(c.project, c.style)
 	require.NoError(t, err)
@@ -175,12 +176,12 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 // ownership, which matter as much as the bytes. Go checksum files are
 // copied verbatim from templates/ and are large: they are kept as their
 // SHA-256, which still changes with any byte.
-func archive(tree *scaffold.Tree) []byte {
+func archive(tree *machinery.Tree) []byte {
 	var a txtar.Archive
 	var comment bytes.Buffer
 	for _, f := range tree.Files() {
 		owner := "generated"
-		if f.Owner == scaffold.UserOwned {
+		if f.Owner == machinery.UserOwned {
 			owner = "user-owned"
 		}
 		fmt.Fprintf(&comment, "%s %o %s\n", f.Path, f.Mode, owner)
@@ -278,14 +279,14 @@ func TestUntouchedUserFilesFollowTheKinds(t *testing.T) {
 			dir := t.TempDir()
 			bare := c
 			bare.project.APIs, bare.project.Decorators = nil, nil
-			write := func(tree *scaffold.Tree) {
-				recorded := scaffold.Recorded{}
+			write := func(tree *machinery.Tree) {
+				recorded := machinery.Recorded{}
 				if p, err := scaffold.LoadProject(dir, styles.All()); err == nil {
 					recorded = p.Recorded()
 				}
-				changes, err := scaffold.Plan(dir, tree, recorded, false)
+				changes, err := machinery.Plan(dir, tree, recorded, false)
 				require.NoError(t, err)
-				require.NoError(t, scaffold.Apply(context.Background(), scaffold.OSFS{}, dir, changes))
+				require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
 			}
 			write(bare.render(t))
 			full := c.render(t)

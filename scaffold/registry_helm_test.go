@@ -19,6 +19,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // TestChartsMatchKustomize checks every golden project's Helm chart with
@@ -326,7 +327,7 @@ func TestChartMakeTargets(t *testing.T) {
 }
 
 // writeTree writes a rendered tree into a new directory.
-func writeTree(t *testing.T, tree *scaffold.Tree) string {
+func writeTree(t *testing.T, tree *machinery.Tree) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range tree.Files() {

@@ -1,11 +1,11 @@
 package scaffold
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"path"
 	"slices"
+
+	"github.com/opctl/opctl/scaffold/machinery"
 
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
@@ -16,11 +16,11 @@ import (
 
 // Render builds the whole project tree in memory. Nothing touches the disk,
 // so a failure anywhere leaves the user's directory as it was.
-func Render(p Project, style Style) (*Tree, error) {
+func Render(p Project, style Style) (*machinery.Tree, error) {
 	if p.Style != style.Name {
 		return nil, fmt.Errorf("internal error: the %s project rendered as %s", p.Style, style.Name)
 	}
-	t := newTree()
+	t := machinery.NewTree()
 	kinds, err := contracts(p)
 	if err != nil {
 		return nil, err
@@ -31,7 +31,7 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err := style.Files(p, t); err != nil {
 		return nil, err
 	}
-	if err := t.Add(File{Path: APIDocPath, Content: apiDoc(p)}); err != nil {
+	if err := t.Add(machinery.File{Path: APIDocPath, Content: apiDoc(p)}); err != nil {
 		return nil, err
 	}
 	if err := addE2E(p, style, t); err != nil {
@@ -42,14 +42,14 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Add(File{Path: WorkflowPath, Content: workflow, Owner: UserOwned}); err != nil {
+	if err := t.Add(machinery.File{Path: WorkflowPath, Content: workflow, Owner: machinery.UserOwned}); err != nil {
 		return nil, err
 	}
 	dev, err := devContainerFile(p, ci)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Add(File{Path: DevContainerPath, Content: dev, Owner: UserOwned}); err != nil {
+	if err := t.Add(machinery.File{Path: DevContainerPath, Content: dev, Owner: machinery.UserOwned}); err != nil {
 		return nil, err
 	}
 	if err := addConformanceCases(p, kinds, t); err != nil {
@@ -61,10 +61,10 @@ func Render(p Project, style Style) (*Tree, error) {
 	// it is known as theirs.
 	p.Generated, p.Starters = map[string]string{}, map[string]string{}
 	for _, f := range t.Files() {
-		if f.Owner == Generated {
-			p.Generated[f.Path] = ContentHash(f.Content)
+		if f.Owner == machinery.Generated {
+			p.Generated[f.Path] = machinery.ContentHash(f.Content)
 		} else {
-			p.Starters[f.Path] = ContentHash(f.Content)
+			p.Starters[f.Path] = machinery.ContentHash(f.Content)
 		}
 	}
 	p.Versions = p.Versions.only(style.RecordedPins())
@@ -72,23 +72,17 @@ func Render(p Project, style Style) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Add(File{Path: ProjectFileName, Content: projectFile}); err != nil {
+	if err := t.Add(machinery.File{Path: ProjectFileName, Content: projectFile, Always: true}); err != nil {
 		return nil, err
 	}
 	lockFile, err := marshalLock(p)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Add(File{Path: LockFileName, Content: lockFile}); err != nil {
+	if err := t.Add(machinery.File{Path: LockFileName, Content: lockFile, Always: true}); err != nil {
 		return nil, err
 	}
 	return t, nil
-}
-
-// ContentHash is the hash the lock file records of a file opctl wrote.
-func ContentHash(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }
 
 // CRDPath is where the CRD of an API lives, named as controller-gen names it.
@@ -134,13 +128,13 @@ func contractOf(domain string, a API) (contract, error) {
 
 // addManifests adds the YAML every style shares: CRDs, RBAC, the manager
 // Deployment, samples and the kustomizations tying them together.
-func addManifests(p Project, style Style, kinds []contract, t *Tree) error {
+func addManifests(p Project, style Style, kinds []contract, t *machinery.Tree) error {
 	add := func(file string, objs ...any) error {
 		b, err := yamlFile(objs...)
 		if err != nil {
 			return fmt.Errorf("%s: %w", file, err)
 		}
-		return t.Add(File{Path: file, Content: b})
+		return t.Add(machinery.File{Path: file, Content: b})
 	}
 	addKustomization := func(dir string, k *kustomization) error {
 		k.APIVersion, k.Kind = "kustomize.config.k8s.io/v1beta1", "Kustomization"

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold/machinery"
+
 	"github.com/opctl/opctl/checklist"
 )
 
@@ -72,7 +74,7 @@ type Style struct {
 	// joins the kustomization of its directory.
 	Manifests func(Project) map[string][]any
 	// Files renders the style's code files into the tree.
-	Files func(Project, *Tree) error
+	Files func(Project, *machinery.Tree) error
 	// CI is how the project's CI workflow tests it.
 	CI func(Project) CI
 	// Prerequisite is what the cluster needs before the operator deploys

@@ -9,13 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opctl/opctl/scaffold/machinery"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // failingFS fails the nth call of one operation.
 type failingFS struct {
-	OSFS
+	machinery.OSFS
 	op    string
 	n     int
 	calls int
@@ -73,14 +75,14 @@ func TestWriteIsAllOrNothing(t *testing.T) {
 		n  int
 	}{{"write", 1}, {"write", 5}, {"rename", 1}, {"rename", 6}} {
 		dir := t.TempDir()
-		changes, err := Plan(dir, before, Recorded{}, false)
+		changes, err := machinery.Plan(dir, before, machinery.Recorded{}, false)
 		require.NoError(t, err)
-		require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+		require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
 		snapshot := readTree(t, dir)
 
-		changes, err = Plan(dir, after, recorded(t, dir), false)
+		changes, err = machinery.Plan(dir, after, recorded(t, dir), false)
 		require.NoError(t, err)
-		err = Apply(context.Background(), &failingFS{op: failure.op, n: failure.n}, dir, changes)
+		err = machinery.Apply(context.Background(), &failingFS{op: failure.op, n: failure.n}, dir, changes)
 		require.Error(t, err, "%+v", failure)
 		assert.Contains(t, err.Error(), "injected failure")
 		assert.Contains(t, err.Error(), dir, "the error names the file")
@@ -92,7 +94,7 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 	tree := render(t, seedProject(t))
 	dir, outside := t.TempDir(), t.TempDir()
 	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "config")))
-	_, err := Plan(dir, tree, Recorded{}, false)
+	_, err := machinery.Plan(dir, tree, machinery.Recorded{}, false)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "resolves outside")
 	entries, _ := os.ReadDir(outside)
@@ -100,12 +102,12 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 
 	dir = t.TempDir()
 	require.NoError(t, os.Symlink(filepath.Join(outside, "x"), filepath.Join(dir, "Makefile")))
-	_, err = Plan(dir, tree, Recorded{}, true)
+	_, err = machinery.Plan(dir, tree, machinery.Recorded{}, true)
 	require.Error(t, err)
 	assert.True(t, strings.Contains(err.Error(), "symbolic link"), err.Error())
 	// Without --force the user's linked Makefile is kept, so it is no error.
 	require.NoError(t, os.WriteFile(filepath.Join(outside, "x"), []byte("all:\n"), 0o644))
-	changes, err := Plan(dir, tree, Recorded{}, false)
+	changes, err := machinery.Plan(dir, tree, machinery.Recorded{}, false)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), "Makefile keep")
 }
@@ -113,19 +115,19 @@ func TestWriteRefusesSymlinks(t *testing.T) {
 func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 	tree := render(t, seedProject(t))
 	dir := t.TempDir()
-	changes, err := Plan(dir, tree, Recorded{}, false)
+	changes, err := machinery.Plan(dir, tree, machinery.Recorded{}, false)
 	require.NoError(t, err)
-	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
 	loaded, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	require.NotEmpty(t, loaded.Generated["config/rbac/role.yaml"])
 
 	role := filepath.Join(dir, "config/rbac/role.yaml")
 	require.NoError(t, os.WriteFile(role, []byte("# mine\n"), 0o644))
-	changes, err = Plan(dir, tree, loaded.Recorded(), false)
+	changes, err = machinery.Plan(dir, tree, loaded.Recorded(), false)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), "config/rbac/role.yaml edited")
-	changes, err = Plan(dir, tree, loaded.Recorded(), true)
+	changes, err = machinery.Plan(dir, tree, loaded.Recorded(), true)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), "config/rbac/role.yaml update")
 	for _, c := range changes {
@@ -136,7 +138,7 @@ func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 }
 
 // recorded is what the project file in dir records of the generated files.
-func recorded(t *testing.T, dir string) Recorded {
+func recorded(t *testing.T, dir string) machinery.Recorded {
 	t.Helper()
 	p, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
@@ -144,7 +146,7 @@ func recorded(t *testing.T, dir string) Recorded {
 }
 
 // actions lists "path action" for each change.
-func actions(changes []Change) []string {
+func actions(changes []machinery.Change) []string {
 	var out []string
 	for _, c := range changes {
 		out = append(out, c.Path+" "+string(c.Action))
@@ -189,26 +191,26 @@ func TestApplyInterrupted(t *testing.T) {
 	} {
 		t.Run(tt.op, func(t *testing.T) {
 			dir := t.TempDir()
-			changes, err := Plan(dir, before, Recorded{}, false)
+			changes, err := machinery.Plan(dir, before, machinery.Recorded{}, false)
 			require.NoError(t, err)
-			require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+			require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
 			snapshot := readTree(t, dir)
 
-			changes, err = Plan(dir, after, recorded(t, dir), false)
+			changes, err = machinery.Plan(dir, after, recorded(t, dir), false)
 			require.NoError(t, err)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			err = Apply(ctx, &cancellingFS{failingFS{op: tt.op, n: tt.n}, cancel}, dir, changes)
-			require.ErrorIs(t, err, errInterrupted)
+			err = machinery.Apply(ctx, &cancellingFS{failingFS{op: tt.op, n: tt.n}, cancel}, dir, changes)
+			require.ErrorIs(t, err, machinery.ErrInterrupted)
 			assert.Contains(t, err.Error(), tt.want)
 			if !tt.finished {
 				assert.Equal(t, snapshot, readTree(t, dir), "the directory must be as it was")
 				return
 			}
-			again, err := Plan(dir, after, recorded(t, dir), false)
+			again, err := machinery.Plan(dir, after, recorded(t, dir), false)
 			require.NoError(t, err)
 			for _, c := range again {
-				assert.Equal(t, ActionUnchanged, c.Action, "%s was not written", c.Path)
+				assert.Equal(t, machinery.ActionUnchanged, c.Action, "%s was not written", c.Path)
 			}
 		})
 	}
@@ -287,9 +289,9 @@ func TestLoadProjectReadsHashes(t *testing.T) {
 func TestWriteMovesHashesToTheLock(t *testing.T) {
 	dir := t.TempDir()
 	p := seedProject(t)
-	changes, err := Plan(dir, render(t, p), Recorded{}, false)
+	changes, err := machinery.Plan(dir, render(t, p), machinery.Recorded{}, false)
 	require.NoError(t, err)
-	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
 	written, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	require.NotEmpty(t, written.Starters)
@@ -306,11 +308,11 @@ func TestWriteMovesHashesToTheLock(t *testing.T) {
 	legacy, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	assert.Equal(t, written.Recorded(), legacy.Recorded())
-	changes, err = Plan(dir, render(t, legacy), legacy.Recorded(), false)
+	changes, err = machinery.Plan(dir, render(t, legacy), legacy.Recorded(), false)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), ProjectFileName+" update")
 	assert.Contains(t, actions(changes), LockFileName+" create")
-	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
 	project, err = os.ReadFile(filepath.Join(dir, ProjectFileName))
 	require.NoError(t, err)
 	assert.NotContains(t, string(project), "starters:")
@@ -325,9 +327,9 @@ func TestWriteMovesHashesToTheLock(t *testing.T) {
 func TestPlanRefreshesOnlyUntouchedStarters(t *testing.T) {
 	dir := t.TempDir()
 	before := seedProject(t)
-	changes, err := Plan(dir, render(t, before), Recorded{}, false)
+	changes, err := machinery.Plan(dir, render(t, before), machinery.Recorded{}, false)
 	require.NoError(t, err)
-	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
 	written, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
 
@@ -337,19 +339,19 @@ func TestPlanRefreshesOnlyUntouchedStarters(t *testing.T) {
 	after := written
 	after.APIs[0].Fields = append(after.APIs[0].Fields, mustFields(t, "tier:string")...)
 	tree := render(t, after)
-	changes, err = Plan(dir, tree, written.Recorded(), false)
+	changes, err = machinery.Plan(dir, tree, written.Recorded(), false)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), untouched+" update", "as opctl wrote it: it follows the new field")
 	assert.Contains(t, actions(changes), mine+" keep", "changed by the user: theirs")
-	require.NoError(t, Apply(context.Background(), OSFS{}, dir, changes))
+	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
 	b, err := os.ReadFile(filepath.Join(dir, untouched))
 	require.NoError(t, err)
 	assert.Contains(t, string(b), "tier:")
 
 	again, err := LoadProject(dir, testStyles())
 	require.NoError(t, err)
-	assert.Equal(t, ContentHash(b), again.Starters[untouched], "the project file records what was written")
-	changes, err = Plan(dir, tree, again.Recorded(), false)
+	assert.Equal(t, machinery.ContentHash(b), again.Starters[untouched], "the project file records what was written")
+	changes, err = machinery.Plan(dir, tree, again.Recorded(), false)
 	require.NoError(t, err)
 	assert.Contains(t, actions(changes), mine+" keep")
 	assert.Contains(t, actions(changes), untouched+" unchanged")

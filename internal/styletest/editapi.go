@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -43,7 +44,7 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 	changed := map[string][]byte{}
 	for _, was := range before.Files() {
 		is, ok := after.Get(was.Path)
-		if was.Owner != scaffold.UserOwned || !ok || string(is.Content) != string(was.Content) {
+		if was.Owner != machinery.UserOwned || !ok || string(is.Content) != string(was.Content) {
 			continue // a starter the edit concerns follows the project
 		}
 		if b, ok := withComment(t, filepath.Join(dir, was.Path)); ok {
@@ -61,7 +62,7 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 	}
 	var builders []string
 	for _, f := range after.Files() {
-		if _, ok := before.Get(f.Path); !ok && f.Owner == scaffold.UserOwned {
+		if _, ok := before.Get(f.Path); !ok && f.Owner == machinery.UserOwned {
 			builders = append(builders, f.Path)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -46,19 +47,19 @@ func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check stri
 	userEdits := map[string]string{} // path → what the user wrote
 	editedGenerated := false
 	kinds := []string{}
-	owners := func() map[string]scaffold.Ownership {
+	owners := func() map[string]machinery.Ownership {
 		p, err := scaffold.LoadProject(dir, styles.All())
 		require.NoError(t, err)
 		tree, err := scaffold.Render(p, style)
 		require.NoError(t, err)
-		out := map[string]scaffold.Ownership{}
+		out := map[string]machinery.Ownership{}
 		for _, f := range tree.Files() {
 			out[f.Path] = f.Owner
 		}
 		return out
 	}
 	// pick is a file of the owner's that a # comment line keeps valid.
-	pick := func(owner scaffold.Ownership) string {
+	pick := func(owner machinery.Ownership) string {
 		var paths []string
 		for path, o := range owners() {
 			commentable := slices.Contains([]string{".yaml", ".yml", ".py", ".sh", ".txt", ".md", ".cfg"}, filepath.Ext(path)) ||
@@ -86,7 +87,7 @@ func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check stri
 		case op == 3:
 			// A comment line keeps every kind of file valid, so the project's
 			// own check still passes.
-			path := pick(scaffold.UserOwned)
+			path := pick(machinery.UserOwned)
 			b, err := os.ReadFile(filepath.Join(dir, path))
 			require.NoError(t, err)
 			userEdits[path] = string(b) + fmt.Sprintf("\n# edited by the user at step %d\n", step)
@@ -94,7 +95,7 @@ func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check stri
 			steps = append(steps, "edit "+path)
 			continue
 		default:
-			path := pick(scaffold.Generated)
+			path := pick(machinery.Generated)
 			b, err := os.ReadFile(filepath.Join(dir, path))
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(filepath.Join(dir, path), append(b, "\n# hand edit\n"...), 0o644))

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // Bases finds what opctl last wrote at a path of a project: the base of
@@ -62,7 +63,7 @@ func NewProjectBases(dir string) *ProjectBases {
 const historyDepth = 500
 
 func (b *ProjectBases) Base(path, recorded string) ([]byte, bool, error) {
-	if content, ok, err := scaffold.ReadBase(b.Dir, path); ok || err != nil {
+	if content, ok, err := machinery.ReadBase(b.Dir, path); ok || err != nil {
 		return content, ok, err
 	}
 	if b.Git == nil {
@@ -86,7 +87,7 @@ func (b *ProjectBases) Base(path, recorded string) ([]byte, bool, error) {
 		if err != nil {
 			continue // the file under another name then
 		}
-		if want[scaffold.ContentHash(content)] {
+		if want[machinery.ContentHash(content)] {
 			return content, true, nil
 		}
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -146,7 +147,7 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 		}
 		assert.Contains(t, string(got), line, "%s keeps the team's line", f.Path)
 		assert.Equal(t, string(f.Content), strings.Replace(string(got), line, "", 1), "%s is what this opctl writes, and the team's line", f.Path)
-		base, ok, err := scaffold.ReadBase(dir, f.Path)
+		base, ok, err := machinery.ReadBase(dir, f.Path)
 		require.NoError(t, err)
 		assert.True(t, ok && string(base) == string(f.Content), "the next base of %s is what this opctl writes", f.Path)
 	}
@@ -155,7 +156,7 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 		switch {
 		case err != nil:
 			return err
-		case d.IsDir() && (rel == ".git" || rel == filepath.FromSlash(scaffold.BaseDir)):
+		case d.IsDir() && (rel == ".git" || rel == filepath.FromSlash(machinery.BaseDir)):
 			return filepath.SkipDir
 		case !d.IsDir():
 			_, ok := now.Get(filepath.ToSlash(rel))
@@ -191,7 +192,7 @@ func fixture(t *testing.T, dir, path string) {
 		for file, want := range recorded {
 			b, err := os.ReadFile(filepath.Join(dir, file))
 			require.NoError(t, err)
-			require.Equal(t, want, scaffold.ContentHash(b), "%s: %s is not as the earlier opctl wrote it", path, file)
+			require.Equal(t, want, machinery.ContentHash(b), "%s: %s is not as the earlier opctl wrote it", path, file)
 		}
 	}
 }

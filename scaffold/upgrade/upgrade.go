@@ -8,6 +8,7 @@ import (
 	"maps"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/merge"
 )
 
@@ -23,7 +24,7 @@ type Plan struct {
 	// Project is the project with this opctl's pins.
 	Project scaffold.Project
 	Pins    []Pin
-	Changes []scaffold.Change
+	Changes []machinery.Change
 	// Unbased are the files of the user's merged without the version
 	// opctl last wrote there (neither the project's bases nor its git
 	// history keep it): every difference is a conflict.
@@ -86,10 +87,10 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 			if !ok {
 				continue
 			}
-			if f.Owner == scaffold.Generated {
-				recorded.Generated[f.Path] = scaffold.ContentHash(base)
+			if f.Owner == machinery.Generated {
+				recorded.Generated[f.Path] = machinery.ContentHash(base)
 			} else {
-				recorded.Starters[f.Path] = scaffold.ContentHash(base)
+				recorded.Starters[f.Path] = machinery.ContentHash(base)
 				guessed[f.Path] = true
 			}
 		}
@@ -103,14 +104,14 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 			}
 		}
 	}
-	changes, err := scaffold.Plan(dir, tree, recorded, force)
+	changes, err := machinery.Plan(dir, tree, recorded, force)
 	if err != nil {
 		return Plan{}, err
 	}
 	for i, c := range changes {
 		// A file of the user's, changed by the user, which opctl now
 		// writes otherwise than it did: the one to merge.
-		if c.Action != scaffold.ActionKeep || recorded.Starters[c.Path] == scaffold.ContentHash(c.File.Content) {
+		if c.Action != machinery.ActionKeep || recorded.Starters[c.Path] == machinery.ContentHash(c.File.Content) {
 			continue
 		}
 		base, ok, err := bases.Base(c.Path, recorded.Starters[c.Path])
@@ -132,15 +133,15 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 			continue
 		}
 		c.Rendered, c.File.Content = c.File.Content, res.Content
-		c.Action = scaffold.ActionMerge
+		c.Action = machinery.ActionMerge
 		if res.Conflicts > 0 {
-			c.Action = scaffold.ActionMergeConflict
+			c.Action = machinery.ActionMergeConflict
 		}
 		changes[i] = c
 	}
 	// Files of the user's this opctl no longer writes (an earlier one's
 	// starters): removed when still as opctl wrote them, else left.
-	gone, err := scaffold.LeaveRecorded(dir, recorded, tree)
+	gone, err := machinery.LeaveRecorded(dir, recorded, tree)
 	if err != nil {
 		return Plan{}, err
 	}
@@ -154,8 +155,8 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 // stops the upgrade as a hand-edited generated file when they did; an
 // earlier generated file this opctl leaves to the user follows it until
 // the user changes it.
-func ownedAsNow(r scaffold.Recorded, tree *scaffold.Tree) scaffold.Recorded {
-	out := scaffold.Recorded{Generated: maps.Clone(r.Generated), Starters: maps.Clone(r.Starters)}
+func ownedAsNow(r machinery.Recorded, tree *machinery.Tree) machinery.Recorded {
+	out := machinery.Recorded{Generated: maps.Clone(r.Generated), Starters: maps.Clone(r.Starters)}
 	if out.Generated == nil {
 		out.Generated = map[string]string{}
 	}
@@ -163,7 +164,7 @@ func ownedAsNow(r scaffold.Recorded, tree *scaffold.Tree) scaffold.Recorded {
 		out.Starters = map[string]string{}
 	}
 	for _, f := range tree.Files() {
-		if f.Owner == scaffold.Generated {
+		if f.Owner == machinery.Generated {
 			if h := r.Starters[f.Path]; h != "" && out.Generated[f.Path] == "" {
 				out.Generated[f.Path] = h
 				delete(out.Starters, f.Path)
@@ -180,7 +181,7 @@ func ownedAsNow(r scaffold.Recorded, tree *scaffold.Tree) scaffold.Recorded {
 func (p Plan) Conflicts() []string {
 	var out []string
 	for _, c := range p.Changes {
-		if c.Action == scaffold.ActionMergeConflict {
+		if c.Action == machinery.ActionMergeConflict {
 			out = append(out, c.Path)
 		}
 	}

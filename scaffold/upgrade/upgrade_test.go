@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -63,7 +64,7 @@ func aged(t *testing.T, dir string, p *scaffold.Project, path string) (older, cu
 	current = string(b)
 	_, rest, _ := strings.Cut(current, "\n")
 	older = "# as an earlier opctl wrote it\n" + rest
-	p.Starters[path] = scaffold.ContentHash([]byte(older))
+	p.Starters[path] = machinery.ContentHash([]byte(older))
 	return older, current
 }
 
@@ -72,7 +73,7 @@ func write(t *testing.T, dir, path, content string) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(content), 0o644))
 }
 
-func change(t *testing.T, plan Plan, path string) scaffold.Change {
+func change(t *testing.T, plan Plan, path string) machinery.Change {
 	t.Helper()
 	for _, c := range plan.Changes {
 		if c.Path == path {
@@ -80,7 +81,7 @@ func change(t *testing.T, plan Plan, path string) scaffold.Change {
 		}
 	}
 	t.Fatalf("no change of %s planned", path)
-	return scaffold.Change{}
+	return machinery.Change{}
 }
 
 func TestPrepare(t *testing.T) {
@@ -103,9 +104,9 @@ func TestPrepare(t *testing.T) {
 	write(t, dir, ".dockerignore", olderIgnore)
 	// An earlier opctl's starters this one no longer writes.
 	write(t, dir, "gone.py", "pass\n")
-	p.Starters["gone.py"] = scaffold.ContentHash([]byte("pass\n"))
+	p.Starters["gone.py"] = machinery.ContentHash([]byte("pass\n"))
 	write(t, dir, "kept.py", "pass  # ours\n")
-	p.Starters["kept.py"] = scaffold.ContentHash([]byte("pass\n"))
+	p.Starters["kept.py"] = machinery.ContentHash([]byte("pass\n"))
 	// Earlier pins, one with an upgrade note.
 	p.Versions.Kopf = ">=1.40,<2"
 	p.Versions.PythonImage = "python:3.13-slim-bookworm"
@@ -114,25 +115,25 @@ func TestPrepare(t *testing.T) {
 	require.NoError(t, err)
 
 	makefile := change(t, plan, "Makefile")
-	assert.Equal(t, scaffold.ActionMerge, makefile.Action)
+	assert.Equal(t, machinery.ActionMerge, makefile.Action)
 	assert.Equal(t, current+"# our target\n", string(makefile.File.Content), "opctl's change and the user's, both")
 	assert.Equal(t, current, string(makefile.Rendered), "the next base is what opctl writes now")
 
 	readme := change(t, plan, "README.md")
-	assert.Equal(t, scaffold.ActionMergeConflict, readme.Action)
+	assert.Equal(t, machinery.ActionMergeConflict, readme.Action)
 	assert.Contains(t, string(readme.File.Content), "<<<<<<< yours\n# Our operator\n||||||| opctl before\n# as an earlier opctl wrote it\n=======\n")
 
 	dockerfile := change(t, plan, "Dockerfile")
-	assert.Equal(t, scaffold.ActionMergeConflict, dockerfile.Action)
+	assert.Equal(t, machinery.ActionMergeConflict, dockerfile.Action)
 	assert.Equal(t, []string{"Dockerfile"}, plan.Unbased)
 	assert.Equal(t, []string{"Dockerfile", "README.md"}, slices.Sorted(slices.Values(plan.Conflicts())))
 
 	ignore := change(t, plan, ".dockerignore")
-	assert.Equal(t, scaffold.ActionUpdate, ignore.Action)
+	assert.Equal(t, machinery.ActionUpdate, ignore.Action)
 	assert.Equal(t, currentIgnore, string(ignore.File.Content))
 
-	assert.Equal(t, scaffold.ActionRemove, change(t, plan, "gone.py").Action)
-	assert.Equal(t, scaffold.ActionLeave, change(t, plan, "kept.py").Action)
+	assert.Equal(t, machinery.ActionRemove, change(t, plan, "gone.py").Action)
+	assert.Equal(t, machinery.ActionLeave, change(t, plan, "kept.py").Action)
 
 	assert.Contains(t, plan.Pins, Pin{Key: "kopf", From: ">=1.40,<2", To: scaffold.DefaultVersions().Kopf})
 	image := slices.IndexFunc(plan.Pins, func(p Pin) bool { return p.Key == "pythonImage" })
@@ -144,7 +145,7 @@ func TestPrepare(t *testing.T) {
 	for _, c := range plan.Changes {
 		if c.Path != "opctl.yaml" && c.Path != "Makefile" && c.Path != "README.md" && c.Path != "Dockerfile" &&
 			c.Path != ".dockerignore" && c.Path != "gone.py" && c.Path != "kept.py" {
-			assert.Equal(t, scaffold.ActionUnchanged, c.Action, "%s", c.Path)
+			assert.Equal(t, machinery.ActionUnchanged, c.Action, "%s", c.Path)
 		}
 	}
 }
@@ -165,18 +166,18 @@ func TestProjectBases(t *testing.T) {
 	git("init", "-q")
 	const pristine, edited, later = "opctl wrote this\n", "opctl wrote this\nand we this\n", "we changed it again\n"
 	write(t, dir, "Makefile", pristine)
-	write(t, dir, scaffold.ProjectFileName, "starters:\n  Makefile: "+scaffold.ContentHash([]byte(pristine))+"\n")
+	write(t, dir, scaffold.ProjectFileName, "starters:\n  Makefile: "+machinery.ContentHash([]byte(pristine))+"\n")
 	git("add", "-A")
 	git("commit", "-qm", "scaffold")
 	write(t, dir, "Makefile", edited)
 	// A later opctl.yaml records another hash (a render the file never got).
-	write(t, dir, scaffold.ProjectFileName, "starters:\n  Makefile: "+scaffold.ContentHash([]byte("never written\n"))+"\n")
+	write(t, dir, scaffold.ProjectFileName, "starters:\n  Makefile: "+machinery.ContentHash([]byte("never written\n"))+"\n")
 	git("commit", "-qam", "ours")
 	write(t, dir, "Makefile", later)
 	git("commit", "-qam", "ours again")
 
 	bases := NewProjectBases(dir)
-	got, ok, err := bases.Base("Makefile", scaffold.ContentHash([]byte("never written\n")))
+	got, ok, err := bases.Base("Makefile", machinery.ContentHash([]byte("never written\n")))
 	require.NoError(t, err)
 	require.True(t, ok, "the scaffold commit holds the base")
 	assert.Equal(t, pristine, string(got))
@@ -190,8 +191,8 @@ func TestProjectBases(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, ok, "a file never committed as opctl wrote it has no base")
 
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, scaffold.BaseDir), 0o755))
-	write(t, dir, filepath.Join(scaffold.BaseDir, "Makefile"), "kept base\n")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, machinery.BaseDir), 0o755))
+	write(t, dir, filepath.Join(machinery.BaseDir, "Makefile"), "kept base\n")
 	got, ok, err = bases.Base("Makefile", "")
 	require.NoError(t, err)
 	require.True(t, ok)

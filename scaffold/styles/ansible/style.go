@@ -17,6 +17,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -207,7 +208,7 @@ func newAnsibleWatch(p scaffold.Project, w scaffold.Watch) (ansibleWatch, error)
 	return aw, nil
 }
 
-func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
+func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := struct {
 		Project scaffold.Project
 		V       scaffold.Versions
@@ -248,19 +249,19 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 	}
 	d.CreateOnceKinds = string(b)
 	// Jinja2 is full of {{ and }}: opctl's actions go between [[ and ]].
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates")).Delims("[[", "]]")
-	r.File("ansible.cfg", "ansible.cfg.tmpl", scaffold.UserOwned, d)
-	r.File(".ansible-lint", "ansible-lint.tmpl", scaffold.UserOwned, d)
-	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
-	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
-	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
-	r.File("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl", scaffold.UserOwned, d)
-	r.File("molecule/default/converge.yml", "molecule/converge.yml.tmpl", scaffold.Generated, d)
-	r.File("molecule/default/verify.yml", "molecule/verify.yml.tmpl", scaffold.Generated, d)
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates")).Delims("[[", "]]")
+	r.File("ansible.cfg", "ansible.cfg.tmpl", machinery.UserOwned, d)
+	r.File(".ansible-lint", "ansible-lint.tmpl", machinery.UserOwned, d)
+	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
+	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
+	r.File("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl", machinery.UserOwned, d)
+	r.File("molecule/default/converge.yml", "molecule/converge.yml.tmpl", machinery.Generated, d)
+	r.File("molecule/default/verify.yml", "molecule/verify.yml.tmpl", machinery.Generated, d)
 	if len(p.APIs) > 0 {
-		r.File("tests/test-conformance.yml", "test-conformance.yml.tmpl", scaffold.Generated, d)
-		r.File("tests/conformance-case.yml", "conformance-case.yml.tmpl", scaffold.Generated, d)
+		r.File("tests/test-conformance.yml", "test-conformance.yml.tmpl", machinery.Generated, d)
+		r.File("tests/conformance-case.yml", "conformance-case.yml.tmpl", machinery.Generated, d)
 	}
 	if r.Err() != nil {
 		return r.Err()
@@ -272,11 +273,11 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 			return err
 		}
 		role := "roles/" + aw.Role + "/"
-		r.File(role+"tasks/main.yml", "watch/main.yml.tmpl", scaffold.Generated, aw)
-		r.File(role+"tasks/handle.yml", "watch/handle.yml.tmpl", scaffold.UserOwned, aw)
-		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", scaffold.UserOwned, aw)
-		r.File("playbooks/local-"+aw.Role+".yml", "watch/local.yml.tmpl", scaffold.UserOwned, aw)
-		r.File("tests/test-"+aw.Role+".yml", "watch/test.yml.tmpl", scaffold.UserOwned, aw)
+		r.File(role+"tasks/main.yml", "watch/main.yml.tmpl", machinery.Generated, aw)
+		r.File(role+"tasks/handle.yml", "watch/handle.yml.tmpl", machinery.UserOwned, aw)
+		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", machinery.UserOwned, aw)
+		r.File("playbooks/local-"+aw.Role+".yml", "watch/local.yml.tmpl", machinery.UserOwned, aw)
+		r.File("tests/test-"+aw.Role+".yml", "watch/test.yml.tmpl", machinery.UserOwned, aw)
 		watches = append(watches, aw)
 	}
 	if err := addAnsibleData(p, d.APIs, watches, t); err != nil {
@@ -286,32 +287,32 @@ func ansibleFiles(p scaffold.Project, t *scaffold.Tree) error {
 		if a.Playbook != "" {
 			// The kind runs the user's playbook: opctl writes the playbooks
 			// around it, not a role.
-			r.File(scaffold.PlaybookFor(a.API, "run"), "playbooks/run.yml.tmpl", scaffold.Generated, a)
-			r.File(scaffold.PlaybookFor(a.API, "local"), "playbooks/local-playbook.yml.tmpl", scaffold.Generated, a)
-			r.File(scaffold.PlaybookDir+"/tasks/status-"+a.Singular()+".yml", "role/tasks/status.yml.tmpl", scaffold.Generated, a)
-			r.File(scaffold.PlaybookDir+"/tasks/"+a.RecordStatus, "role/tasks/record-status.yml.tmpl", scaffold.Generated, a)
+			r.File(scaffold.PlaybookFor(a.API, "run"), "playbooks/run.yml.tmpl", machinery.Generated, a)
+			r.File(scaffold.PlaybookFor(a.API, "local"), "playbooks/local-playbook.yml.tmpl", machinery.Generated, a)
+			r.File(scaffold.PlaybookDir+"/tasks/status-"+a.Singular()+".yml", "role/tasks/status.yml.tmpl", machinery.Generated, a)
+			r.File(scaffold.PlaybookDir+"/tasks/"+a.RecordStatus, "role/tasks/record-status.yml.tmpl", machinery.Generated, a)
 			continue
 		}
 		role := "roles/" + a.Singular() + "/"
-		r.File(role+"tasks/main.yml", "role/tasks/main.yml.tmpl", scaffold.UserOwned, a)
-		r.File(role+"tasks/children.yml", "role/tasks/children.yml.tmpl", scaffold.Generated, a)
-		r.File(role+"tasks/render.yml", "role/tasks/render.yml.tmpl", scaffold.Generated, a)
-		r.File(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", scaffold.Generated, a)
-		r.File(role+"tasks/record-status.yml", "role/tasks/record-status.yml.tmpl", scaffold.Generated, a)
-		r.File(role+"vars/main.yml", "role/vars/main.yml.tmpl", scaffold.Generated, a)
+		r.File(role+"tasks/main.yml", "role/tasks/main.yml.tmpl", machinery.UserOwned, a)
+		r.File(role+"tasks/children.yml", "role/tasks/children.yml.tmpl", machinery.Generated, a)
+		r.File(role+"tasks/render.yml", "role/tasks/render.yml.tmpl", machinery.Generated, a)
+		r.File(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", machinery.Generated, a)
+		r.File(role+"tasks/record-status.yml", "role/tasks/record-status.yml.tmpl", machinery.Generated, a)
+		r.File(role+"vars/main.yml", "role/vars/main.yml.tmpl", machinery.Generated, a)
 		if a.Workloads {
-			r.File(role+"templates/pod.yaml.j2", "role/templates/pod.yaml.j2.tmpl", scaffold.UserOwned, a)
+			r.File(role+"templates/pod.yaml.j2", "role/templates/pod.yaml.j2.tmpl", machinery.UserOwned, a)
 		}
 		for _, c := range a.Children {
-			r.File(role+"templates/"+c.Template, "role/templates/"+c.Shape()+".yaml.j2.tmpl", scaffold.UserOwned, ansibleChildData{a, c})
+			r.File(role+"templates/"+c.Template, "role/templates/"+c.Shape()+".yaml.j2.tmpl", machinery.UserOwned, ansibleChildData{a, c})
 		}
 		if len(a.Status) > 0 {
-			r.File(role+"templates/status.yaml.j2", "role/templates/status.yaml.j2.tmpl", scaffold.UserOwned, a)
+			r.File(role+"templates/status.yaml.j2", "role/templates/status.yaml.j2.tmpl", machinery.UserOwned, a)
 		}
-		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", scaffold.UserOwned, a)
-		r.File(role+"README.md", "role/README.md.tmpl", scaffold.UserOwned, a)
-		r.File("playbooks/local-"+a.Singular()+".yml", "playbooks/local.yml.tmpl", scaffold.UserOwned, a)
-		r.File("tests/test-"+a.Singular()+".yml", "tests.yml.tmpl", scaffold.UserOwned, a)
+		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", machinery.UserOwned, a)
+		r.File(role+"README.md", "role/README.md.tmpl", machinery.UserOwned, a)
+		r.File("playbooks/local-"+a.Singular()+".yml", "playbooks/local.yml.tmpl", machinery.UserOwned, a)
+		r.File("tests/test-"+a.Singular()+".yml", "tests.yml.tmpl", machinery.UserOwned, a)
 	}
 	return r.Err()
 }
@@ -348,7 +349,7 @@ type galaxyRequirement struct {
 
 // addAnsibleData adds the structured files: watches.yaml,
 // requirements.yml, each role's defaults and the children the tests expect.
-func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWatch, t *scaffold.Tree) error {
+func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWatch, t *machinery.Tree) error {
 	var watches []watch
 	for _, a := range apis {
 		w := watch{Version: a.Version, Group: a.FullGroup, Kind: a.Kind, Role: a.Singular(),
@@ -373,24 +374,24 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 	if watches == nil {
 		watches = []watch{}
 	}
-	add := func(path string, v any, owner scaffold.Ownership) error {
+	add := func(path string, v any, owner machinery.Ownership) error {
 		b, err := yamltext.Marshal(v)
 		if err != nil {
 			return err
 		}
 		header := "---\n"
-		if owner == scaffold.Generated {
+		if owner == machinery.Generated {
 			header += "# " + scaffold.GeneratedHeader + "\n"
 		}
-		return t.Add(scaffold.File{Path: path, Content: append([]byte(header), b...), Owner: owner})
+		return t.Add(machinery.File{Path: path, Content: append([]byte(header), b...), Owner: owner})
 	}
-	if err := add("watches.yaml", watches, scaffold.Generated); err != nil {
+	if err := add("watches.yaml", watches, machinery.Generated); err != nil {
 		return err
 	}
 	if err := add("requirements.yml", map[string]any{"collections": []galaxyRequirement{
 		{Name: "kubernetes.core", Version: p.Versions.KubernetesCoreCollection},
 		{Name: "operator_sdk.util", Version: p.Versions.OperatorSDKUtilCollection},
-	}}, scaffold.UserOwned); err != nil {
+	}}, machinery.UserOwned); err != nil {
 		return err
 	}
 	for _, a := range apis {
@@ -410,7 +411,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 			}
 			defaults[SnakeCase(node.Name)] = v
 		}
-		if err := t.Add(scaffold.File{Path: "roles/" + a.Singular() + "/defaults/main.yml", Content: flowYAML(defaults), Owner: scaffold.UserOwned}); err != nil {
+		if err := t.Add(machinery.File{Path: "roles/" + a.Singular() + "/defaults/main.yml", Content: flowYAML(defaults), Owner: machinery.UserOwned}); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 //go:embed all:templates
@@ -397,7 +398,7 @@ func markersOf(single scaffold.Project) []string {
 	return out
 }
 
-func goFiles(p scaffold.Project, t *scaffold.Tree) error {
+func goFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := newGoData(p)
 	for _, w := range p.Watches {
 		gw, err := newGoWatch(p, w)
@@ -406,55 +407,55 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 		}
 		d.Watches = append(d.Watches, gw)
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"), scaffold.TemplateDir(files, "templates/partials"))
-	r.File("go.mod", "go.mod.tmpl", scaffold.UserOwned, d)
-	r.Copy("go.sum", "go.sum", scaffold.UserOwned)
-	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
-	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
-	r.File(".dockerignore", "dockerignore.tmpl", scaffold.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
-	r.File(".golangci.yml", "golangci.yml.tmpl", scaffold.UserOwned, d)
-	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
-	r.File("cmd/main.go", "cmd/main.go.tmpl", scaffold.UserOwned, d)
-	r.File("cmd/apis.go", "cmd/apis.go.tmpl", scaffold.Generated, d)
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"), machinery.TemplateDir(files, "templates/partials"))
+	r.File("go.mod", "go.mod.tmpl", machinery.UserOwned, d)
+	r.Copy("go.sum", "go.sum", machinery.UserOwned)
+	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
+	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
+	r.File(".dockerignore", "dockerignore.tmpl", machinery.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
+	r.File(".golangci.yml", "golangci.yml.tmpl", machinery.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
+	r.File("cmd/main.go", "cmd/main.go.tmpl", machinery.UserOwned, d)
+	r.File("cmd/apis.go", "cmd/apis.go.tmpl", machinery.Generated, d)
 	addEnvtestTools(r, d)
 	for _, gv := range d.GVs {
-		r.File(gv.Dir+"/groupversion_info.go", "api/groupversion_info.go.tmpl", scaffold.Generated, gv)
-		r.File(gv.Dir+"/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl", scaffold.Generated, gv)
+		r.File(gv.Dir+"/groupversion_info.go", "api/groupversion_info.go.tmpl", machinery.Generated, gv)
+		r.File(gv.Dir+"/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl", machinery.Generated, gv)
 		for _, a := range gv.APIs {
-			r.File(gv.Dir+"/"+a.Singular()+"_types.go", "api/types.go.tmpl", scaffold.Generated, a)
+			r.File(gv.Dir+"/"+a.Singular()+"_types.go", "api/types.go.tmpl", machinery.Generated, a)
 		}
 		addConversions(r, gv)
 	}
 	ctl := "internal/controller/"
 	for _, gw := range d.Watches {
-		r.File(ctl+"watch_"+gw.Ident()+".go", "controller/watch.go.tmpl", scaffold.Generated, gw)
-		r.File(ctl+"watch_"+gw.Ident()+"_handler.go", "controller/watch_handler.go.tmpl", scaffold.UserOwned, gw)
-		r.File(ctl+"watch_"+gw.Ident()+"_test.go", "controller/watch_test.go.tmpl", scaffold.UserOwned, gw)
+		r.File(ctl+"watch_"+gw.Ident()+".go", "controller/watch.go.tmpl", machinery.Generated, gw)
+		r.File(ctl+"watch_"+gw.Ident()+"_handler.go", "controller/watch_handler.go.tmpl", machinery.UserOwned, gw)
+		r.File(ctl+"watch_"+gw.Ident()+"_test.go", "controller/watch_test.go.tmpl", machinery.UserOwned, gw)
 	}
 	if len(d.APIs) == 0 {
 		return r.Err()
 	}
-	r.File(ctl+"doc.go", "controller/doc.go.tmpl", scaffold.UserOwned, d)
-	r.File(ctl+"zz_generated.children.go", "controller/children.go.tmpl", scaffold.Generated, d)
-	r.File(ctl+"zz_generated.compare.go", "controller/compare.go.tmpl", scaffold.Generated, d)
-	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", scaffold.Generated, d)
-	r.File(ctl+"conformance_test.go", "controller/conformance_test.go.tmpl", scaffold.Generated, d)
+	r.File(ctl+"doc.go", "controller/doc.go.tmpl", machinery.UserOwned, d)
+	r.File(ctl+"zz_generated.children.go", "controller/children.go.tmpl", machinery.Generated, d)
+	r.File(ctl+"zz_generated.compare.go", "controller/compare.go.tmpl", machinery.Generated, d)
+	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", machinery.Generated, d)
+	r.File(ctl+"conformance_test.go", "controller/conformance_test.go.tmpl", machinery.Generated, d)
 	if p.Converts() {
-		r.File(ctl+"conversion_test.go", "controller/conversion_test.go.tmpl", scaffold.Generated, d)
+		r.File(ctl+"conversion_test.go", "controller/conversion_test.go.tmpl", machinery.Generated, d)
 	}
 	for _, a := range d.APIs {
-		r.File(ctl+"zz_generated."+a.Singular()+".go", "controller/wiring.go.tmpl", scaffold.Generated, a)
-		r.File(ctl+a.Singular()+"_controller.go", "controller/controller.go.tmpl", scaffold.UserOwned, a)
-		r.File(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", scaffold.UserOwned, a)
+		r.File(ctl+"zz_generated."+a.Singular()+".go", "controller/wiring.go.tmpl", machinery.Generated, a)
+		r.File(ctl+a.Singular()+"_controller.go", "controller/controller.go.tmpl", machinery.UserOwned, a)
+		r.File(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", machinery.UserOwned, a)
 		if a.Workloads {
-			r.File(ctl+a.Singular()+"_pods.go", "controller/pods.go.tmpl", scaffold.UserOwned, a)
+			r.File(ctl+a.Singular()+"_pods.go", "controller/pods.go.tmpl", machinery.UserOwned, a)
 		}
 		if len(a.Status) > 0 {
-			r.File(ctl+a.Singular()+"_status.go", "controller/status.go.tmpl", scaffold.UserOwned, a)
+			r.File(ctl+a.Singular()+"_status.go", "controller/status.go.tmpl", machinery.UserOwned, a)
 		}
 		for _, c := range a.Children {
-			r.File(ctl+c.File, "controller/child_"+c.Shape()+".go.tmpl", scaffold.UserOwned, goChildData{a, c})
+			r.File(ctl+c.File, "controller/child_"+c.Shape()+".go.tmpl", machinery.UserOwned, goChildData{a, c})
 		}
 	}
 	addWebhooks(r, d)
@@ -466,18 +467,18 @@ func goFiles(p scaffold.Project, t *scaffold.Tree) error {
 // version's way to the hub, through the version after it, with a test of
 // the conformance cases of the older version; the conversion of each older
 // version to the next is the user's.
-func addConversions(r *scaffold.Renderer, gv goGV) {
+func addConversions(r *machinery.Renderer, gv goGV) {
 	if !gv.Conversions {
 		return
 	}
-	r.File(gv.Dir+"/zz_generated.conversion.go", "api/zz_generated.conversion.go.tmpl", scaffold.Generated, gv)
+	r.File(gv.Dir+"/zz_generated.conversion.go", "api/zz_generated.conversion.go.tmpl", machinery.Generated, gv)
 	if !gv.Spokes {
 		return
 	}
-	r.File(gv.Dir+"/zz_generated.conversion_test.go", "api/zz_generated.conversion_test.go.tmpl", scaffold.Generated, gv)
+	r.File(gv.Dir+"/zz_generated.conversion_test.go", "api/zz_generated.conversion_test.go.tmpl", machinery.Generated, gv)
 	for _, a := range gv.APIs {
 		if a.Next != nil {
-			r.File(gv.Dir+"/"+a.Singular()+"_conversion.go", "api/conversion.go.tmpl", scaffold.UserOwned, a)
+			r.File(gv.Dir+"/"+a.Singular()+"_conversion.go", "api/conversion.go.tmpl", machinery.UserOwned, a)
 		}
 	}
 }
@@ -485,15 +486,15 @@ func addConversions(r *scaffold.Renderer, gv goGV) {
 // addWebhooks adds each group-version's webhook registrations (generated,
 // so they always match config/webhook/manifests.yaml) and, per kind, the
 // validator and defaulter with their tests, which are the user's.
-func addWebhooks(r *scaffold.Renderer, d goData) {
+func addWebhooks(r *machinery.Renderer, d goData) {
 	for _, gv := range d.GVs {
 		if !gv.Webhooks {
 			continue
 		}
-		r.File(gv.WebhookDir+"/webhooks.go", "webhook/webhooks.go.tmpl", scaffold.Generated, gv)
-		r.File(gv.WebhookDir+"/doc.go", "webhook/doc.go.tmpl", scaffold.UserOwned, gv)
+		r.File(gv.WebhookDir+"/webhooks.go", "webhook/webhooks.go.tmpl", machinery.Generated, gv)
+		r.File(gv.WebhookDir+"/doc.go", "webhook/doc.go.tmpl", machinery.UserOwned, gv)
 		if gv.Admits {
-			r.File(gv.WebhookDir+"/suite_test.go", "webhook/suite_test.go.tmpl", scaffold.Generated, gv)
+			r.File(gv.WebhookDir+"/suite_test.go", "webhook/suite_test.go.tmpl", machinery.Generated, gv)
 		}
 		for _, a := range gv.APIs {
 			if a.Admission == nil {
@@ -504,8 +505,8 @@ func addWebhooks(r *scaffold.Renderer, d goData) {
 				name string
 			}{{a.Admission.Validate, "validator"}, {a.Admission.Default, "defaulter"}} {
 				if op.on {
-					r.File(gv.WebhookDir+"/"+a.Singular()+"_"+op.name+".go", "webhook/"+op.name+".go.tmpl", scaffold.UserOwned, a)
-					r.File(gv.WebhookDir+"/"+a.Singular()+"_"+op.name+"_test.go", "webhook/"+op.name+"_test.go.tmpl", scaffold.UserOwned, a)
+					r.File(gv.WebhookDir+"/"+a.Singular()+"_"+op.name+".go", "webhook/"+op.name+".go.tmpl", machinery.UserOwned, a)
+					r.File(gv.WebhookDir+"/"+a.Singular()+"_"+op.name+"_test.go", "webhook/"+op.name+"_test.go.tmpl", machinery.UserOwned, a)
 				}
 			}
 		}
@@ -515,14 +516,14 @@ func addWebhooks(r *scaffold.Renderer, d goData) {
 // addEnvtestTools adds the modules that build kube-apiserver and etcd from
 // the Go module proxy, so the API-server tests need no other host. opctl's
 // own e2e tests build their binaries from these same files.
-func addEnvtestTools(r *scaffold.Renderer, d goData) {
+func addEnvtestTools(r *machinery.Renderer, d goData) {
 	const dir = "hack/envtest/"
-	r.File(dir+"kube-apiserver/go.mod", "hack/envtest/kube-apiserver.mod.tmpl", scaffold.Generated, d)
-	r.Copy(dir+"kube-apiserver/go.sum", "hack/envtest/kube-apiserver.sum", scaffold.Generated)
-	r.File(dir+"kube-apiserver/tools.go", "hack/envtest/kube-apiserver-tools.go.tmpl", scaffold.Generated, d)
-	r.File(dir+"etcd/go.mod", "hack/envtest/etcd.mod.tmpl", scaffold.Generated, d)
-	r.Copy(dir+"etcd/go.sum", "hack/envtest/etcd.sum", scaffold.Generated)
-	r.File(dir+"etcd/main.go", "hack/envtest/etcd-main.go.tmpl", scaffold.Generated, d)
-	r.File(dir+"build.sh", "hack/envtest/build.sh.tmpl", scaffold.Generated, d)
+	r.File(dir+"kube-apiserver/go.mod", "hack/envtest/kube-apiserver.mod.tmpl", machinery.Generated, d)
+	r.Copy(dir+"kube-apiserver/go.sum", "hack/envtest/kube-apiserver.sum", machinery.Generated)
+	r.File(dir+"kube-apiserver/tools.go", "hack/envtest/kube-apiserver-tools.go.tmpl", machinery.Generated, d)
+	r.File(dir+"etcd/go.mod", "hack/envtest/etcd.mod.tmpl", machinery.Generated, d)
+	r.Copy(dir+"etcd/go.sum", "hack/envtest/etcd.sum", machinery.Generated)
+	r.File(dir+"etcd/main.go", "hack/envtest/etcd-main.go.tmpl", machinery.Generated, d)
+	r.File(dir+"build.sh", "hack/envtest/build.sh.tmpl", machinery.Generated, d)
 	r.Chmod(dir+"build.sh", 0o755)
 }

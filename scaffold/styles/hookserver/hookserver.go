@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
@@ -28,7 +29,7 @@ func Command(p scaffold.Project) []string {
 }
 
 // Partials are the templates both Metacontroller styles' READMEs share.
-func Partials() fs.FS { return scaffold.TemplateDir(files, "templates/partials") }
+func Partials() fs.FS { return machinery.TemplateDir(files, "templates/partials") }
 
 // Prerequisite is Metacontroller itself, installed once per cluster.
 func Prerequisite() *scaffold.Prerequisite {
@@ -143,12 +144,12 @@ type Data struct {
 
 // AddFiles adds the hook server and its test, the image that runs it, the
 // Makefile and .gitignore.
-func AddFiles(t *scaffold.Tree, d Data) error {
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
-	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
-	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
-	r.File(d.Package+"/server.py", "server.py.tmpl", scaffold.UserOwned, d)
-	r.File("tests/test_server.py", "test_server.py.tmpl", scaffold.UserOwned, d)
+func AddFiles(t *machinery.Tree, d Data) error {
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
+	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
+	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
+	r.File(d.Package+"/server.py", "server.py.tmpl", machinery.UserOwned, d)
+	r.File("tests/test_server.py", "test_server.py.tmpl", machinery.UserOwned, d)
 	return r.Err()
 }

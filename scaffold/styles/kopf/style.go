@@ -11,6 +11,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
@@ -140,48 +141,48 @@ func Style() scaffold.Style {
 	}
 }
 
-func addFiles(p scaffold.Project, t *scaffold.Tree) error {
+func addFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := python.NewData(p, imageCommand(p), "reconcile")
 	d.KopfStandIn = true
 	if err := python.AddPackage(t, d, "tests/observed.py"); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
 	pkg := d.Package + "/"
-	r.File("requirements.txt", "requirements.txt.tmpl", scaffold.UserOwned, d)
-	r.File("requirements-dev.txt", "requirements-dev.txt.tmpl", scaffold.UserOwned, d)
+	r.File("requirements.txt", "requirements.txt.tmpl", machinery.UserOwned, d)
+	r.File("requirements-dev.txt", "requirements-dev.txt.tmpl", machinery.UserOwned, d)
 	kd := kopfData{Data: d, Namespaces: namespaces(p)}
-	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, kd)
-	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, kd)
-	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, kd)
-	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
-	r.File(".dockerignore", "dockerignore.tmpl", scaffold.UserOwned, d)
-	r.File(pkg+"operator.py", "pkg/operator.py.tmpl", scaffold.Generated, operatorData{d, operatorModules(p, d)})
-	r.File("tests/kopf_stand_in.py", "tests/kopf_stand_in.py.tmpl", scaffold.Generated, d)
-	r.File("tests/test_operator.py", "tests/test_operator.py.tmpl", scaffold.UserOwned, d)
+	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, kd)
+	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, kd)
+	r.File("README.md", "README.md.tmpl", machinery.UserOwned, kd)
+	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
+	r.File(".dockerignore", "dockerignore.tmpl", machinery.UserOwned, d)
+	r.File(pkg+"operator.py", "pkg/operator.py.tmpl", machinery.Generated, operatorData{d, operatorModules(p, d)})
+	r.File("tests/kopf_stand_in.py", "tests/kopf_stand_in.py.tmpl", machinery.Generated, d)
+	r.File("tests/test_operator.py", "tests/test_operator.py.tmpl", machinery.UserOwned, d)
 	if len(d.APIs) > 0 {
-		r.File(pkg+"reconcile.py", "pkg/reconcile.py.tmpl", scaffold.Generated, d)
-		r.File("tests/fake_api.py", "tests/fake_api.py.tmpl", scaffold.UserOwned, d)
+		r.File(pkg+"reconcile.py", "pkg/reconcile.py.tmpl", machinery.Generated, d)
+		r.File("tests/fake_api.py", "tests/fake_api.py.tmpl", machinery.UserOwned, d)
 	}
 	for _, a := range d.APIs {
-		r.File(pkg+"handlers_"+a.Singular()+".py", "pkg/handlers.py.tmpl", scaffold.UserOwned, a)
-		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", scaffold.UserOwned, a)
+		r.File(pkg+"handlers_"+a.Singular()+".py", "pkg/handlers.py.tmpl", machinery.UserOwned, a)
+		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", machinery.UserOwned, a)
 		if a.Admission != nil {
-			r.File(pkg+"admission_"+a.Singular()+".py", "pkg/admission.py.tmpl", scaffold.UserOwned, a)
-			r.File("tests/test_admission_"+a.Singular()+".py", "tests/test_admission.py.tmpl", scaffold.UserOwned, a)
+			r.File(pkg+"admission_"+a.Singular()+".py", "pkg/admission.py.tmpl", machinery.UserOwned, a)
+			r.File("tests/test_admission_"+a.Singular()+".py", "tests/test_admission.py.tmpl", machinery.UserOwned, a)
 		}
 	}
 	if p.Admits() {
-		r.File(pkg+"webhooks.py", "pkg/webhooks.py.tmpl", scaffold.Generated, webhookData{Data: d, CertDir: certDir, CertDirEnv: certDirEnv, WebhookPort: webhookPort})
+		r.File(pkg+"webhooks.py", "pkg/webhooks.py.tmpl", machinery.Generated, webhookData{Data: d, CertDir: certDir, CertDirEnv: certDirEnv, WebhookPort: webhookPort})
 	}
 	for _, w := range p.Watches {
 		kw, err := newKopfWatch(p, d.Package, w)
 		if err != nil {
 			return err
 		}
-		r.File(pkg+"watch_"+kw.Ident()+".py", "pkg/watch.py.tmpl", scaffold.Generated, kw)
-		r.File(pkg+"handle_"+kw.Ident()+".py", "pkg/handle.py.tmpl", scaffold.UserOwned, kw)
-		r.File("tests/test_watch_"+kw.Ident()+".py", "tests/test_watch.py.tmpl", scaffold.UserOwned, kw)
+		r.File(pkg+"watch_"+kw.Ident()+".py", "pkg/watch.py.tmpl", machinery.Generated, kw)
+		r.File(pkg+"handle_"+kw.Ident()+".py", "pkg/handle.py.tmpl", machinery.UserOwned, kw)
+		r.File("tests/test_watch_"+kw.Ident()+".py", "tests/test_watch.py.tmpl", machinery.UserOwned, kw)
 	}
 	return r.Err()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles/hookserver"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
@@ -93,7 +94,7 @@ func manifests(p scaffold.Project) map[string][]any {
 	return files
 }
 
-func addFiles(p scaffold.Project, t *scaffold.Tree) error {
+func addFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := python.NewData(p, hookserver.Command(p), "")
 	if err := hookserver.AddFiles(t, hookserver.Data{Data: d, Decorator: true}); err != nil {
 		return err
@@ -101,12 +102,12 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if err := python.AddBase(t, d); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"), hookserver.Partials())
-	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
-	r.File(d.Package+"/decorators.py", "pkg/decorators.py.tmpl", scaffold.Generated, d)
-	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.UserOwned, d)
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"), hookserver.Partials())
+	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
+	r.File(d.Package+"/decorators.py", "pkg/decorators.py.tmpl", machinery.Generated, d)
+	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", machinery.UserOwned, d)
 	for _, dec := range p.Decorators {
-		r.File("tests/test_"+dec.Name+".py", "tests/test_decorator.py.tmpl", scaffold.UserOwned, struct {
+		r.File("tests/test_"+dec.Name+".py", "tests/test_decorator.py.tmpl", machinery.UserOwned, struct {
 			scaffold.Decorator
 			Package string
 		}{dec, d.Package})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles/hookserver"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
@@ -101,7 +102,7 @@ func manifests(p scaffold.Project) map[string][]any {
 	return files
 }
 
-func addFiles(p scaffold.Project, t *scaffold.Tree) error {
+func addFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := python.NewData(p, hookserver.Command(p), "sync")
 	if err := hookserver.AddFiles(t, hookserver.Data{Data: d}); err != nil {
 		return err
@@ -109,11 +110,11 @@ func addFiles(p scaffold.Project, t *scaffold.Tree) error {
 	if err := python.AddPackage(t, d, d.Package+"/observed.py"); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"), hookserver.Partials())
-	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
-	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", scaffold.Generated, d)
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"), hookserver.Partials())
+	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
+	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", machinery.Generated, d)
 	for _, a := range d.APIs {
-		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", scaffold.UserOwned, a)
+		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", machinery.UserOwned, a)
 	}
 	return r.Err()
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 //go:embed templates
@@ -126,10 +127,10 @@ func NewData(p scaffold.Project, command []string, runtime string) Data {
 
 // AddBase adds what every Python project has: the package's __init__.py
 // and the tests' conftest.py.
-func AddBase(t *scaffold.Tree, d Data) error {
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
-	r.File(d.Package+"/__init__.py", "init.py.tmpl", scaffold.UserOwned, d)
-	r.File("tests/conftest.py", "conftest.py.tmpl", scaffold.UserOwned, d)
+func AddBase(t *machinery.Tree, d Data) error {
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
+	r.File(d.Package+"/__init__.py", "init.py.tmpl", machinery.UserOwned, d)
+	r.File("tests/conftest.py", "conftest.py.tmpl", machinery.UserOwned, d)
 	return r.Err()
 }
 
@@ -138,28 +139,28 @@ func AddBase(t *scaffold.Tree, d Data) error {
 // children (yours) and the runner of the conformance cases. compare is
 // where the comparison of children with what the API server has goes: a
 // module of the package, or of the tests.
-func AddPackage(t *scaffold.Tree, d Data, compare string) error {
+func AddPackage(t *machinery.Tree, d Data, compare string) error {
 	if err := AddBase(t, d); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"), scaffold.TemplateDir(files, "templates/partials"))
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"), machinery.TemplateDir(files, "templates/partials"))
 	pkg := d.Package + "/"
-	r.File(pkg+"kinds.py", "kinds.py.tmpl", scaffold.Generated, d)
-	r.File(pkg+"common.py", "common.py.tmpl", scaffold.Generated, d)
-	r.File(pkg+"status.py", "status.py.tmpl", scaffold.Generated, d)
-	r.File(compare, "compare.py.tmpl", scaffold.Generated, d)
+	r.File(pkg+"kinds.py", "kinds.py.tmpl", machinery.Generated, d)
+	r.File(pkg+"common.py", "common.py.tmpl", machinery.Generated, d)
+	r.File(pkg+"status.py", "status.py.tmpl", machinery.Generated, d)
+	r.File(compare, "compare.py.tmpl", machinery.Generated, d)
 	if len(d.APIs) > 0 {
-		r.File("tests/test_conformance.py", "test_conformance.py.tmpl", scaffold.Generated, d)
+		r.File("tests/test_conformance.py", "test_conformance.py.tmpl", machinery.Generated, d)
 	}
 	for _, a := range d.APIs {
 		if a.Workloads {
-			r.File(pkg+a.Singular()+"_pods.py", "pods.py.tmpl", scaffold.UserOwned, a)
+			r.File(pkg+a.Singular()+"_pods.py", "pods.py.tmpl", machinery.UserOwned, a)
 		}
 		for _, c := range a.Children {
-			r.File(pkg+c.Module+".py", "child_"+c.Shape()+".py.tmpl", scaffold.UserOwned, ChildData{a, c})
+			r.File(pkg+c.Module+".py", "child_"+c.Shape()+".py.tmpl", machinery.UserOwned, ChildData{a, c})
 		}
 		if len(a.Status) > 0 {
-			r.File(pkg+a.Singular()+"_status.py", "own_status.py.tmpl", scaffold.UserOwned, a)
+			r.File(pkg+a.Singular()+"_status.py", "own_status.py.tmpl", machinery.UserOwned, a)
 		}
 	}
 	return r.Err()
@@ -167,4 +168,4 @@ func AddPackage(t *scaffold.Tree, d Data, compare string) error {
 
 // Templates are the base's templates, for a style's own files that use
 // its partials.
-func Templates() fs.FS { return scaffold.TemplateDir(files, "templates/partials") }
+func Templates() fs.FS { return machinery.TemplateDir(files, "templates/partials") }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // conversionBinding is a kubernetesCustomResourceConversion binding of a
@@ -124,22 +125,22 @@ func jqGet(key string) string {
 // addConversion adds the conversion hook of a kind whose versions convert
 // (generated: its binding follows the versions), the user's module of each
 // step, and the test of the cases of the older versions.
-func addConversion(p scaffold.Project, r *scaffold.Renderer, sa shellAPI) error {
+func addConversion(p scaffold.Project, r *machinery.Renderer, sa shellAPI) error {
 	c, err := newShellConversion(p, sa)
 	if err != nil {
 		return err
 	}
 	hook := "hooks/" + sa.Hook + "-convert.sh"
-	r.File(hook, "hooks/convert.sh.tmpl", scaffold.Generated, c)
+	r.File(hook, "hooks/convert.sh.tmpl", machinery.Generated, c)
 	r.Chmod(hook, 0o755)
 	for _, s := range c.Steps {
-		r.File("hooks/"+s.Module+".jq", "hooks/convert_step.jq.tmpl", scaffold.UserOwned, struct {
+		r.File("hooks/"+s.Module+".jq", "hooks/convert_step.jq.tmpl", machinery.UserOwned, struct {
 			shellConversion
 			Step shellStep
 		}{c, s})
 	}
 	test := "tests/test_conversion_" + sa.Plural + ".sh"
-	r.File(test, "tests/test_conversion.sh.tmpl", scaffold.Generated, c)
+	r.File(test, "tests/test_conversion.sh.tmpl", machinery.Generated, c)
 	r.Chmod(test, 0o755)
 	return nil
 }

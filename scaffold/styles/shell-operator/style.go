@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 //go:embed all:templates
@@ -260,11 +261,11 @@ type shellWatch struct {
 
 // addWatchHooks adds each watch's hook, the library it shares, the user's
 // handler and the hook's fixtures.
-func addWatchHooks(p scaffold.Project, r *scaffold.Renderer, t *scaffold.Tree) error {
+func addWatchHooks(p scaffold.Project, r *machinery.Renderer, t *machinery.Tree) error {
 	if len(p.Watches) == 0 {
 		return nil
 	}
-	r.File("hooks/lib/watch.sh", "hooks/lib/watch.sh.tmpl", scaffold.Generated, shellWatch{Project: p, Reason: scaffold.WatchHandledReason})
+	r.File("hooks/lib/watch.sh", "hooks/lib/watch.sh.tmpl", machinery.Generated, shellWatch{Project: p, Reason: scaffold.WatchHandledReason})
 	for _, w := range p.Watches {
 		config, err := json.MarshalIndent(watchConfig(w), "", "  ")
 		if err != nil {
@@ -272,9 +273,9 @@ func addWatchHooks(p scaffold.Project, r *scaffold.Renderer, t *scaffold.Tree) e
 		}
 		d := shellWatch{WatchIn: p.WatchIn(w), Project: p, Handler: "handle-" + w.Name + ".sh", Config: string(config), PrintConfig: configPrinter(p)}
 		hook := "hooks/watch-" + w.Name + ".sh"
-		r.File(hook, "hooks/watch.sh.tmpl", scaffold.Generated, d)
+		r.File(hook, "hooks/watch.sh.tmpl", machinery.Generated, d)
 		r.Chmod(hook, 0o755)
-		r.File("hooks/lib/"+d.Handler, "hooks/lib/handler.sh.tmpl", scaffold.UserOwned, d)
+		r.File("hooks/lib/"+d.Handler, "hooks/lib/handler.sh.tmpl", machinery.UserOwned, d)
 		r.Chmod("hooks/lib/"+d.Handler, 0o755)
 		if err := addWatchFixtures(p, w, t); err != nil {
 			return err
@@ -286,7 +287,7 @@ func addWatchHooks(p scaffold.Project, r *scaffold.Renderer, t *scaffold.Tree) e
 // addWatchFixtures writes binding contexts for a watch hook and the
 // operations it writes for them with the starter handler: an Event per
 // object handled.
-func addWatchFixtures(p scaffold.Project, w scaffold.Watch, t *scaffold.Tree) error {
+func addWatchFixtures(p scaffold.Project, w scaffold.Watch, t *machinery.Tree) error {
 	object := func(name, uid, rv string) map[string]any { return scaffold.WatchFixture(w, name, uid, rv) }
 	first := object("first", "00000000-0000-4000-8000-000000000001", "41")
 	second := object("second", "00000000-0000-4000-8000-000000000002", "42")
@@ -321,7 +322,7 @@ func addWatchFixtures(p scaffold.Project, w scaffold.Watch, t *scaffold.Tree) er
 // addFixture writes a watch hook's test case: the binding contexts it runs
 // with and the operations it must write. They are the user's: the Events
 // hold the message of the user's handler, which the user changes.
-func addFixture(t *scaffold.Tree, hook, name string, contexts, ops any) error {
+func addFixture(t *machinery.Tree, hook, name string, contexts, ops any) error {
 	for path, v := range map[string]any{
 		"tests/fixtures/" + hook + "--" + name + ".json": contexts,
 		"tests/expected/" + hook + "--" + name + ".json": ops,
@@ -330,7 +331,7 @@ func addFixture(t *scaffold.Tree, hook, name string, contexts, ops any) error {
 		if err != nil {
 			return err
 		}
-		if err := t.Add(scaffold.File{Path: path, Content: append(b, '\n'), Owner: scaffold.UserOwned}); err != nil {
+		if err := t.Add(machinery.File{Path: path, Content: append(b, '\n'), Owner: machinery.UserOwned}); err != nil {
 			return err
 		}
 	}
@@ -383,7 +384,7 @@ type shellAdmission struct {
 
 // addAdmissionHooks adds the kind's validating and defaulting hooks and
 // their tests, a file each (so that adding one later adds its files).
-func addAdmissionHooks(p scaffold.Project, r *scaffold.Renderer, sa shellAPI) error {
+func addAdmissionHooks(p scaffold.Project, r *machinery.Renderer, sa shellAPI) error {
 	a := sa.API
 	scope := admissionv1.ClusterScope
 	if a.Namespaced {
@@ -416,10 +417,10 @@ func addAdmissionHooks(p scaffold.Project, r *scaffold.Renderer, sa shellAPI) er
 		hook := d
 		hook.Config, hook.Op = string(b), op.name
 		file := "hooks/" + sa.Hook + "-" + op.name + ".sh"
-		r.File(file, "hooks/"+op.name+".sh.tmpl", scaffold.UserOwned, hook)
+		r.File(file, "hooks/"+op.name+".sh.tmpl", machinery.UserOwned, hook)
 		r.Chmod(file, 0o755)
 		test := "tests/test_admission_" + a.Plural + "_" + op.name + ".sh"
-		r.File(test, "tests/test_admission.sh.tmpl", scaffold.UserOwned, hook)
+		r.File(test, "tests/test_admission.sh.tmpl", machinery.UserOwned, hook)
 		r.Chmod(test, 0o755)
 	}
 	return r.Err()
@@ -428,7 +429,7 @@ func addAdmissionHooks(p scaffold.Project, r *scaffold.Renderer, sa shellAPI) er
 // HookName numbers hooks in steps of ten, in the order kinds were added.
 func HookName(i int, a scaffold.API) string { return fmt.Sprintf("%02d-%s", 10*(i+1), a.Plural) }
 
-func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
+func shellOperatorFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := struct {
 		Project scaffold.Project
 		V       scaffold.Versions
@@ -448,35 +449,35 @@ func shellOperatorFiles(p scaffold.Project, t *scaffold.Tree) error {
 		d.APIs = append(d.APIs, shellAPI{API: a, jqTemplated: newJQTemplated(a), FullGroup: a.FullGroup(p.Domain), Hook: HookName(i, a),
 			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON), PrintConfig: configPrinter(p)})
 	}
-	r := scaffold.NewRenderer(t, scaffold.TemplateDir(files, "templates"))
-	r.File("Dockerfile", "Dockerfile.tmpl", scaffold.UserOwned, d)
-	r.File("Makefile", "Makefile.tmpl", scaffold.UserOwned, d)
-	r.File("README.md", "README.md.tmpl", scaffold.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", scaffold.UserOwned, d)
-	r.File(".shellcheckrc", "shellcheckrc.tmpl", scaffold.UserOwned, d)
-	r.File("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", scaffold.Generated, d)
+	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
+	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
+	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
+	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
+	r.File(".shellcheckrc", "shellcheckrc.tmpl", machinery.UserOwned, d)
+	r.File("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", machinery.Generated, d)
 	r.Chmod("tests/test_hooks.sh", 0o755)
 	if len(p.APIs) > 0 {
-		r.File("hooks/lib/children.sh", "hooks/lib/children.sh.tmpl", scaffold.Generated, d)
-		r.File("hooks/lib/children.jq", "hooks/lib/children.jq.tmpl", scaffold.Generated, d)
-		r.File("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", scaffold.Generated, d)
-		r.File("tests/test_conformance.sh", "tests/test_conformance.sh.tmpl", scaffold.Generated, d)
+		r.File("hooks/lib/children.sh", "hooks/lib/children.sh.tmpl", machinery.Generated, d)
+		r.File("hooks/lib/children.jq", "hooks/lib/children.jq.tmpl", machinery.Generated, d)
+		r.File("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", machinery.Generated, d)
+		r.File("tests/test_conformance.sh", "tests/test_conformance.sh.tmpl", machinery.Generated, d)
 		r.Chmod("tests/test_conformance.sh", 0o755)
 	}
 	if p.Converts() {
-		r.File("hooks/lib/conversion.jq", "hooks/lib/conversion.jq.tmpl", scaffold.Generated, d)
+		r.File("hooks/lib/conversion.jq", "hooks/lib/conversion.jq.tmpl", machinery.Generated, d)
 	}
 	for _, sa := range d.APIs {
-		r.File("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", scaffold.Generated, sa)
+		r.File("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", machinery.Generated, sa)
 		r.Chmod("hooks/"+sa.Hook+".sh", 0o755)
 		if sa.Workloads {
-			r.File("hooks/lib/"+sa.Plural+"/pod.jq", "hooks/children/pod.jq.tmpl", scaffold.UserOwned, sa)
+			r.File("hooks/lib/"+sa.Plural+"/pod.jq", "hooks/children/pod.jq.tmpl", machinery.UserOwned, sa)
 		}
 		for _, c := range sa.Children {
-			r.File("hooks/"+c.Module+".jq", "hooks/children/"+c.Shape()+".jq.tmpl", scaffold.UserOwned, shellChildData{sa, c})
+			r.File("hooks/"+c.Module+".jq", "hooks/children/"+c.Shape()+".jq.tmpl", machinery.UserOwned, shellChildData{sa, c})
 		}
 		if sa.StatusModule != "" {
-			r.File("hooks/"+sa.StatusModule+".jq", "hooks/status.jq.tmpl", scaffold.UserOwned, sa)
+			r.File("hooks/"+sa.StatusModule+".jq", "hooks/status.jq.tmpl", machinery.UserOwned, sa)
 		}
 		if sa.Admission != nil {
 			if err := addAdmissionHooks(p, r, sa); err != nil {

@@ -1,13 +1,24 @@
-package scaffold
+// Package machinery turns a rendered project into files on disk, safely:
+// the tree of rendered files and who owns each (Tree, File), the plan of
+// what writing it would do to a directory, with hand edits told from
+// opctl's own by their recorded hashes (Plan), the all-or-nothing write
+// (Apply), the bases opctl upgrade merges from (WithBases), and the
+// template renderer the styles write their files with (Renderer). It
+// knows nothing of Kubernetes or of any style.
+package machinery
 
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -28,6 +39,9 @@ type File struct {
 	Content []byte
 	Mode    fs.FileMode
 	Owner   Ownership
+	// Always is a file written whatever it holds now: opctl's own record
+	// of the project (its project and lock files), which no hash covers.
+	Always bool
 }
 
 // Tree is a rendered project held in memory until it is fully valid.
@@ -35,8 +49,8 @@ type Tree struct {
 	files map[string]File
 }
 
-// newTree returns an empty tree.
-func newTree() *Tree { return &Tree{files: map[string]File{}} }
+// NewTree returns an empty tree.
+func NewTree() *Tree { return &Tree{files: map[string]File{}} }
 
 // Add puts a file in the tree; two renderers writing one path is a bug.
 func (t *Tree) Add(f File) error {
@@ -53,7 +67,7 @@ func (t *Tree) Add(f File) error {
 // Files returns the files sorted by path.
 func (t *Tree) Files() []File {
 	out := make([]File, 0, len(t.files))
-	for _, p := range SortedKeys(t.files) {
+	for _, p := range slices.Sorted(maps.Keys(t.files)) {
 		out = append(out, t.files[p])
 	}
 	return out
@@ -122,14 +136,17 @@ func (c Change) Conflict() bool {
 	return c.Action == ActionEdited || c.Action == ActionForeign || c.Action == ActionOrphaned
 }
 
-// Recorded is what the lock file says opctl last wrote: the hash of
-// each generated file and of each file of the user's (a starter).
+// Recorded is what opctl last wrote: the hash (ContentHash) of each
+// generated file and of each file of the user's (a starter).
 type Recorded struct {
 	Generated, Starters map[string]string
 }
 
-// Recorded is what p's lock file records of the files opctl wrote.
-func (p Project) Recorded() Recorded { return Recorded{Generated: p.Generated, Starters: p.Starters} }
+// ContentHash is the hash Recorded holds of a file opctl wrote.
+func ContentHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
 
 // Plan decides, without writing, what Apply would do in dir, reading each
 // file once. recorded holds the hashes of the files as opctl last wrote
@@ -163,7 +180,7 @@ func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) 
 			c.Action = ActionUpdate
 		case f.Owner == UserOwned:
 			c.Action = ActionKeep
-		case f.Path == ProjectFileName || f.Path == LockFileName || recorded.Generated[f.Path] == ContentHash(old) || force:
+		case f.Always || recorded.Generated[f.Path] == ContentHash(old) || force:
 			c.Action = ActionUpdate
 		case recorded.Generated[f.Path] != "":
 			c.Action = ActionEdited
@@ -180,7 +197,7 @@ func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) 
 		}
 		changes = append(changes, c)
 	}
-	for _, path := range SortedKeys(recorded.Generated) {
+	for _, path := range slices.Sorted(maps.Keys(recorded.Generated)) {
 		if _, ok := t.Get(path); ok {
 			continue
 		}
@@ -236,7 +253,7 @@ func Leave(dir string, previous, t *Tree) ([]Change, error) {
 // opctl last wrote it when it has its recorded hash.
 func LeaveRecorded(dir string, recorded Recorded, t *Tree) ([]Change, error) {
 	var files []File
-	for _, path := range SortedKeys(recorded.Starters) {
+	for _, path := range slices.Sorted(maps.Keys(recorded.Starters)) {
 		files = append(files, File{Path: path, Owner: UserOwned})
 	}
 	return leave(dir, t, files, func(f File, old []byte) bool { return ContentHash(old) == recorded.Starters[f.Path] })
@@ -293,9 +310,9 @@ const (
 	removedSuffix = ".opctl-removed"
 )
 
-// errInterrupted is returned when the context is cancelled (Ctrl-C) while
+// ErrInterrupted is returned when the context is cancelled (Ctrl-C) while
 // a plan is applied.
-var errInterrupted = errors.New("interrupted")
+var ErrInterrupted = errors.New("interrupted")
 
 // Apply carries out a plan made by Plan, all or nothing: every file is
 // first written beside its target, then renamed into place, and every file
@@ -338,7 +355,7 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 	for _, c := range todo {
 		if ctx.Err() != nil {
 			rollback()
-			return fmt.Errorf("%w: nothing written", errInterrupted)
+			return fmt.Errorf("%w: nothing written", ErrInterrupted)
 		}
 		if c.Action == ActionRemove {
 			continue
@@ -358,7 +375,7 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 	}
 	if ctx.Err() != nil {
 		rollback()
-		return fmt.Errorf("%w: nothing written", errInterrupted)
+		return fmt.Errorf("%w: nothing written", ErrInterrupted)
 	}
 	for _, c := range todo {
 		from, to := target(c)+tmpSuffix, target(c)
@@ -379,7 +396,7 @@ func Apply(ctx context.Context, fsys FS, dir string, changes []Change) error {
 		}
 	}
 	if ctx.Err() != nil {
-		return fmt.Errorf("%w: after all %d files were written", errInterrupted, len(todo))
+		return fmt.Errorf("%w: after all %d files were written", ErrInterrupted, len(todo))
 	}
 	return nil
 }
