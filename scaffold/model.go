@@ -347,8 +347,6 @@ type ChildKind struct {
 	Group    string // "" for core
 	Version  string
 	Resource string // configmaps
-	GoPkg    string // Go import alias used in generated code: corev1, appsv1, batchv1
-	GoImport string // Go import path of the kind's package
 	// Mutable is false for kinds whose spec cannot change after creation,
 	// so reconcilers only create them.
 	Mutable bool
@@ -389,21 +387,21 @@ func (c ChildKind) APIVersion() string {
 }
 
 var childKinds = []ChildKind{
-	{Kind: "ConfigMap", Version: "v1", Resource: "configmaps", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
-	{Kind: "Secret", Version: "v1", Resource: "secrets", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
-	{Kind: "Service", Version: "v1", Resource: "services", GoPkg: "corev1", GoImport: "k8s.io/api/core/v1", Mutable: true},
-	{Kind: "Deployment", Group: "apps", Version: "v1", Resource: "deployments", GoPkg: "appsv1", GoImport: "k8s.io/api/apps/v1", Mutable: true, Workload: true},
-	{Kind: "StatefulSet", Group: "apps", Version: "v1", Resource: "statefulsets", GoPkg: "appsv1", GoImport: "k8s.io/api/apps/v1", Mutable: true, Workload: true},
-	{Kind: "Job", Group: "batch", Version: "v1", Resource: "jobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: false, Workload: true},
-	{Kind: "PodDisruptionBudget", Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", GoPkg: "policyv1", GoImport: "k8s.io/api/policy/v1", Mutable: true},
-	{Kind: "NetworkPolicy", Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", GoPkg: "networkingv1", GoImport: "k8s.io/api/networking/v1", Mutable: true},
-	{Kind: "HorizontalPodAutoscaler", Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers", GoPkg: "autoscalingv2", GoImport: "k8s.io/api/autoscaling/v2", Mutable: true,
+	{Kind: "ConfigMap", Version: "v1", Resource: "configmaps", Mutable: true},
+	{Kind: "Secret", Version: "v1", Resource: "secrets", Mutable: true},
+	{Kind: "Service", Version: "v1", Resource: "services", Mutable: true},
+	{Kind: "Deployment", Group: "apps", Version: "v1", Resource: "deployments", Mutable: true, Workload: true},
+	{Kind: "StatefulSet", Group: "apps", Version: "v1", Resource: "statefulsets", Mutable: true, Workload: true},
+	{Kind: "Job", Group: "batch", Version: "v1", Resource: "jobs", Mutable: false, Workload: true},
+	{Kind: "PodDisruptionBudget", Group: "policy", Version: "v1", Resource: "poddisruptionbudgets", Mutable: true},
+	{Kind: "NetworkPolicy", Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies", Mutable: true},
+	{Kind: "HorizontalPodAutoscaler", Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers", Mutable: true,
 		Needs: []string{"Deployment", "StatefulSet"}},
-	{Kind: "Ingress", Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", GoPkg: "networkingv1", GoImport: "k8s.io/api/networking/v1", Mutable: true,
+	{Kind: "Ingress", Group: "networking.k8s.io", Version: "v1", Resource: "ingresses", Mutable: true,
 		Needs: []string{"Service"}},
-	{Kind: "CronJob", Group: "batch", Version: "v1", Resource: "cronjobs", GoPkg: "batchv1", GoImport: "k8s.io/api/batch/v1", Mutable: true, Workload: true},
+	{Kind: "CronJob", Group: "batch", Version: "v1", Resource: "cronjobs", Mutable: true, Workload: true},
 	// The Prometheus Operator's kind: no Go package in client-go, so Go
-	// projects handle it as an unstructured object (GoPkg is empty).
+	// projects handle it as an unstructured object.
 	{Kind: "ServiceMonitor", Group: "monitoring.coreos.com", Version: "v1", Resource: "servicemonitors", Mutable: true,
 		Needs: []string{"Service"}, Prerequisite: &Prerequisite{CRD: "servicemonitors.monitoring.coreos.com",
 			Install: "install the Prometheus Operator first (https://prometheus-operator.dev/docs/getting-started/installation/): ServiceMonitor children need its CRD",

@@ -32,8 +32,10 @@ type goChild struct {
 	// Func builds the child (databaseConfigMap); Var holds it in the
 	// generated wiring (configMap); File is the builder's file.
 	Func, Var, File string
-	// Unstructured: the kind has no Go package in client-go (a
-	// ServiceMonitor), so its builder returns an unstructured object.
+	// GoPkg is the import alias of the kind's Go package (goPackage);
+	// Unstructured: it has none in client-go (a ServiceMonitor), so its
+	// builder returns an unstructured object.
+	GoPkg        string
 	Unstructured bool
 	// CreateOnce: the child's spec cannot change once created (a Job).
 	CreateOnce bool
@@ -124,14 +126,30 @@ func newGoLeaf(f scaffold.Field, v string) goLeaf {
 	return l
 }
 
+// goPackage is the import alias of a child kind's package in client-go,
+// k8s.io/api/<group>/<version>, as kubebuilder names them (corev1,
+// appsv1, networkingv1), or "" for a kind it has none of: one of a group
+// outside Kubernetes' own (those have no dot or end in .k8s.io), a CRD's.
+func goPackage(c scaffold.ChildKind) string {
+	switch {
+	case c.Group == "":
+		return "core" + c.Version
+	case strings.Contains(c.Group, ".") && !strings.HasSuffix(c.Group, ".k8s.io"):
+		return ""
+	}
+	group, _, _ := strings.Cut(c.Group, ".")
+	return group + c.Version
+}
+
 // goChildren are the builders of the kind's owned kinds.
 func goChildren(a scaffold.API) []goChild {
 	var out []goChild
 	for _, c := range a.OwnedKinds() {
 		g := goChild{ChildKind: c, Func: strings.ToLower(a.Kind[:1]) + a.Kind[1:] + c.Kind, Var: strings.ToLower(c.Kind[:1]) + c.Kind[1:],
-			File: a.Singular() + "_" + c.Suffix() + ".go", Unstructured: c.GoPkg == "", CreateOnce: !c.Mutable,
+			File: a.Singular() + "_" + c.Suffix() + ".go", GoPkg: goPackage(c), CreateOnce: !c.Mutable,
 			Scaled: c.Kind == a.ScaledKind()}
-		g.New = "&" + c.GoPkg + "." + c.Kind + "{}"
+		g.Unstructured = g.GoPkg == ""
+		g.New = "&" + g.GoPkg + "." + c.Kind + "{}"
 		if g.Unstructured {
 			g.New = fmt.Sprintf(`&unstructured.Unstructured{Object: map[string]any{"apiVersion": %q, "kind": %q}}`, c.APIVersion(), c.Kind)
 		}
