@@ -579,7 +579,7 @@ func TestBadRegistryIsRefusedAtStart(t *testing.T) {
 		{"a name twice", base[1], "style registry: \"toy-python\" is registered twice"},
 		{"no files", func() scaffold.Style { s := withRow(base[0]); s.Files = nil; return s }(),
 			"style registry: \"rust\" needs a summary, a runtime, its files and its CI"},
-		{"kinds without a conformance test", func() scaffold.Style { s := withRow(base[0]); s.ConformanceTest = nil; return s }(),
+		{"kinds without a conformance test", func() scaffold.Style { s := withRow(base[0]); s.ConformanceTest = ""; return s }(),
 			"style registry: \"rust\" has kinds of its own and needs a conformance test"},
 	}
 	for _, tt := range tests {

@@ -23,14 +23,14 @@ import (
 func toyStyles() scaffold.Styles {
 	return scaffold.Styles{
 		{
-			Name: "toy-go", Summary: "a toy style for Go teams", ModulePath: true, ConformanceTest: []string{"true"}, Resync: true, Webhooks: true,
+			Name: "toy-go", Summary: "a toy style for Go teams", ModulePath: true, ConformanceTest: "true", Resync: true, Webhooks: true,
 			Checklist: toyProfile("Go", map[string]int{"language=go": 4, "stage=production": 2, "logic=imperative": 1},
 				map[string]int{"go": 3}, map[string]string{"language=go": "a Go team: toy-go is written in Go"}),
 			Access:  toyAccess(),
 			Runtime: toyWebhookRuntime, Files: toyKindFiles, CI: toyCI,
 		},
 		{
-			Name: "toy-python", Summary: "a toy style for Python teams", Playbooks: true, ConformanceTest: []string{"true"}, Watches: true,
+			Name: "toy-python", Summary: "a toy style for Python teams", Playbooks: true, ConformanceTest: "true", Watches: true,
 			CannotConvert: "its toy runtime serves no webhooks",
 			Checklist: toyProfile("Python", map[string]int{"language=python": 4, "stage=prototype": 2, "logic=imperative": 1},
 				map[string]int{"python": 3}, nil),

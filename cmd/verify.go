@@ -140,15 +140,9 @@ func conformanceOutcomes(ctx context.Context, v verified) (map[string]string, er
 	}
 	results.Close()
 	defer os.Remove(results.Name())
-	argv := append([]string(nil), v.style.ConformanceTest...)
-	for i, a := range argv {
-		if a == "$PYTHON" {
-			if argv[i], err = makefilePython(ctx, v.dir); err != nil {
-				return nil, err
-			}
-		}
-	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// The project's make runs the style's recipe, so the tests run as make
+	// test runs them: with the Makefile's variables, as the user set them.
+	cmd := exec.CommandContext(ctx, "make", "-s", "--no-print-directory", "--eval", "opctl-conformance: ; "+v.style.ConformanceTest, "opctl-conformance")
 	cmd.Dir = v.dir
 	cmd.Env = append(os.Environ(), "OPCTL_CONFORMANCE_RESULTS="+results.Name())
 	out, runErr := cmd.CombinedOutput()
@@ -171,7 +165,7 @@ func conformanceOutcomes(ctx context.Context, v verified) (map[string]string, er
 		if runErr != nil {
 			why = runErr.Error()
 		}
-		return nil, fmt.Errorf("%s: %s ran %d of %d conformance cases (%s):\n%s", v.dir, strings.Join(argv, " "), len(outcomes), want, why, out)
+		return nil, fmt.Errorf("%s: %s ran %d of %d conformance cases (%s):\n%s", v.dir, v.style.ConformanceTest, len(outcomes), want, why, out)
 	}
 	return outcomes, nil
 }
@@ -192,20 +186,6 @@ func notRun(v verified) map[string]string {
 		}
 	}
 	return out
-}
-
-// makefilePython is the Python the project's Makefile runs its tests with
-// (its PYTHON: the one you set, else the first interpreter that has the
-// test modules), so that verify runs them as make test does.
-func makefilePython(ctx context.Context, dir string) (string, error) {
-	cmd := exec.CommandContext(ctx, "make", "-s", "--no-print-directory", "--eval", "opctl-python: ; @echo $(PYTHON)", "opctl-python")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	py := strings.TrimSpace(string(out))
-	if err != nil || py == "" {
-		return "", fmt.Errorf("%s: make cannot say which Python runs the tests (the Makefile's PYTHON): %v", dir, err)
-	}
-	return py, nil
 }
 
 // printVerification writes each case's outcome on both sides and fails

@@ -57,9 +57,10 @@ type Style struct {
 	// operator. opctl migrate reports where two styles differ.
 	Ownership, Finalizers string
 	// ConformanceTest runs the project's conformance cases alone through
-	// its code (opctl verify), from the project's directory: argv, where
-	// "$PYTHON" is that variable, else python3.
-	ConformanceTest []string
+	// its code (opctl verify): a recipe line its Makefile's make runs in
+	// the project's directory, with the Makefile's variables (the
+	// interpreter a Python project's tests pick, $(PYTHON), say).
+	ConformanceTest string
 	// Playbooks: a kind may run an existing playbook (create api
 	// --playbook) instead of the generated code.
 	Playbooks bool
@@ -104,7 +105,7 @@ func (ss Styles) Check() error {
 			return fmt.Errorf("style registry: %q is registered twice", s.Name)
 		case s.Summary == "" || s.Runtime == nil || s.Files == nil || s.CI == nil:
 			return fmt.Errorf("style registry: %q needs a summary, a runtime, its files and its CI", s.Name)
-		case !s.ExistingKinds && len(s.ConformanceTest) == 0:
+		case !s.ExistingKinds && s.ConformanceTest == "":
 			return fmt.Errorf("style registry: %q has kinds of its own and needs a conformance test", s.Name)
 		}
 		seen[s.Name] = true

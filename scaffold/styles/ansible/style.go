@@ -32,7 +32,7 @@ func Style() scaffold.Style {
 			"kubernetesCoreCollection", "operatorSDKUtilCollection", "python"},
 		Ownership:       "the operator's proxy puts the controller ownerReference on each object the role creates; a child the role no longer applies stays until you delete it",
 		Finalizers:      "the operator adds one when watches.yaml names a finalizer, and runs its role or playbook on deletion",
-		ConformanceTest: []string{"ansible-playbook", "tests/test-conformance.yml"},
+		ConformanceTest: "ansible-playbook tests/test-conformance.yml",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "Ansible YAML", LearningCurve: "gentle for Ansible users",
 				Expressiveness: "what Ansible modules can do", Performance: "heaviest: ansible-runner per reconcile",

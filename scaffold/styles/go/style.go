@@ -48,7 +48,7 @@ func Style() scaffold.Style {
 		CanonicalValues: true,
 		Ownership:       "the operator's code sets each child's controller ownerReference; a child it no longer wants stays until you delete it",
 		Finalizers:      "only one your code adds (controllerutil.AddFinalizer)",
-		ConformanceTest: []string{"go", "test", "-count=1", "-run", "^TestConformance$", "./internal/controller/"},
+		ConformanceTest: "$(GO) test -count=1 -run '^TestConformance$$' ./internal/controller/",
 		Access: scaffold.Access{
 			Parent: []string{"get", "list", "watch"},
 			// Status is merge-patched, so that a concurrent change is no conflict.

@@ -78,7 +78,7 @@ func Style() scaffold.Style {
 		Pins:            []string{"actionsSetupPython", "certManager", "devContainerPython", "kopf", "kubernetesPython", "python", "pythonImage"},
 		Ownership:       "the operator's code sets each child's controller ownerReference; a child it no longer wants stays until you delete it",
 		Finalizers:      "Kopf adds one for a timer, a daemon or a delete handler without optional=True, and the deletion then waits for the operator",
-		ConformanceTest: []string{"$PYTHON", "-m", "pytest", "-q", "tests/test_conformance.py"},
+		ConformanceTest: "$(PYTHON) -m pytest -q tests/test_conformance.py",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "Python", LearningCurve: "gentle: decorated Python functions",
 				Expressiveness: "anything Python can do", Performance: "moderate: one Python process, higher memory",

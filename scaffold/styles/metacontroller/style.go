@@ -24,7 +24,7 @@ func Style() scaffold.Style {
 		Pins:            []string{"actionsSetupPython", "devContainerPython", "metacontroller", "python", "pythonImage"},
 		Ownership:       "Metacontroller sets each child's controller ownerReference and deletes a child the sync hook no longer returns",
 		Finalizers:      "Metacontroller adds one when the CompositeController has a finalize hook",
-		ConformanceTest: []string{"$PYTHON", "-m", "pytest", "-q", "tests/test_conformance.py"},
+		ConformanceTest: "$(PYTHON) -m pytest -q tests/test_conformance.py",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function, JSON in and out",
 				Expressiveness: "declarative: desired children from the parent", Performance: "good: Metacontroller does watches and applies",

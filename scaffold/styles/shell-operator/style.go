@@ -27,7 +27,7 @@ func Style() scaffold.Style {
 		Pins:            []string{"certManager", "devContainerBase", "shellOperatorImage"},
 		Ownership:       "the operator's code sets each child's controller ownerReference; a child it no longer wants stays until you delete it",
 		Finalizers:      "none: shell-operator cannot hold a deletion (a finalizer would be yours to add and remove)",
-		ConformanceTest: []string{"bash", "tests/test_conformance.sh"},
+		ConformanceTest: "bash tests/test_conformance.sh",
 		Checklist: checklist.Profile{
 			Comparison: checklist.Comparison{Language: "bash + jq", LearningCurve: "gentle for shell users",
 				Expressiveness: "limited: scripts and kubectl-style patches", Performance: "light: a Go runner executing hooks",
