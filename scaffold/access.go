@@ -22,8 +22,8 @@ var accessVerbs = []string{"get", "list", "watch", "create", "update", "patch", 
 // accessRuleSyntax is how an access rule is written.
 const accessRuleSyntax = "RESOURCE[.GROUP][/SUBRESOURCE]:VERB,... (secrets:get,list,watch or deployments.apps/scale:get,patch)"
 
-// ParseAccessRule reads one access rule.
-func ParseAccessRule(s string) (AccessRule, error) {
+// parseAccessRule reads one access rule.
+func parseAccessRule(s string) (AccessRule, error) {
 	target, verbs, found := strings.Cut(s, ":")
 	if !found || verbs == "" {
 		return AccessRule{}, fmt.Errorf("want %s", accessRuleSyntax)
@@ -84,7 +84,7 @@ func (r AccessRule) String() string { return r.target() + ":" + strings.Join(r.V
 func (a API) AccessRules() []AccessRule {
 	var rules []AccessRule
 	for _, s := range a.RBAC {
-		if r, err := ParseAccessRule(s); err == nil {
+		if r, err := parseAccessRule(s); err == nil {
 			rules = append(rules, r)
 		}
 	}
@@ -96,7 +96,7 @@ func (a API) AccessRules() []AccessRule {
 func validateAccess(src Source, a API) error {
 	var seen []string
 	for _, s := range a.RBAC {
-		r, err := ParseAccessRule(s)
+		r, err := parseAccessRule(s)
 		if err != nil {
 			return invalid(src, "rbac", s, "%v", err)
 		}

@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// APIDocPath is the generated reference of the project's kinds (or
+// apiDocPath is the generated reference of the project's kinds (or
 // decorators): what a user of the operator may write, and what the API
 // server refuses.
-const APIDocPath = "API.md"
+const apiDocPath = "API.md"
 
 // apiDoc renders API.md: per kind, its fields with their types and
 // constraints, its CEL rules and the children it owns; per decorator, what

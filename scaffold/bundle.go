@@ -24,24 +24,24 @@ import (
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
-// BundleSourceDir holds the OLM bundle opctl writes from opctl.yaml:
+// bundleSourceDir holds the OLM bundle opctl writes from opctl.yaml:
 // make bundle copies it to bundle/ with the CRDs, the image and the
 // channels of the release.
-const BundleSourceDir = "config/olm"
+const bundleSourceDir = "config/olm"
 
-// CSVPath is the project's ClusterServiceVersion in BundleSourceDir.
+// CSVPath is the project's ClusterServiceVersion in bundleSourceDir.
 func CSVPath(p Project) string {
-	return BundleSourceDir + "/manifests/" + p.Name + ".clusterserviceversion.yaml"
+	return bundleSourceDir + "/manifests/" + p.Name + ".clusterserviceversion.yaml"
 }
 
-// MinKubeVersion is the oldest Kubernetes the CSV installs on: the
+// minKubeVersion is the oldest Kubernetes the CSV installs on: the
 // generated CRDs' CEL rules (GA in 1.29) and ValidatingAdmissionPolicies
 // (GA in 1.30) need it.
-const MinKubeVersion = "1.30.0"
+const minKubeVersion = "1.30.0"
 
-// DefaultChannel is the OLM channel a bundle is in unless make bundle is
+// defaultChannel is the OLM channel a bundle is in unless make bundle is
 // told others.
-const DefaultChannel = "alpha"
+const defaultChannel = "alpha"
 
 // olmKinds are the kinds besides CRDs and the CSV that an OLM bundle may
 // carry (operator-registry's pkg/lib/bundle/supported_resources.go, as far
@@ -68,7 +68,7 @@ func olmServesWebhooks(p Project, rt Runtime) bool {
 	return rt.Conversion == nil || !p.Converts() || !p.NamespaceScoped()
 }
 
-// addBundle adds the OLM bundle of the project to BundleSourceDir: the
+// addBundle adds the OLM bundle of the project to bundleSourceDir: the
 // ClusterServiceVersion installs config/manager's Deployment with the
 // rules config/rbac binds to its ServiceAccount, owns the CRDs and
 // declares the webhooks; the other objects of config/ go beside it when
@@ -100,7 +100,7 @@ func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds
 		if err != nil {
 			return err
 		}
-		if err := t.Add(machinery.File{Path: BundleSourceDir + "/manifests/" + bundleFileName(o), Content: content}); err != nil {
+		if err := t.Add(machinery.File{Path: bundleSourceDir + "/manifests/" + bundleFileName(o), Content: content}); err != nil {
 			return err
 		}
 	}
@@ -108,7 +108,7 @@ func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds
 	if err != nil {
 		return err
 	}
-	return t.Add(machinery.File{Path: BundleSourceDir + "/metadata/annotations.yaml", Content: append([]byte("# "+GeneratedHeader+"\n"), annotations...)})
+	return t.Add(machinery.File{Path: bundleSourceDir + "/metadata/annotations.yaml", Content: append([]byte("# "+GeneratedHeader+"\n"), annotations...)})
 }
 
 // bundleAnnotations are the bundle's metadata, which bundle.Dockerfile
@@ -119,8 +119,8 @@ func bundleAnnotations(p Project) map[string]string {
 		"operators.operatorframework.io.bundle.manifests.v1":       "manifests/",
 		"operators.operatorframework.io.bundle.metadata.v1":        "metadata/",
 		"operators.operatorframework.io.bundle.package.v1":         p.Name,
-		"operators.operatorframework.io.bundle.channels.v1":        DefaultChannel,
-		"operators.operatorframework.io.bundle.channel.default.v1": DefaultChannel,
+		"operators.operatorframework.io.bundle.channels.v1":        defaultChannel,
+		"operators.operatorframework.io.bundle.channel.default.v1": defaultChannel,
 	}
 }
 
@@ -324,8 +324,8 @@ func clusterServiceVersion(p Project, style Style, rt Runtime, kinds []contract,
 			DisplayName:    p.Name,
 			Description:    fmt.Sprintf("%s: an operator of the %s style, scaffolded by opctl.", p.Name, style.Name),
 			Version:        version.OperatorVersion{Version: v},
-			Maturity:       DefaultChannel,
-			MinKubeVersion: MinKubeVersion,
+			Maturity:       defaultChannel,
+			MinKubeVersion: minKubeVersion,
 			Provider:       operatorsv1alpha1.AppLink{Name: p.Domain},
 			Keywords:       []string{p.Name, style.Name},
 			InstallStrategy: operatorsv1alpha1.NamedInstallStrategy{

@@ -20,9 +20,9 @@ import (
 // whichever style the project is in, and `opctl migrate` carries them over.
 const ConformanceDir = "test/conformance"
 
-// ConformanceUID is the uid of every case's object, so the children's
+// conformanceUID is the uid of every case's object, so the children's
 // ownerReferences are known in advance.
-const ConformanceUID = "0a1b2c3d-0000-4000-8000-000000000001"
+const conformanceUID = "0a1b2c3d-0000-4000-8000-000000000001"
 
 // ConformanceCase is one case: an object as the API server stores it and
 // either the children and status every style gives it once reconciled, or
@@ -59,7 +59,7 @@ func conformanceCases(p Project, a API, kind contract) []namedCase {
 	sample, validator := kind.sample, kind.validator
 	// A case is checked whole, or where it differs from the sample only
 	// in one field's value, by that value (kindValidator.Value): the
-	// sample passed the same checks in BuildSample.
+	// sample passed the same checks in buildSample.
 	whole := func(obj map[string]any) field.ErrorList { return validator.Object(asStored(obj)) }
 	valueOf := func(f Field) func(obj map[string]any) field.ErrorList {
 		if len(a.Rules) > 0 || f.InList() {
@@ -262,7 +262,7 @@ func reconciled(p Project, a API, description string, obj map[string]any, observ
 // caseObject is the sample named after its case, with spec, as the API
 // server returns it.
 func caseObject(a API, sample map[string]any, name string, spec map[string]any, generation int64) map[string]any {
-	meta := map[string]any{"name": a.Singular() + "-" + name, "uid": ConformanceUID, "generation": generation}
+	meta := map[string]any{"name": a.Singular() + "-" + name, "uid": conformanceUID, "generation": generation}
 	if a.Namespaced {
 		meta["namespace"] = "default"
 	}

@@ -109,7 +109,7 @@ func TestValueMatchesObject(t *testing.T) {
 		"version:string:maxLength=5", "replicas:int32:min=1:max=5:default=1", "backup.retain:int32:min=1:max=9",
 		"backup.target.bucket:string:required:minLength=3", "size:int64:rule=self % 2 == 0#size is even",
 		"name:string:immutable", "tags:[]string", "labels:map[string]string", "cpu:quantity", "ttl:duration", "on:bool")
-	sample, err := BuildSample("example.com", a)
+	sample, err := buildSample("example.com", a)
 	require.NoError(t, err)
 	validator := newKindValidator(BuildCRD("example.com", a))
 	values := []any{"", "mysql", "not-mysql", "eu-1", "toolongvalue", "1Gi", "1h", "x", int64(0), int64(1), int64(7), int64(10), int64(-1), 1.5,

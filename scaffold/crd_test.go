@@ -17,7 +17,7 @@ func TestCRDValidatesObjects(t *testing.T) {
 	p := seedProject(t)
 	crd := BuildCRD(p.Domain, p.APIs[0])
 	require.NoError(t, ValidateCRD(crd))
-	sample, err := BuildSample(p.Domain, p.APIs[0])
+	sample, err := buildSample(p.Domain, p.APIs[0])
 	require.NoError(t, err)
 	assert.Empty(t, validateObject(crd, sample), "the sample must be valid")
 
@@ -70,7 +70,7 @@ func TestSampleUsesDefaultsAndFirstEnum(t *testing.T) {
 	a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true,
 		Fields: mustFields(t, "mode:string:enum=fast,slow", "size:int32:default=3", "name:string:minLength=10",
 			"code:string:required:pattern=^[0-9]+$", "nested.flag:bool:default=true")}
-	got, err := BuildSample("example.com", a)
+	got, err := buildSample("example.com", a)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{
 		"mode": "fast", "size": int64(3), "name": "examplexxx", "code": "1",
@@ -100,7 +100,7 @@ func TestSampleFromPattern(t *testing.T) {
 			f := mustFields(t, tt.spec)
 			require.NoError(t, ValidateFields(FlagSource, f))
 			a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true, Fields: f}
-			sample, err := BuildSample("example.com", a)
+			sample, err := buildSample("example.com", a)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, sample["spec"].(map[string]any)[f[0].Name])
 		})

@@ -25,7 +25,7 @@ func ParseTarget(s string, plural func(kind string) string) (Target, error) {
 	}
 	kind := parts[len(parts)-1]
 	version := parts[len(parts)-2]
-	if err := CheckKind(kind); err != nil {
+	if err := checkKind(kind); err != nil {
 		return Target{}, invalid(FlagSource, "target", s, "kind %q %v", kind, err)
 	}
 	if err := CheckVersion(version); err != nil {
@@ -94,8 +94,8 @@ func validateTarget(src Source, t Target) error {
 		group, version = "", t.APIVersion
 	}
 	switch {
-	case CheckKind(t.Kind) != nil:
-		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "kind %q %v", t.Kind, CheckKind(t.Kind))
+	case checkKind(t.Kind) != nil:
+		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "kind %q %v", t.Kind, checkKind(t.Kind))
 	case CheckVersion(version) != nil:
 		return invalid(src, "target", t.APIVersion+"/"+t.Kind, "version %q %v", version, CheckVersion(version))
 	case grouped && !dnsSubdomain().MatchString(group):

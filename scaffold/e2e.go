@@ -64,7 +64,7 @@ func addE2E(p Project, style Style, t *machinery.Tree) error {
 		d.Prerequisites = append(d.Prerequisites, e2ePrerequisite{CRD: pre.CRD, Install: pre.Install, Setup: setup})
 	}
 	for _, a := range p.APIs {
-		name := SampleName(a)
+		name := sampleName(a)
 		k := e2eKind{Kind: a.Kind, Sample: SamplePath(p, a), Resource: a.Plural + "." + a.FullGroup(p.Domain), Name: name}
 		for _, c := range a.OwnedKinds() {
 			k.Children = append(k.Children, strings.ToLower(c.Kind)+"/"+name+"-"+c.Suffix())

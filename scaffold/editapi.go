@@ -233,7 +233,7 @@ func (e APIEdit) applyAccess(src Source, a *API) error {
 		rules = slices.Delete(rules, j, j+1)
 	}
 	for _, s := range e.RBAC {
-		r, err := ParseAccessRule(s)
+		r, err := parseAccessRule(s)
 		if err != nil {
 			return invalid(src, "rbac", s, "%v", err)
 		}

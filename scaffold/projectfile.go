@@ -159,7 +159,7 @@ func (p Project) RemoveAPI(src Source, name string) (Project, error) {
 func (p Project) Validate(src Source, styles Styles) error {
 	style, err := styles.Lookup(p.Style)
 	if err != nil {
-		if err := ValidateProjectName(src, p.Name); err != nil {
+		if err := validateProjectName(src, p.Name); err != nil {
 			return err
 		}
 		return invalid(src, "style", p.Style, "%v", err)
@@ -174,7 +174,7 @@ func (p Project) Validate(src Source, styles Styles) error {
 			return err
 		}
 	}
-	if err := ValidateVersion(src, p.Version); err != nil {
+	if err := validateVersion(src, p.Version); err != nil {
 		return err
 	}
 	if err := validateScope(src, p.Scope, style, styles); err != nil {

@@ -31,7 +31,7 @@ func Render(p Project, style Style) (*machinery.Tree, error) {
 	if err := style.Files(p, t); err != nil {
 		return nil, err
 	}
-	if err := t.Add(machinery.File{Path: APIDocPath, Content: apiDoc(p)}); err != nil {
+	if err := t.Add(machinery.File{Path: apiDocPath, Content: apiDoc(p)}); err != nil {
 		return nil, err
 	}
 	if err := addE2E(p, style, t); err != nil {

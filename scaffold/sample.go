@@ -19,16 +19,16 @@ import (
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
 )
 
-// BuildSample returns a custom resource that exercises every field: the
+// buildSample returns a custom resource that exercises every field: the
 // default where there is one, else the first enum value, else a value that
 // satisfies the field's bounds. An optional string no value could be made
 // for is left out (validation refuses such a required one). The sample is
 // checked against the CRD schema.
-func BuildSample(domain string, a API) (map[string]any, error) {
+func buildSample(domain string, a API) (map[string]any, error) {
 	return sampleOf(domain, a, newKindValidator(BuildCRD(domain, a)))
 }
 
-// sampleOf is BuildSample with the checks of the kind's CRD at hand.
+// sampleOf is buildSample with the checks of the kind's CRD at hand.
 func sampleOf(domain string, a API, validator *kindValidator) (map[string]any, error) {
 	spec := map[string]any{}
 	conv := a.Conventions()
@@ -45,7 +45,7 @@ func sampleOf(domain string, a API, validator *kindValidator) (map[string]any, e
 	obj := map[string]any{
 		"apiVersion": a.FullGroup(domain) + "/" + a.Version,
 		"kind":       a.Kind,
-		"metadata":   map[string]any{"name": SampleName(a)},
+		"metadata":   map[string]any{"name": sampleName(a)},
 		"spec":       spec,
 	}
 	for {
@@ -92,8 +92,8 @@ func deletePath(m map[string]any, path []string) bool {
 	return ok
 }
 
-// SampleName is the name of a kind's sample.
-func SampleName(a API) string { return a.Singular() + "-sample" }
+// sampleName is the name of a kind's sample.
+func sampleName(a API) string { return a.Singular() + "-sample" }
 
 // validateObject checks a custom resource against the CRD's schema and its
 // CEL rules the way the API server does.

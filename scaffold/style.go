@@ -32,7 +32,7 @@ type Style struct {
 	// --resync-seconds).
 	Resync bool
 	// CheckName holds the style's own rule for the project's name, beyond
-	// ValidateProjectName's (a Python style's package must not shadow a
+	// validateProjectName's (a Python style's package must not shadow a
 	// module the project imports), if it has one.
 	CheckName func(name string) error
 	// Access drives the manager ClusterRole.
@@ -145,9 +145,9 @@ func (ss Styles) Lookup(name string) (Style, error) {
 }
 
 // ValidateName checks a project name for the style: Kubernetes' rules
-// (ValidateProjectName), then the style's own.
+// (validateProjectName), then the style's own.
 func (s Style) ValidateName(src Source, name string) error {
-	if err := ValidateProjectName(src, name); err != nil {
+	if err := validateProjectName(src, name); err != nil {
 		return err
 	}
 	if s.CheckName != nil {

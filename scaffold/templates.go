@@ -21,9 +21,9 @@ func templateFuncs() template.FuncMap {
 		"join":       strings.Join,
 		"header":     func() string { return GeneratedHeader },
 		"upperFirst": UpperFirst,
-		"olmDir":     func() string { return BundleSourceDir },
-		"olmChannel": func() string { return DefaultChannel },
-		"olmMinKube": func() string { return MinKubeVersion },
+		"olmDir":     func() string { return bundleSourceDir },
+		"olmChannel": func() string { return defaultChannel },
+		"olmMinKube": func() string { return minKubeVersion },
 	}
 }
 

@@ -38,17 +38,17 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 // or generated Go methods.
 var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "status", "deepCopy", "deepCopyInto", "deepCopyObject"}
 
-// ValidateProjectName checks the project name used for labels and images.
-func ValidateProjectName(src Source, name string) error {
+// validateProjectName checks the project name used for labels and images.
+func validateProjectName(src Source, name string) error {
 	if len(name) > 63 || !dnsLabel().MatchString(name) {
 		return invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
 	}
 	return nil
 }
 
-// ValidateVersion checks the project version: SemVer without a v, as a
+// validateVersion checks the project version: SemVer without a v, as a
 // chart's version must be.
-func ValidateVersion(src Source, version string) error {
+func validateVersion(src Source, version string) error {
 	if version != "" && !semVer().MatchString(version) {
 		return invalid(src, "version", version, "must be a SemVer version such as 0.1.0 or 1.2.0-rc.1 (no v)")
 	}
@@ -181,7 +181,7 @@ func validateRules(src Source, domain string, a API) error {
 // keeps the rules: a required field, or the spec, breaking one needs
 // defaults that keep it.
 func validateSampleRules(src Source, domain string, a API) error {
-	_, err := BuildSample(domain, a)
+	_, err := buildSample(domain, a)
 	var se *sampleError
 	if !errors.As(err, &se) {
 		return err
@@ -239,8 +239,8 @@ func CheckVersion(version string) error {
 	return nil
 }
 
-// CheckKind checks a kind name.
-func CheckKind(kind string) error {
+// checkKind checks a kind name.
+func checkKind(kind string) error {
 	if len(kind) > 63 || !upperCamel().MatchString(kind) {
 		return fmt.Errorf("must be UpperCamelCase (e.g. Database), at most 63 characters")
 	}
@@ -258,7 +258,7 @@ var builtinKinds = strings.Fields(`List Status Pod Service ConfigMap Secret Name
 // CheckNewKind checks the kind of a new API: a kind name that is not one
 // Kubernetes already has.
 func CheckNewKind(kind string) error {
-	if err := CheckKind(kind); err != nil {
+	if err := checkKind(kind); err != nil {
 		return err
 	}
 	if slices.Contains(builtinKinds, kind) {
