@@ -84,7 +84,7 @@ func TestBadInputs(t *testing.T) {
 		{"decorator in a namespace", "decorator", []string{"create", "api", "--target", "apps/v1/Deployment", "--namespace", "web", "--owns", "Service"}, 2, "--namespace is for watches (toy-python projects)"},
 		{"from missing file", "seed", []string{"create", "api", "--from", "nope.yaml"}, 2, "--from"},
 		{"from not YAML", "from", []string{"create", "api", "--from", "bad.yaml"}, 2, "--from"},
-		{"from unknown key", "from", []string{"create", "api", "--from", "unknown.yaml"}, 2, `unknown field "colour"`},
+		{"from unknown key", "from", []string{"create", "api", "--from", "unknown.yaml"}, 2, `unknown.yaml: colour: a kind has no key colour (its keys: group, version, kind`},
 		{"from and flags", "from", []string{"create", "api", "--from", "unknown.yaml", "--kind", "X"}, 2, "--from unknown.yaml cannot be combined with --kind"},
 		{"outside a project", "empty", create(), 2, "opctl.yaml not found"},
 		{"corrupt project file", "corrupt", create(), 2, "opctl.yaml is not a valid project file"},

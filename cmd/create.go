@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -107,18 +109,21 @@ func webhookStyles(styles scaffold.Styles, webhooks bool) string {
 
 type createAPIOptions struct {
 	group, version, kind, plural, from string
-	target, selector, name, playbook   string
+	target, selector, name             string
 	namespace                          string
 	namespaced                         bool
 	fields, statusFields, rules, owns  []string
 	rbac                               []string
 	scaleReplicas                      string
 	shortNames, categories             []string
-	write                              writeFlags
+	// options are the values of the styles' kind options (--NAME), by name.
+	options map[string]*string
+	write   writeFlags
 }
 
-// modelFlags are the flags that describe the API; --from replaces them all.
-var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "scale-replicas", "rule", "owns", "rbac", "playbook", "short-names", "categories"}
+// modelFlags are the flags that describe the API, the styles' kind
+// options after them; --from replaces them all.
+var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "scale-replicas", "rule", "owns", "rbac", "short-names", "categories"}
 
 func newCreateAPICmd(env Env) *cobra.Command {
 	var o createAPIOptions
@@ -172,7 +177,7 @@ re-rendered; your files already there are left alone.
 		Args: maxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.from != "" {
-				for _, name := range modelFlags {
+				for _, name := range append(slices.Clone(modelFlags), slices.Sorted(maps.Keys(o.options))...) {
 					if cmd.Flags().Changed(name) {
 						return usageErrorf("--from %s cannot be combined with --%s: put it in the file", o.from, name)
 					}
@@ -196,8 +201,14 @@ re-rendered; your files already there are left alone.
 	f.StringArrayVar(&o.rbac, "rbac", nil, "access the kind's code needs beyond the owned kinds, RESOURCE[.GROUP][/SUB]:VERB,... (secrets:get,list,watch; repeatable)")
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource (e.g. db)")
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in (e.g. all)")
-	f.StringVar(&o.playbook, "playbook", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Playbooks })+
-		": an existing playbook under playbooks/ to run for the kind instead of a generated role")
+	o.options = map[string]*string{}
+	for _, s := range env.Styles {
+		for _, opt := range s.KindOptions {
+			if o.options[opt.Name] == nil {
+				o.options[opt.Name] = f.String(opt.Name, "", stylesWith(env.Styles, func(s scaffold.Style) bool { _, ok := s.KindOption(opt.Name); return ok })+": "+opt.Usage)
+			}
+		}
+	}
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
 	f.StringVar(&o.target, "target", "", targetStyles(env.Styles)+": the existing kind to watch or decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
 	f.StringVar(&o.namespace, "namespace", "", watchStyles(env.Styles)+": watch the target in this namespace only")
@@ -230,23 +241,8 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	if err != nil {
 		return err
 	}
-	if api.Playbook != "" {
-		if !style.Playbooks {
-			return usageErrorf("%s is for %s projects; this project's style is %s", src("playbook"),
-				stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Playbooks }), p.Style)
-		}
-		if err := scaffold.ValidatePlaybookPath(src, api.Playbook); err != nil {
-			return err
-		}
-		content, err := os.ReadFile(filepath.Join(env.Dir, api.Playbook))
-		if os.IsNotExist(err) {
-			return usageErrorf("%s %q: no such file in the project", src("playbook"), api.Playbook)
-		} else if err != nil {
-			return err
-		}
-		if err := scaffold.CheckPlaybook(src, api.Playbook, content); err != nil {
-			return err
-		}
+	if err := scaffold.ValidateOptions(src, style, env.Styles, api, os.DirFS(env.Dir)); err != nil {
+		return err
 	}
 	if p, err = p.AddAPI(src, api); err != nil {
 		return err
@@ -340,7 +336,7 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 			return scaffold.API{}, nil, usageErrorf("--%s is required", name)
 		}
 	}
-	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, RBAC: o.rbac, Playbook: o.playbook,
+	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, RBAC: o.rbac,
 		ShortNames: o.shortNames, Categories: o.categories, ScaleReplicas: o.scaleReplicas}
 	if a.Plural == "" {
 		a.Plural = pluralize(a.Kind)
@@ -361,6 +357,14 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 	}
 	for _, r := range o.rules {
 		a.Rules = append(a.Rules, scaffold.ParseRule(r))
+	}
+	for name, value := range o.options {
+		if *value != "" {
+			if a.Options == nil {
+				a.Options = map[string]string{}
+			}
+			a.Options[name] = *value
+		}
 	}
 	return a, scaffold.FlagSource, nil
 }

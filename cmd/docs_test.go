@@ -106,7 +106,7 @@ func TestDocsExamplesRun(t *testing.T) {
 		{"opctl decide", "printf 'existing: no\\nnew-crd: yes\\nstage: prototype\\nlanguage: python\\nlogic: imperative\\nmaintainers: yes\\n' > answers.yaml"},
 		{"opctl create api --target v1/Secret", initArgs(watching)},
 		{"opctl create api --target", initArgs(decorating)},
-		{"opctl create api --group ops", initArgs(realStyleWith(t, func(s scaffold.Style) bool { return s.Playbooks })) +
+		{"opctl create api --group ops", initArgs(realStyleWith(t, func(s scaffold.Style) bool { _, ok := s.KindOption("playbook"); return ok })) +
 			" && mkdir -p playbooks && printf -- '- name: backup\\n  hosts: localhost\\n  tasks: []\\n' > playbooks/backup.yml"},
 		{"opctl create api", initArgs(newKinds)},
 		{"opctl delete api Cache", initArgs(newKinds) + " && opctl create api --group cache --version v1 --kind Cache"},

@@ -138,7 +138,7 @@ func TestMigrateDropped(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	r = runReal(t, play, "migrate", "--to", "kopf", "../play-kopf")
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "kind Backup ran the playbook playbooks/backup.yml: the kopf starter code takes its place; port the playbook's tasks to it. "+
+	assert.Contains(t, r.stdout, "kind Backup ran the playbook playbooks/backup.yml: the kopf starter code takes its place; port what it did to it. "+
 		"Its conformance cases (test/conformance/backup/) are opctl's starter children, which the playbook never made: make them say what it did")
 	assert.Contains(t, r.stdout, "playbooks/backup.yml (added)")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/styles/ansible"
 )
 
 // The command tests run opctl with this registry of toy styles, not the
@@ -30,7 +31,7 @@ func toyStyles() scaffold.Styles {
 			Runtime: toyWebhookRuntime, Files: toyKindFiles, CI: toyCI,
 		},
 		{
-			Name: "toy-python", Summary: "a toy style for Python teams", Playbooks: true, ConformanceTest: "true", Watches: true,
+			Name: "toy-python", Summary: "a toy style for Python teams", KindOptions: []scaffold.KindOption{ansible.PlaybookOption()}, ConformanceTest: "true", Watches: true,
 			CannotConvert: "its toy runtime serves no webhooks",
 			Checklist: toyProfile("Python", map[string]int{"language=python": 4, "stage=prototype": 2, "logic=imperative": 1},
 				map[string]int{"python": 3}, nil),

@@ -176,12 +176,13 @@ func conformanceOutcomes(ctx context.Context, v verified) (map[string]string, er
 func notRun(v verified) map[string]string {
 	out := map[string]string{}
 	for _, a := range v.project.APIs {
-		if a.Playbook == "" {
+		instead := v.style.RunsInstead(a)
+		if instead == "" {
 			continue
 		}
 		for path := range v.cases {
 			if strings.HasPrefix(path, scaffold.ConformanceDir+"/"+a.Singular()+"/") {
-				out[path] = a.Kind + " runs " + a.Playbook
+				out[path] = a.Kind + " runs " + instead
 			}
 		}
 	}

@@ -98,10 +98,10 @@ func validateAccess(src Source, a API) error {
 	for _, s := range a.RBAC {
 		r, err := parseAccessRule(s)
 		if err != nil {
-			return invalid(src, "rbac", s, "%v", err)
+			return Invalid(src, "rbac", s, "%v", err)
 		}
 		if slices.Contains(seen, r.target()) {
-			return invalid(src, "rbac", s, "%s has a rule for %s already: give its verbs in one rule", a.Kind, r.target())
+			return Invalid(src, "rbac", s, "%s has a rule for %s already: give its verbs in one rule", a.Kind, r.target())
 		}
 		seen = append(seen, r.target())
 	}

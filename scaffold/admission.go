@@ -488,7 +488,7 @@ func typeCheckPolicyRules(src Source, a API, rules []Rule) error {
 			if m := compileError().FindStringSubmatch(issues.String()); m != nil {
 				why = m[2]
 			}
-			return invalid(src, "rule", r.Rule, "does not fit %s's schema: %s", a.Kind, why)
+			return Invalid(src, "rule", r.Rule, "does not fit %s's schema: %s", a.Kind, why)
 		}
 	}
 	return nil
@@ -546,7 +546,7 @@ func validatePolicyRules(src Source, rules []Rule) error {
 	for _, r := range rules {
 		res := compiler.CompileCELExpression(policyExpression(r.Rule), plugincel.OptionalVariableDeclarations{}, environment.StoredExpressions)
 		if res.Error != nil {
-			return invalid(src, "rule", r.Rule, "%s", strings.Join(strings.Fields(res.Error.Detail), " "))
+			return Invalid(src, "rule", r.Rule, "%s", strings.Join(strings.Fields(res.Error.Detail), " "))
 		}
 	}
 	return nil

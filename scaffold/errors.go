@@ -26,8 +26,8 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("%s %q: %s", src(e.Key), e.Value, e.Rule)
 }
 
-// invalid reports that value, given for key (named by src), breaks a rule.
-func invalid(src Source, key, value, rule string, args ...any) error {
+// Invalid reports that value, given for key (named by src), breaks a rule.
+func Invalid(src Source, key, value, rule string, args ...any) error {
 	return &InputError{Key: key, Value: value, Rule: fmt.Sprintf(rule, args...), Src: src}
 }
 

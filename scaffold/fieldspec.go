@@ -159,7 +159,7 @@ func ParseStatusField(spec string) (Field, error) { return parseField("status-fi
 
 func parseField(flag, spec string) (Field, error) {
 	bad := func(format string, args ...any) error {
-		return invalid(FlagSource, flag, spec, format, args...)
+		return Invalid(FlagSource, flag, spec, format, args...)
 	}
 	parts := strings.Split(spec, ":")
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {

@@ -23,24 +23,25 @@ type Migration struct {
 // MigrateTo is the project in style to: the same kinds, so the same CRDs
 // and samples, byte for byte, and the new style's starter code. Watches
 // need a style that watches; a decorator becomes a watch of its target
-// (its attachments are yours to port); a kind's playbook, in any style but
-// one that runs playbooks, is yours to port. domain and repo fill in what
+// (its attachments are yours to port); a kind's option the new style
+// lacks goes, and what one ran instead of the style's code (a playbook)
+// is yours to port. domain and repo fill in what
 // the new style needs and the project lacks.
 func (p Project) MigrateTo(src Source, from, to Style, styles Styles, domain, repo string) (Migration, error) {
 	m := Migration{Project: p}
 	n := &m.Project
 	if to.Name == from.Name {
-		return m, invalid(src, "to", to.Name, "the project's style is %s already", to.Name)
+		return m, Invalid(src, "to", to.Name, "the project's style is %s already", to.Name)
 	}
 	if len(p.APIs) > 0 && to.ExistingKinds {
-		return m, invalid(src, "to", to.Name, "%s projects decorate existing kinds and have no CRDs; this project has kinds %s", to.Name, strings.Join(p.kindNames(), ", "))
+		return m, Invalid(src, "to", to.Name, "%s projects decorate existing kinds and have no CRDs; this project has kinds %s", to.Name, strings.Join(p.kindNames(), ", "))
 	}
 	if len(p.Watches) > 0 && !to.Watches {
-		return m, invalid(src, "to", to.Name, "this project watches existing kinds (%s), which %s projects cannot", p.Watches[0].Target.APIVersion+"/"+p.Watches[0].Target.Kind, to.Name)
+		return m, Invalid(src, "to", to.Name, "this project watches existing kinds (%s), which %s projects cannot", p.Watches[0].Target.APIVersion+"/"+p.Watches[0].Target.Kind, to.Name)
 	}
 	if len(p.Decorators) > 0 {
 		if !to.Watches && !to.ExistingKinds {
-			return m, invalid(src, "to", to.Name, "this project decorates existing kinds (%s), which %s projects cannot watch", p.Decorators[0].Target.APIVersion+"/"+p.Decorators[0].Target.Kind, to.Name)
+			return m, Invalid(src, "to", to.Name, "this project decorates existing kinds (%s), which %s projects cannot watch", p.Decorators[0].Target.APIVersion+"/"+p.Decorators[0].Target.Kind, to.Name)
 		}
 		if !to.ExistingKinds {
 			n.Decorators = nil
@@ -53,11 +54,25 @@ func (p Project) MigrateTo(src Source, from, to Style, styles Styles, domain, re
 	}
 	n.APIs = slices.Clone(p.APIs)
 	for i, a := range n.APIs {
-		if a.Playbook != "" && !to.Playbooks {
-			n.APIs[i].Playbook = ""
-			m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s ran the playbook %s: the %s starter code takes its place; port the playbook's tasks to it. "+
-				"Its conformance cases (%s/%s/) are opctl's starter children, which the playbook never made: make them say what it did",
-				a.Kind, a.Playbook, to.Name, ConformanceDir, a.Singular()))
+		// The kind's options the new style lacks go: one that ran
+		// something instead of the style's code leaves it to port.
+		n.APIs[i].Options = nil
+		for _, name := range SortedKeys(a.Options) {
+			if _, ok := to.KindOption(name); ok {
+				if n.APIs[i].Options == nil {
+					n.APIs[i].Options = map[string]string{}
+				}
+				n.APIs[i].Options[name] = a.Options[name]
+				continue
+			}
+			instead := from.RunsInstead(API{Options: map[string]string{name: a.Options[name]}})
+			if instead == "" {
+				m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s: %s %s is not a setting of %s kinds; it is dropped", a.Kind, name, a.Options[name], to.Name))
+				continue
+			}
+			m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s ran %s: the %s starter code takes its place; port what it did to it. "+
+				"Its conformance cases (%s/%s/) are opctl's starter children, which the %s never made: make them say what it did",
+				a.Kind, instead, to.Name, ConformanceDir, a.Singular(), name))
 		}
 	}
 	if n.Domain == "" && !to.ExistingKinds {

@@ -127,10 +127,10 @@ type API struct {
 	RBAC []string `json:"rbac,omitempty"`
 	// Admission is the kind's admission webhook or policy, if any.
 	Admission *Admission `json:"admission,omitempty"`
-	// Playbook is an existing playbook the runtime runs for the kind
-	// instead of generated code (styles with Playbooks), a path under
-	// playbooks/.
-	Playbook string `json:"playbook,omitempty"`
+	// Options are the kind's settings its style adds to the model
+	// (Style.KindOptions: ansible's playbook), by name. Each is a key of
+	// the kind's entry in the project file (MarshalJSON).
+	Options map[string]string `json:"-"`
 	// Served are the kind's older versions, oldest first, still served
 	// beside Version, which is the storage version and the one the
 	// operator's code reads.

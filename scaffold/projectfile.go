@@ -108,15 +108,15 @@ func (p Project) AddAPI(src Source, a API) (Project, error) {
 	for _, old := range p.APIs {
 		if old.Kind == a.Kind {
 			// Kinds name controller files and modules in every style.
-			return p, invalid(src, "kind", a.Kind, "the project already has this kind (%s/%s); kind names are unique in a project (opctl edit api --kind %s changes it, and adds a version with --new-version)", old.FullGroup(p.Domain), old.Version, a.Kind)
+			return p, Invalid(src, "kind", a.Kind, "the project already has this kind (%s/%s); kind names are unique in a project (opctl edit api --kind %s changes it, and adds a version with --new-version)", old.FullGroup(p.Domain), old.Version, a.Kind)
 		}
 		if old.Group == a.Group && old.Plural == a.Plural {
-			return p, invalid(src, "plural", a.Plural, "group %s already has a kind with this plural (%s)", a.Group, old.Kind)
+			return p, Invalid(src, "plural", a.Plural, "group %s already has a kind with this plural (%s)", a.Group, old.Kind)
 		}
 		for _, n := range a.ShortNames {
 			if slices.Contains(old.ShortNames, n) || n == old.Plural || n == old.Singular() {
 				// kubectl would not know which kind the name means.
-				return p, invalid(src, "short-names", n, "already names %s in this project", old.Kind)
+				return p, Invalid(src, "short-names", n, "already names %s in this project", old.Kind)
 			}
 		}
 	}
@@ -150,9 +150,9 @@ func (p Project) RemoveAPI(src Source, name string) (Project, error) {
 		names = append(names, w.Name)
 	}
 	if names == nil {
-		return p, invalid(src, "name", name, "the project has no kinds, decorators or watches yet")
+		return p, Invalid(src, "name", name, "the project has no kinds, decorators or watches yet")
 	}
-	return p, invalid(src, "name", name, "the project has no such kind, decorator or watch (it has %s)", strings.Join(names, ", "))
+	return p, Invalid(src, "name", name, "the project has no such kind, decorator or watch (it has %s)", strings.Join(names, ", "))
 }
 
 // Validate checks a whole project, as loaded from its file.
@@ -162,7 +162,7 @@ func (p Project) Validate(src Source, styles Styles) error {
 		if err := validateProjectName(src, p.Name); err != nil {
 			return err
 		}
-		return invalid(src, "style", p.Style, "%v", err)
+		return Invalid(src, "style", p.Style, "%v", err)
 	}
 	if err := style.ValidateName(src, p.Name); err != nil {
 		return err
@@ -218,7 +218,7 @@ func (p Project) Validate(src Source, styles Styles) error {
 			return inputErrorf("%s: %s renames fields between versions, which takes a conversion webhook, and %s projects cannot serve one: %s; without renames, a version may differ only by fields with defaults (None conversion), or opctl migrate --to %s makes a project that converts",
 				src("rename-field"), a.Kind, style.Name, style.CannotConvert, strings.Join(can, " or "))
 		}
-		if err := validatePlaybook(src, style, a); err != nil {
+		if err := ValidateOptions(src, style, styles, a, nil); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)
 		}
 	}
@@ -301,7 +301,7 @@ func validateScope(src Source, scope string, style Style, styles Styles) error {
 		return nil
 	case ScopeNamespace:
 	default:
-		return invalid(src, "scope", scope, "must be %s (the default) or %s", ScopeCluster, ScopeNamespace)
+		return Invalid(src, "scope", scope, "must be %s (the default) or %s", ScopeCluster, ScopeNamespace)
 	}
 	if style.CannotScopeNamespace == "" {
 		return nil
@@ -312,5 +312,5 @@ func validateScope(src Source, scope string, style Style, styles Styles) error {
 			can = append(can, s.Name)
 		}
 	}
-	return invalid(src, "scope", scope, "%s projects cannot watch one namespace alone: %s; %s can", style.Name, style.CannotScopeNamespace, strings.Join(can, ", "))
+	return Invalid(src, "scope", scope, "%s projects cannot watch one namespace alone: %s; %s can", style.Name, style.CannotScopeNamespace, strings.Join(can, ", "))
 }

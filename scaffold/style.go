@@ -2,11 +2,11 @@ package scaffold
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold/machinery"
-
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // Style is one way to implement the operator. The CRD, RBAC shape and the
@@ -61,9 +61,8 @@ type Style struct {
 	// the project's directory, with the Makefile's variables (the
 	// interpreter a Python project's tests pick, $(PYTHON), say).
 	ConformanceTest string
-	// Playbooks: a kind may run an existing playbook (create api
-	// --playbook) instead of the generated code.
-	Playbooks bool
+	// KindOptions are the settings the style adds to a kind (API.Options).
+	KindOptions []KindOption
 	// Pins are the versions the style's files use besides the engine's, by
 	// their keys in the project file, which records only those
 	// (RecordedPins; TestPinsAreWhatTheFilesUse holds them to the files).
@@ -81,6 +80,31 @@ type Style struct {
 	// Prerequisite is what the cluster needs before the operator deploys
 	// (test/e2e/run.sh checks it), if anything.
 	Prerequisite *Prerequisite
+}
+
+// KindOption is a setting of a kind that a style adds to the model: a
+// flag of create api (--NAME) and a key of the kind in the project file.
+type KindOption struct {
+	Name, Usage string
+	// Validate checks a kind's value. files is the project's directory
+	// when the value comes from create api, whose files the value may
+	// name; nil when the project file is read: the value alone is checked.
+	Validate func(src Source, a API, value string, files fs.FS) error
+	// RunsInstead: the kind runs what the value names instead of the
+	// style's code, so its conformance cases (opctl's starter children)
+	// say nothing of it: opctl verify does not run them, and opctl migrate
+	// to a style without the option names what to port.
+	RunsInstead bool
+}
+
+// KindOption is the style's option of a kind named name.
+func (s Style) KindOption(name string) (KindOption, bool) {
+	for _, o := range s.KindOptions {
+		if o.Name == name {
+			return o, true
+		}
+	}
+	return KindOption{}, false
 }
 
 // RecordedPins are the versions a project of the style records: the
@@ -152,7 +176,7 @@ func (s Style) ValidateName(src Source, name string) error {
 	}
 	if s.CheckName != nil {
 		if err := s.CheckName(name); err != nil {
-			return invalid(src, "name", name, "%v", err)
+			return Invalid(src, "name", name, "%v", err)
 		}
 	}
 	return nil

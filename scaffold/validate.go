@@ -41,7 +41,7 @@ var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "statu
 // validateProjectName checks the project name used for labels and images.
 func validateProjectName(src Source, name string) error {
 	if len(name) > 63 || !dnsLabel().MatchString(name) {
-		return invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
+		return Invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
 	}
 	return nil
 }
@@ -50,7 +50,7 @@ func validateProjectName(src Source, name string) error {
 // chart's version must be.
 func validateVersion(src Source, version string) error {
 	if version != "" && !semVer().MatchString(version) {
-		return invalid(src, "version", version, "must be a SemVer version such as 0.1.0 or 1.2.0-rc.1 (no v)")
+		return Invalid(src, "version", version, "must be a SemVer version such as 0.1.0 or 1.2.0-rc.1 (no v)")
 	}
 	return nil
 }
@@ -58,7 +58,7 @@ func validateVersion(src Source, version string) error {
 // ValidateRepo checks a Go module path, as go.mod's module line takes it.
 func ValidateRepo(src Source, repo string) error {
 	if err := module.CheckPath(repo); err != nil {
-		return invalid(src, "repo", repo, "is not a Go module path (e.g. example.com/db-operator): %v", errors.Unwrap(err))
+		return Invalid(src, "repo", repo, "is not a Go module path (e.g. example.com/db-operator): %v", errors.Unwrap(err))
 	}
 	return nil
 }
@@ -66,7 +66,7 @@ func ValidateRepo(src Source, repo string) error {
 // ValidateDomain checks the project domain.
 func ValidateDomain(src Source, domain string) error {
 	if domain == "" || len(domain) > 253 || !dnsSubdomain().MatchString(domain) {
-		return invalid(src, "domain", domain, "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
+		return Invalid(src, "domain", domain, "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
 	}
 	return nil
 }
@@ -85,17 +85,17 @@ func validateAPI(src Source, domain string, a API) error {
 	}
 	for _, c := range checks {
 		if err := c.check(c.value); err != nil {
-			return invalid(src, c.key, c.value, "%v", err)
+			return Invalid(src, c.key, c.value, "%v", err)
 		}
 	}
 	if short, found := strings.CutSuffix(a.Group, "."+domain); found || a.Group == domain {
 		if !found {
 			short = "myapp"
 		}
-		return invalid(src, "group", a.Group, "already ends with the project's domain %s, which opctl appends: give the group without it (%s)", domain, short)
+		return Invalid(src, "group", a.Group, "already ends with the project's domain %s, which opctl appends: give the group without it (%s)", domain, short)
 	}
 	if full := a.FullGroup(domain); len(full) > 253 {
-		return invalid(src, "group", a.Group, "the full group %q is longer than 253 characters", full)
+		return Invalid(src, "group", a.Group, "the full group %q is longer than 253 characters", full)
 	}
 	if err := ValidateFields(src, a.Fields); err != nil {
 		return err
@@ -165,12 +165,12 @@ func validateRules(src Source, domain string, a API) error {
 		}
 		rule, problem := schema.XValidations[i].Rule, ruleProblem(e, m[3])
 		if len(names) == 0 && slices.ContainsFunc(a.Rules, func(r Rule) bool { return r.Rule == rule }) {
-			return invalid(src, "rule", rule, "%s", problem)
+			return Invalid(src, "rule", rule, "%s", problem)
 		}
 		name := strings.Join(names, ".")
 		for _, f := range a.Fields {
 			if f.Name == name && slices.ContainsFunc(f.Rules, func(r Rule) bool { return r.Rule == rule }) {
-				return invalid(src, "field", name, "rule %q %s", rule, problem)
+				return Invalid(src, "field", name, "rule %q %s", rule, problem)
 			}
 		}
 	}
@@ -188,11 +188,11 @@ func validateSampleRules(src Source, domain string, a API) error {
 	}
 	e := se.errs[0]
 	if name, ok := strings.CutPrefix(e.Field, "spec."); ok {
-		return invalid(src, "field", name, "the sample's value (its default, or a made-up one) breaks its rule: %s; give it a default= that keeps the rule", e.Detail)
+		return Invalid(src, "field", name, "the sample's value (its default, or a made-up one) breaks its rule: %s; give it a default= that keeps the rule", e.Detail)
 	}
 	for _, r := range a.Rules {
 		if e.Field == "spec" && (e.Detail == r.Message || strings.Contains(e.Detail, r.Rule)) {
-			return invalid(src, "rule", r.Rule, "the sample (defaults, first enum values, made-up values) breaks it: give the fields it reads defaults that keep it")
+			return Invalid(src, "rule", r.Rule, "the sample (defaults, first enum values, made-up values) breaks it: give the fields it reads defaults that keep it")
 		}
 	}
 	return err
@@ -278,11 +278,11 @@ func validateNames(src Source, a API) error {
 		for _, n := range list.names {
 			switch {
 			case checkPlural(n) != nil:
-				return invalid(src, list.key, n, "%v", checkPlural(n))
+				return Invalid(src, list.key, n, "%v", checkPlural(n))
 			case seen[n]:
-				return invalid(src, list.key, n, "listed twice")
+				return Invalid(src, list.key, n, "listed twice")
 			case list.key == "short-names" && (n == a.Plural || n == a.Singular()):
-				return invalid(src, list.key, n, "is already the kind's plural or singular")
+				return Invalid(src, list.key, n, "is already the kind's plural or singular")
 			}
 			seen[n] = true
 		}
@@ -306,23 +306,23 @@ func ValidateOwns(src Source, a API) error {
 		if !slices.Contains(ChildKindNames(), o) {
 			for _, k := range ChildKindNames() {
 				if strings.EqualFold(k, o) {
-					return invalid(src, "owns", o, "unknown kind; kinds are case-sensitive: %s", k)
+					return Invalid(src, "owns", o, "unknown kind; kinds are case-sensitive: %s", k)
 				}
 			}
-			return invalid(src, "owns", o, "unknown kind (kinds: %s)", strings.Join(ChildKindNames(), ", "))
+			return Invalid(src, "owns", o, "unknown kind (kinds: %s)", strings.Join(ChildKindNames(), ", "))
 		}
 		if seen[o] {
-			return invalid(src, "owns", o, "listed twice")
+			return Invalid(src, "owns", o, "listed twice")
 		}
 		seen[o] = true
 	}
 	for _, c := range a.OwnedKinds() {
 		if len(c.Needs) > 0 && !slices.ContainsFunc(c.Needs, func(k string) bool { return seen[k] }) {
-			return invalid(src, "owns", c.Kind, "needs %s owned too: it refers to it", strings.Join(c.Needs, " or "))
+			return Invalid(src, "owns", c.Kind, "needs %s owned too: it refers to it", strings.Join(c.Needs, " or "))
 		}
 	}
 	if !a.Namespaced && len(a.Owns) > 0 {
-		return invalid(src, "owns", strings.Join(a.Owns, ","), "a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns")
+		return Invalid(src, "owns", strings.Join(a.Owns, ","), "a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns")
 	}
 	return nil
 }
@@ -332,13 +332,13 @@ func ValidateFields(src Source, fields []Field) error {
 	byName := map[string]bool{}
 	for _, f := range fields {
 		if byName[f.Name] {
-			return invalid(src, "field", f.Name, "defined twice")
+			return Invalid(src, "field", f.Name, "defined twice")
 		}
 		byName[f.Name] = true
 	}
 	for _, f := range fields {
 		bad := func(format string, args ...any) error {
-			return invalid(src, "field", f.Name, format, args...)
+			return Invalid(src, "field", f.Name, format, args...)
 		}
 		if err := checkField(f); err != nil {
 			return bad("%v", err)
@@ -401,7 +401,7 @@ func validateStatusFields(src Source, fields []Field) error {
 	seen := map[string]bool{}
 	for _, f := range fields {
 		bad := func(format string, args ...any) error {
-			return invalid(src, "status-field", f.Name, format, args...)
+			return Invalid(src, "status-field", f.Name, format, args...)
 		}
 		switch {
 		case seen[f.Name]:
@@ -430,11 +430,11 @@ func validateScale(src Source, a API) error {
 		return nil
 	}
 	if !slices.ContainsFunc(a.Fields, func(f Field) bool { return f.Name == a.ScaleReplicas && f.Type == TypeInt32 }) {
-		return invalid(src, "scale-replicas", a.ScaleReplicas, "must name an int32 field of the spec's own (%s has %s)", a.Kind, fieldNames(a.Fields))
+		return Invalid(src, "scale-replicas", a.ScaleReplicas, "must name an int32 field of the spec's own (%s has %s)", a.Kind, fieldNames(a.Fields))
 	}
 	for _, f := range a.Status {
 		if f.Name == a.ScaleReplicas || f.Name == ScaleSelector {
-			return invalid(src, "scale-replicas", a.ScaleReplicas, "the scale subresource writes status.%s itself: drop the status field %s", f.Name, f.Name)
+			return Invalid(src, "scale-replicas", a.ScaleReplicas, "the scale subresource writes status.%s itself: drop the status field %s", f.Name, f.Name)
 		}
 	}
 	return nil

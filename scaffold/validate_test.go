@@ -145,10 +145,3 @@ func TestParseRule(t *testing.T) {
 		assert.Equal(t, tt.want, ParseRule(tt.spec), tt.spec)
 	}
 }
-
-func TestPlaybookKindHasNoStatusFields(t *testing.T) {
-	a := API{Kind: "Database", Playbook: "playbooks/site.yml", Status: []Field{{Name: "endpoint", Type: TypeString}}}
-	err := validatePlaybook(FlagSource, Style{Name: "ansible", Playbooks: true}, a)
-	require.EqualError(t, err, `--status-field "endpoint": Database runs your playbook playbooks/site.yml, which opctl does not change: `+
-		`set the status there (operator_sdk.util.k8s_status), or drop --playbook for a role with a status template`)
-}

@@ -46,7 +46,7 @@ func Style() scaffold.Style {
 			},
 		},
 		Resync:        true,
-		Playbooks:     true,
+		KindOptions:   []scaffold.KindOption{PlaybookOption()},
 		CannotConvert: "ansible-operator serves no webhooks, CRD conversion included (operator-sdk's Ansible runtime)",
 		Watches:       true,
 		Summary:       "an Ansible role run by the Ansible Operator: for teams with Ansible playbooks",
@@ -161,6 +161,9 @@ type ansibleAPI struct {
 	// see it by; RecordStatus the task file, beside its status file, that
 	// writes its status.
 	Role, Var, RecordStatus string
+	// Playbook is the existing playbook the kind runs instead of a role
+	// (its playbook option), "" for a role.
+	Playbook string
 	// PlaybookFile is the kind's playbook's file name, as run-<kind>.yml
 	// imports it from beside it.
 	PlaybookFile string
@@ -221,9 +224,9 @@ func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 	createOnce := []string{}
 	for _, a := range p.APIs {
 		aa := ansibleAPI{API: a, templated: newTemplated(a), Project: p, V: p.Versions, FullGroup: a.FullGroup(p.Domain),
-			CRVar: CRVar(p.Domain, a), SamplePath: scaffold.SamplePath(p, a), PlaybookFile: path.Base(a.Playbook),
+			CRVar: CRVar(p.Domain, a), SamplePath: scaffold.SamplePath(p, a), Playbook: playbookOf(a), PlaybookFile: path.Base(playbookOf(a)),
 			Role: a.Singular(), Var: jinjaVar(a.Singular()), RecordStatus: "record-status.yml"}
-		if a.Playbook != "" {
+		if aa.Playbook != "" {
 			aa.RecordStatus = "record-status-" + a.Singular() + ".yml"
 		}
 		for _, c := range aa.CreatedOnce() {
@@ -287,10 +290,10 @@ func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 		if a.Playbook != "" {
 			// The kind runs the user's playbook: opctl writes the playbooks
 			// around it, not a role.
-			r.File(scaffold.PlaybookFor(a.API, "run"), "playbooks/run.yml.tmpl", machinery.Generated, a)
-			r.File(scaffold.PlaybookFor(a.API, "local"), "playbooks/local-playbook.yml.tmpl", machinery.Generated, a)
-			r.File(scaffold.PlaybookDir+"/tasks/status-"+a.Singular()+".yml", "role/tasks/status.yml.tmpl", machinery.Generated, a)
-			r.File(scaffold.PlaybookDir+"/tasks/"+a.RecordStatus, "role/tasks/record-status.yml.tmpl", machinery.Generated, a)
+			r.File(playbookFor(a.API, "run"), "playbooks/run.yml.tmpl", machinery.Generated, a)
+			r.File(playbookFor(a.API, "local"), "playbooks/local-playbook.yml.tmpl", machinery.Generated, a)
+			r.File(playbookDir+"/tasks/status-"+a.Singular()+".yml", "role/tasks/status.yml.tmpl", machinery.Generated, a)
+			r.File(playbookDir+"/tasks/"+a.RecordStatus, "role/tasks/record-status.yml.tmpl", machinery.Generated, a)
 			continue
 		}
 		role := "roles/" + a.Singular() + "/"
@@ -357,7 +360,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 		if a.Playbook != "" {
 			// Relative to the operator's working directory, where the image
 			// copies playbooks/.
-			w.Role, w.Playbook = "", scaffold.PlaybookFor(a.API, "run")
+			w.Role, w.Playbook = "", playbookFor(a.API, "run")
 		}
 		watches = append(watches, w)
 	}
