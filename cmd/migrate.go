@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/migrate"
 )
 
 type migrateOptions struct {
@@ -81,12 +82,12 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	if p.Domain == "" && o.domain == "" && !to.ExistingKinds {
 		return usageErrorf("--domain is required: the project has none, and %s projects need one (e.g. --domain example.com)", to.Name)
 	}
-	m, err := p.MigrateTo(scaffold.FlagSource, from, to, env.Styles, o.domain, o.repo)
+	m, err := migrate.To(p, scaffold.FlagSource, from, to, env.Styles, o.domain, o.repo)
 	if err != nil {
 		return err
 	}
 	// Read before writing: dir may be inside the project.
-	changed, added, err := scaffold.YourChanges(env.Dir, p)
+	changed, added, err := migrate.YourChanges(env.Dir, p)
 	if err != nil {
 		return err
 	}
@@ -115,7 +116,7 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	}
 	changed, added = withoutCases(changed), withoutCases(added)
 	r := migrationReport{From: from, To: to, Dir: dir, Carried: carried, Changed: changed, Added: added, Dropped: m.Dropped,
-		Needs: scaffold.NewPrerequisites(p, from, m.Project, to), Differences: scaffold.MigrationDifferences(p, from, to)}
+		Needs: migrate.NewPrerequisites(p, from, m.Project, to), Differences: migrate.Differences(p, from, to)}
 	return r.print(env.IO.Out)
 }
 

@@ -317,6 +317,10 @@ type Project struct {
 	Starters map[string]string `json:"-"`
 }
 
+// DefaultResyncSeconds is how often a style that re-syncs does it, unless
+// the project says otherwise.
+const DefaultResyncSeconds = 60
+
 // The scopes of a project (Project.Scope).
 const (
 	ScopeCluster   = "cluster"
