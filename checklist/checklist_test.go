@@ -44,7 +44,7 @@ func TestRecommendRejectsBadAnswers(t *testing.T) {
 	tests := []struct {
 		id, value, want string
 	}{
-		{"language", "rust", `--language "rust": want one of go, python, shell, ansible, other`},
+		{"language", "rust", `--language "rust": want one of go, python, other`},
 		{"stage", "", `--stage is required (one of production, prototype)`},
 		{"logic", "both", `--logic "both": want one of declarative, imperative`},
 	}
@@ -65,7 +65,8 @@ func TestRecommendRejectsBadAnswers(t *testing.T) {
 
 func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 	row := Comparison{Language: "l", LearningCurve: "c", Expressiveness: "e", Performance: "p", Idempotency: "i", Maturity: "m", BestFit: "b"}
-	good := func(name string) Profile { return Profile{Style: name, Comparison: row} }
+	golang := Language{"go", "Go", "a Go team"}
+	good := func(name string) Profile { return Profile{Style: name, Comparison: row, Languages: []Language{golang}} }
 	noRow := good("rust")
 	noRow.Comparison = Comparison{}
 	badPoints := good("rust")
@@ -74,6 +75,16 @@ func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 	badReason.Reasons = map[string]string{"logic=both": "x"}
 	badLanguage := good("rust")
 	badLanguage.MaintainerPoints = map[string]int{"rust": 4}
+	unnamed := good("rust")
+	unnamed.Languages = []Language{{Value: "rust"}}
+	otherwise := good("rust")
+	otherwise.Languages = []Language{{"go", "Golang", "a Go team"}}
+	other := good("rust")
+	other.Languages = []Language{{"other", "anything", "any team"}}
+	rust := good("rust")
+	rust.Languages = []Language{{"rust", "Rust", "a Rust team: a style in Rust"}}
+	rust.MaintainerPoints = map[string]int{"rust": 4}
+	rust.Points = map[string]int{"language=rust": 3}
 	tests := []struct {
 		name     string
 		profiles []Profile
@@ -85,14 +96,25 @@ func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 		{"points for no answer", []Profile{good("toy"), badPoints}, `style registry: style "rust" gives points for "language=rust", which no question offers`},
 		{"unknown language", []Profile{good("toy"), badLanguage}, `style registry: style "rust" gives maintainer points for language "rust", which the checklist does not offer`},
 		{"reason for no answer", []Profile{good("toy"), badReason}, `style registry: style "rust" gives a reason for "logic=both", which no question offers`},
+		{"language without a label", []Profile{good("toy"), unnamed}, `style registry: style "rust" names a language without a value, label or reason`},
+		{"language named otherwise", []Profile{good("toy"), otherwise}, `style registry: style "rust" names language "go" otherwise than a style before it`},
+		{"written in other", []Profile{good("toy"), other}, `style registry: style "rust" is written in "other", the answer of teams no style is written for`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.EqualError(t, CheckProfiles(tt.profiles), tt.want)
 		})
 	}
+	// A style in a new language brings its answer, and points for it.
+	require.NoError(t, CheckProfiles([]Profile{good("toy"), rust}))
+	rec, err := Recommend([]Profile{good("toy"), rust}, Answers{"existing": "no", "new-crd": "yes", "stage": "prototype",
+		"language": "rust", "logic": "imperative", "maintainers": "yes"})
+	require.NoError(t, err)
+	assert.Equal(t, "rust", rec.Style)
+	assert.Contains(t, rec.Reasons, Reason{Question: "language", Answer: "rust", Reason: "a Rust team: a style in Rust"})
+
 	// What it accepts, Recommend serves: the runner-up and both rows are there.
-	rec, err := Recommend([]Profile{good("a"), good("b")}, Answers{"existing": "no", "new-crd": "yes", "stage": "prototype",
+	rec, err = Recommend([]Profile{good("a"), good("b")}, Answers{"existing": "no", "new-crd": "yes", "stage": "prototype",
 		"language": "go", "logic": "imperative", "maintainers": "yes"})
 	require.NoError(t, err)
 	assert.Equal(t, "a", rec.Style)
@@ -104,7 +126,8 @@ func TestCheckProfilesRefusesWhatRecommendCannotServe(t *testing.T) {
 // without the registry (the registry's own scenarios are tested with it).
 func twoStyles() []Profile {
 	row := Comparison{Language: "l", LearningCurve: "c", Expressiveness: "e", Performance: "p", Idempotency: "i", Maturity: "m", BestFit: "b"}
-	return []Profile{{Style: "a", Comparison: row}, {Style: "b", Comparison: row}}
+	return []Profile{{Style: "a", Comparison: row, Languages: []Language{{"go", "Go", "a Go team"}}},
+		{Style: "b", Comparison: row, Languages: []Language{{"python", "Python", "a Python team"}}}}
 }
 
 // The recommended style explains the answers that favour it in its own

@@ -24,6 +24,10 @@ type Profile struct {
 	// keyed like Points; shown instead of the answer's general reason when
 	// the style is the one recommended.
 	Reasons map[string]string
+	// Languages are the team languages the style is written in: the
+	// checklist offers each as an answer (a style in a new language brings
+	// its own). Styles in one language name it alike.
+	Languages []Language
 	// WithoutCRD: the style serves a project with no CRD of its own (it
 	// watches or decorates existing kinds). When no new CRD is wanted,
 	// only such styles are recommended.
@@ -38,8 +42,22 @@ func CheckProfiles(profiles []Profile) error {
 	if len(profiles) < 2 {
 		return fmt.Errorf("style registry: %d style(s), the checklist needs at least two", len(profiles))
 	}
+	named := map[string]Language{}
+	for _, p := range profiles {
+		for _, l := range p.Languages {
+			switch earlier, ok := named[l.Value]; {
+			case l.Value == "" || l.Label == "" || l.Reason == "":
+				return fmt.Errorf("style registry: style %q names a language without a value, label or reason", p.Style)
+			case l.Value == other.Value:
+				return fmt.Errorf("style registry: style %q is written in %q, the answer of teams no style is written for", p.Style, l.Value)
+			case ok && earlier != l:
+				return fmt.Errorf("style registry: style %q names language %q otherwise than a style before it", p.Style, l.Value)
+			}
+			named[l.Value] = l
+		}
+	}
 	options := map[string]bool{}
-	for _, q := range Questions() {
+	for _, q := range Questions(profiles) {
 		for _, o := range q.Options {
 			options[q.ID+"="+o.Value] = true
 		}
@@ -107,17 +125,17 @@ func PointsTable(profiles []Profile) string {
 		}
 		fmt.Fprintf(&b, "| %s | %s |\n", answer, strings.Join(cells, ", "))
 	}
-	var languages []Option
-	for _, q := range Questions() {
+	var spoken []Option
+	for _, q := range Questions(profiles) {
 		if q.ID == "language" {
-			languages = q.Options
+			spoken = q.Options
 		}
 		for _, o := range q.Options {
 			row(fmt.Sprintf("%s: %s", q.ID, o.Value), func(p Profile) int { return p.Points[q.ID+"="+o.Value] })
 			if q.ID != "maintainers" || o.Value != "yes" {
 				continue
 			}
-			for _, l := range languages {
+			for _, l := range spoken {
 				row(fmt.Sprintf("maintainers: yes, language: %s", l.Value), func(p Profile) int { return p.MaintainerPoints[l.Value] })
 			}
 		}

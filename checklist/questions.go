@@ -26,11 +26,42 @@ type Question struct {
 // prompts produce them.
 type Answers map[string]string
 
-// Questions returns the checklist in the order it is asked. "software" is a
-// free-text follow-up of "existing" (it has no options; given as a flag, it
-// is looked up whatever "existing" says); "scale" follows a production
+// Language is a team language a style is written in: the checklist's
+// language question offers it, with its label and the general reason
+// shown when a team answers it.
+type Language struct {
+	Value, Label, Reason string
+}
+
+// other is the language answer of a team no style is written for.
+var other = Language{"other", "something else", "another language: a style whose hook is a plain HTTP webhook, in any language"}
+
+// languages are the language answers: each language a style of profiles
+// is written in, in the registry's order, then other.
+func languages(profiles []Profile) []Language {
+	var out []Language
+	seen := map[string]bool{}
+	for _, p := range profiles {
+		for _, l := range p.Languages {
+			if !seen[l.Value] {
+				seen[l.Value] = true
+				out = append(out, l)
+			}
+		}
+	}
+	return append(out, other)
+}
+
+// Questions returns the checklist in the order it is asked, its language
+// answers those of the styles of profiles. "software" is a free-text
+// follow-up of "existing" (it has no options; given as a flag, it is
+// looked up whatever "existing" says); "scale" follows a production
 // "stage".
-func Questions() []Question {
+func Questions(profiles []Profile) []Question {
+	var spoken []Option
+	for _, l := range languages(profiles) {
+		spoken = append(spoken, Option{l.Value, l.Label})
+	}
 	return []Question{
 		{
 			ID:     "existing",
@@ -77,16 +108,10 @@ func Questions() []Question {
 			AskIf: func(a Answers) bool { return a["stage"] == "production" },
 		},
 		{
-			ID:     "language",
-			Prompt: "What is the team's main language?",
-			Help:   "Operators are maintained for years: write them in what the team already knows.",
-			Options: []Option{
-				{"go", "Go"},
-				{"python", "Python"},
-				{"shell", "shell and kubectl"},
-				{"ansible", "Ansible"},
-				{"other", "something else"},
-			},
+			ID:      "language",
+			Prompt:  "What is the team's main language?",
+			Help:    "Operators are maintained for years: write them in what the team already knows.",
+			Options: spoken,
 		},
 		{
 			ID:     "logic",

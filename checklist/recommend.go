@@ -39,8 +39,8 @@ func Settled(a Answers) bool { return a["existing"] == "yes" && len(Lookup(a["so
 
 // complete reports whether every question with options that applies is
 // answered.
-func complete(a Answers) bool {
-	for _, q := range Asked(a) {
+func complete(profiles []Profile, a Answers) bool {
+	for _, q := range Asked(profiles, a) {
 		if _, given := a[q.ID]; !given && len(q.Options) > 0 {
 			return false
 		}
@@ -49,9 +49,9 @@ func complete(a Answers) bool {
 }
 
 // Asked returns the questions that apply to the answers, in order.
-func Asked(a Answers) []Question {
+func Asked(profiles []Profile, a Answers) []Question {
 	var out []Question
-	for _, q := range Questions() {
+	for _, q := range Questions(profiles) {
 		if q.AskIf == nil || q.AskIf(a) {
 			out = append(out, q)
 		}
@@ -85,12 +85,12 @@ func ValidateAnswer(q Question, value string) error {
 // When an operator exists for the software (Settled) and the answers stop
 // there, the recommendation is to run it, with no style.
 func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
-	if Settled(a) && !complete(a) {
+	if Settled(a) && !complete(profiles, a) {
 		return Recommendation{UseExisting: true, Candidates: Lookup(a["software"]), Ranking: []Score{}, Reasons: []Reason{}, Comparison: []Comparison{}}, nil
 	}
 	scores := make([]int, len(profiles))
 	var reasons []Reason
-	for _, q := range Asked(a) {
+	for _, q := range Asked(profiles, a) {
 		v := a[q.ID]
 		if err := ValidateAnswer(q, v); err != nil {
 			return Recommendation{}, err
@@ -98,10 +98,8 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 		for i, p := range profiles {
 			scores[i] += p.Points[q.ID+"="+v]
 		}
-		for _, r := range rules {
-			if r.question == q.ID && r.answer == v {
-				reasons = append(reasons, Reason{q.ID, v, r.reason})
-			}
+		if reason := generalReason(profiles, q.ID, v); reason != "" {
+			reasons = append(reasons, Reason{q.ID, v, reason})
 		}
 	}
 	if a["maintainers"] == "yes" {

@@ -8,7 +8,8 @@ type rule struct {
 	reason           string
 }
 
-// rules is the decision table; the README reproduces it.
+// rules is the decision table; the README reproduces it. The language
+// answers bring their own reasons (Language).
 var rules = []rule{
 	{"existing", "no", "nothing to reuse, so an operator of your own is justified"},
 	{"existing", "yes", "run the existing operator instead of writing one; the ranking below is for when it does not fit"},
@@ -21,12 +22,6 @@ var rules = []rule{
 	{"stage", "production", "production: what the team can operate and extend for years matters more than speed of writing"},
 	{"scale", "small", "modest scale: every style copes, none is ruled out by resources"},
 	{"scale", "large", "large or long-lived: a compiled, typed operator has the lowest footprint and the richest tooling"},
-
-	{"language", "go", "a Go team: a style in Go is native to it"},
-	{"language", "python", "a Python team: a style in Python can call your Python SDKs"},
-	{"language", "shell", "a shell/kubectl team with small automations: a style of shell hooks"},
-	{"language", "ansible", "an Ansible team: existing roles and playbooks can run unchanged"},
-	{"language", "other", "another language: a style whose hook is a plain HTTP webhook, in any language"},
 
 	{"logic", "declarative", "declarative: a style that computes the diff and applies children for you; elsewhere you write create-or-update yourself"},
 	{"logic", "imperative", "imperative steps, state machines and external calls need a general-purpose reconcile loop"},
@@ -46,4 +41,22 @@ type Comparison struct {
 	Idempotency    string `json:"idempotency"`
 	Maturity       string `json:"maturity"`
 	BestFit        string `json:"bestFit"`
+}
+
+// generalReason is the reason shown for an answer, whichever style it
+// favours: its rule's, or a language's own.
+func generalReason(profiles []Profile, question, answer string) string {
+	for _, r := range rules {
+		if r.question == question && r.answer == answer {
+			return r.reason
+		}
+	}
+	if question == "language" {
+		for _, l := range languages(profiles) {
+			if l.Value == answer {
+				return l.Reason
+			}
+		}
+	}
+	return ""
 }

@@ -71,7 +71,7 @@ func TestBadInputs(t *testing.T) {
 		{"not lowerCamelCase", "seed", create("--field", "Size:int32"), 2, `name "Size" must be lowerCamelCase`},
 		{"unknown owned kind", "seed", create("--owns", "Pod"), 2, `--owns "Pod": unknown kind`},
 		{"owned kind in lower case", "seed", create("--owns", "configmap"), 2, `--owns "configmap": unknown kind; kinds are case-sensitive: ConfigMap`},
-		{"decide bad value before a missing one", "empty", []string{"decide", "--language", "java"}, 2, `--language "java": want one of go, python, shell, ansible, other`},
+		{"decide bad value before a missing one", "empty", []string{"decide", "--language", "java"}, 2, `--language "java": want one of go, python, shell, other`}, // the toy registry's languages
 		{"cluster-scoped owner", "seed", create("--namespaced=false", "--owns", "ConfigMap"), 2, "a cluster-scoped kind has no namespace"},
 		{"kind already there", "seed", create("--kind", "Database"), 2, `--kind "Database": the project already has this kind`},
 		{"decorator flag elsewhere", "seed", create("--target", "apps/v1/Deployment"), 2, "--target is for toy-python, toy-shell projects; this project's style is toy-go"},

@@ -26,9 +26,9 @@ type checklistFlags struct {
 	stopWhenSettled bool
 }
 
-func (c *checklistFlags) register(cmd *cobra.Command) {
+func (c *checklistFlags) register(cmd *cobra.Command, styles scaffold.Styles) {
 	c.values = map[string]*string{}
-	for _, q := range checklist.Questions() {
+	for _, q := range checklist.Questions(styles.Profiles()) {
 		var values []string
 		for _, o := range q.Options {
 			values = append(values, o.Value)
@@ -48,7 +48,7 @@ func (c *checklistFlags) register(cmd *cobra.Command) {
 func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (checklist.Answers, error) {
 	a := checklist.Answers{}
 	if c.answersFile != "" {
-		if err := loadAnswers(env.Dir, c.answersFile, a); err != nil {
+		if err := loadAnswers(env, c.answersFile, a); err != nil {
 			return nil, err
 		}
 	}
@@ -58,14 +58,15 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 		}
 	}
 	// A wrong value is reported before a missing one: it is what the user typed.
-	for _, q := range checklist.Questions() {
+	questions := checklist.Questions(env.Styles.Profiles())
+	for _, q := range questions {
 		if v, given := a[q.ID]; given && (q.AskIf == nil || q.AskIf(a)) {
 			if err := checklist.ValidateAnswer(q, v); err != nil {
 				return nil, usageError{err}
 			}
 		}
 	}
-	for _, q := range checklist.Questions() {
+	for _, q := range questions {
 		if q.AskIf != nil && !q.AskIf(a) {
 			// An answer that does not apply is dropped; but the software,
 			// free text, is still looked up in the catalog.
@@ -95,10 +96,10 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 	return a, nil
 }
 
-func loadAnswers(dir, file string, into checklist.Answers) error {
+func loadAnswers(env Env, file string, into checklist.Answers) error {
 	path := file
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
+		path = filepath.Join(env.Dir, path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -109,7 +110,7 @@ func loadAnswers(dir, file string, into checklist.Answers) error {
 		return usageErrorf("--answers %s: %v", file, err)
 	}
 	known := map[string]bool{}
-	for _, q := range checklist.Questions() {
+	for _, q := range checklist.Questions(env.Styles.Profiles()) {
 		known[q.ID] = true
 	}
 	for k, v := range raw {
@@ -193,7 +194,7 @@ that applies must be answered by a flag or by --answers FILE.`,
 			return nil
 		},
 	}
-	o.answers.register(cmd)
+	o.answers.register(cmd, env.Styles)
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	cmd.Flags().StringVar(&o.domain, "domain", "example.com", "domain to put in the suggested init command")
 	cmd.Flags().StringVar(&o.name, "name", "my-operator", "project name to put in the suggested init command")

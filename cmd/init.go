@@ -74,7 +74,7 @@ kinds with opctl create api).`,
 	completeFlag(cmd, "scope", oneOf(func() []string { return []string{scaffold.ScopeCluster, scaffold.ScopeNamespace} }))
 	f.Int32Var(&o.resyncSeconds, "resync-seconds", scaffold.DefaultResyncSeconds, stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
-	o.answers.register(cmd)
+	o.answers.register(cmd, env.Styles)
 	o.write.register(cmd)
 	return cmd
 }

@@ -162,7 +162,7 @@ func TestInteractiveInitGoesBack(t *testing.T) {
 	answers["Style to scaffold"] = append(answers["Style to scaffold"], keepDefault)
 	accepted := map[string]int{"Kind": 1, "Default of replicas": 1}
 	var checklistPrompts []string
-	for _, q := range checklist.Questions() {
+	for _, q := range checklist.Questions(toyStyles().Profiles()) {
 		checklistPrompts = append(checklistPrompts, q.Prompt)
 	}
 	for message, queue := range seedAnswers() {

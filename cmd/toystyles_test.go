@@ -25,7 +25,7 @@ func toyStyles() scaffold.Styles {
 	return scaffold.Styles{
 		{
 			Name: "toy-go", Summary: "a toy style for Go teams", ModulePath: true, ConformanceTest: "true", Resync: true, Webhooks: true,
-			Checklist: toyProfile("Go", map[string]int{"language=go": 4, "stage=production": 2, "logic=imperative": 1},
+			Checklist: toyProfile(checklist.Language{Value: "go", Label: "Go", Reason: "a Go team"}, map[string]int{"language=go": 4, "stage=production": 2, "logic=imperative": 1},
 				map[string]int{"go": 3}, map[string]string{"language=go": "a Go team: toy-go is written in Go"}),
 			Access:  toyAccess(),
 			Runtime: toyWebhookRuntime, Files: toyKindFiles, CI: toyCI,
@@ -33,7 +33,7 @@ func toyStyles() scaffold.Styles {
 		{
 			Name: "toy-python", Summary: "a toy style for Python teams", KindOptions: []scaffold.KindOption{ansible.PlaybookOption()}, ConformanceTest: "true", Watches: true,
 			CannotConvert: "its toy runtime serves no webhooks",
-			Checklist: toyProfile("Python", map[string]int{"language=python": 4, "stage=prototype": 2, "logic=imperative": 1},
+			Checklist: toyProfile(checklist.Language{Value: "python", Label: "Python", Reason: "a Python team"}, map[string]int{"language=python": 4, "stage=prototype": 2, "logic=imperative": 1},
 				map[string]int{"python": 3}, nil),
 			Access:  toyAccess(),
 			Runtime: toyRuntime, Files: toyKindFiles, CI: toyCI,
@@ -41,15 +41,16 @@ func toyStyles() scaffold.Styles {
 		{
 			Name: "toy-shell", Summary: "a toy style decorating existing kinds", ExistingKinds: true,
 			CannotScopeNamespace: "its toy runtime watches every namespace",
-			Checklist:            toyProfile("bash", map[string]int{"new-crd=no": 5, "language=shell": 4}, map[string]int{"shell": 3}, nil),
+			Checklist:            toyProfile(checklist.Language{Value: "shell", Label: "shell", Reason: "a shell team"}, map[string]int{"new-crd=no": 5, "language=shell": 4}, map[string]int{"shell": 3}, nil),
 			Runtime:              toyRuntime, Files: toyDecoratorFiles, CI: toyCI,
 		},
 	}
 }
 
-func toyProfile(language string, points, maintainerPoints map[string]int, reasons map[string]string) checklist.Profile {
+func toyProfile(language checklist.Language, points, maintainerPoints map[string]int, reasons map[string]string) checklist.Profile {
 	return checklist.Profile{
-		Comparison: checklist.Comparison{Language: language, LearningCurve: "flat", Expressiveness: "some",
+		Languages: []checklist.Language{language},
+		Comparison: checklist.Comparison{Language: language.Label, LearningCurve: "flat", Expressiveness: "some",
 			Performance: "fine", Idempotency: "yours", Maturity: "a toy", BestFit: "tests"},
 		Points: points, MaintainerPoints: maintainerPoints, Reasons: reasons,
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // TestEveryDecideNextRuns answers the checklist every way it can be
@@ -25,7 +26,7 @@ func TestEveryDecideNextRuns(t *testing.T) {
 		t.Skip("scaffolds and tests a project per recommended style")
 	}
 	var nexts []string
-	for _, a := range allAnswers(checklist.Answers{}, checklist.Questions()) {
+	for _, a := range allAnswers(checklist.Answers{}, checklist.Questions(styles.All().Profiles())) {
 		args := []string{"decide", "-o", "json"}
 		for _, id := range slices.Sorted(maps.Keys(a)) {
 			args = append(args, "--"+id, a[id])
@@ -88,7 +89,7 @@ func allAnswers(a checklist.Answers, rest []checklist.Question) []checklist.Answ
 }
 
 func TestAllAnswersCoversTheChecklist(t *testing.T) {
-	all := allAnswers(checklist.Answers{}, checklist.Questions())
+	all := allAnswers(checklist.Answers{}, checklist.Questions(styles.All().Profiles()))
 	// existing 3 × new-crd 2 × (production × scale 2 + prototype) 3 ×
 	// language 5 × logic 2 × maintainers 3.
 	assert.Len(t, all, 3*2*3*5*2*3)

@@ -34,6 +34,7 @@ func Style() scaffold.Style {
 		Finalizers:      "the operator adds one when watches.yaml names a finalizer, and runs its role or playbook on deletion",
 		ConformanceTest: "ansible-playbook tests/test-conformance.yml",
 		Checklist: checklist.Profile{
+			Languages: []checklist.Language{checklist.Language{Value: "ansible", Label: "Ansible", Reason: "an Ansible team: existing roles and playbooks can run unchanged"}},
 			Comparison: checklist.Comparison{Language: "Ansible YAML", LearningCurve: "gentle for Ansible users",
 				Expressiveness: "what Ansible modules can do", Performance: "heaviest: ansible-runner per reconcile",
 				Idempotency: "Ansible modules (k8s state: present is idempotent)",

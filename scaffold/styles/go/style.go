@@ -27,6 +27,7 @@ func Style() scaffold.Style {
 			"distrolessImage", "etcd", "go", "goBuilderImage", "golangciLint", "kubeAPIServer", "kubernetes", "sigsYAML"},
 		Summary: "Go with controller-runtime in the kubebuilder go/v4 layout: typed, fast, for large long-lived operators",
 		Checklist: checklist.Profile{
+			Languages: []checklist.Language{checklist.Language{Value: "go", Label: "Go", Reason: "a Go team: a style in Go is native to it"}},
 			Comparison: checklist.Comparison{Language: "Go", LearningCurve: "steep: controller-runtime, informers, typed clients",
 				Expressiveness: "anything", Performance: "best: one static binary, shared caches",
 				Idempotency: "you: reconcile must be idempotent (CreateOrUpdate helps)",

@@ -80,6 +80,7 @@ func Style() scaffold.Style {
 		Finalizers:      "Kopf adds one for a timer, a daemon or a delete handler without optional=True, and the deletion then waits for the operator",
 		ConformanceTest: "$(PYTHON) -m pytest -q tests/test_conformance.py",
 		Checklist: checklist.Profile{
+			Languages: []checklist.Language{python.Language()},
 			Comparison: checklist.Comparison{Language: "Python", LearningCurve: "gentle: decorated Python functions",
 				Expressiveness: "anything Python can do", Performance: "moderate: one Python process, higher memory",
 				Idempotency: "you: handlers must be idempotent; Kopf retries and records progress",

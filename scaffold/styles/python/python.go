@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
 )
@@ -169,3 +170,8 @@ func AddPackage(t *machinery.Tree, d Data, compare string) error {
 // Templates are the base's templates, for a style's own files that use
 // its partials.
 func Templates() fs.FS { return machinery.TemplateDir(files, "templates/partials") }
+
+// Language is the team language of the Python styles, for the checklist.
+func Language() checklist.Language {
+	return checklist.Language{Value: "python", Label: "Python", Reason: "a Python team: a style in Python can call your Python SDKs"}
+}

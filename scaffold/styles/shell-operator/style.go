@@ -29,6 +29,7 @@ func Style() scaffold.Style {
 		Finalizers:      "none: shell-operator cannot hold a deletion (a finalizer would be yours to add and remove)",
 		ConformanceTest: "bash tests/test_conformance.sh",
 		Checklist: checklist.Profile{
+			Languages: []checklist.Language{checklist.Language{Value: "shell", Label: "shell and kubectl", Reason: "a shell/kubectl team with small automations: a style of shell hooks"}},
 			Comparison: checklist.Comparison{Language: "bash + jq", LearningCurve: "gentle for shell users",
 				Expressiveness: "limited: scripts and kubectl-style patches", Performance: "light: a Go runner executing hooks",
 				Idempotency: "you: hooks must tolerate replays of every binding context",
