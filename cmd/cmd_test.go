@@ -634,6 +634,41 @@ func TestCreateWatch(t *testing.T) {
 	assert.Equal(t, before, snapshot(t, dir), "deleting the watch gives the project back")
 }
 
+// create watch and create decorator are create api's modes under their own
+// names: each writes what create api writes, and refuses a style it does
+// not serve in one line naming those it does.
+func TestCreateWatchAndDecoratorNameCreateAPIModes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		init, command string
+		args          []string
+	}{
+		{"--style toy-python --domain example.com", "watch", []string{"--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault"}},
+		{"--style toy-shell", "decorator", []string{"--target", "apps/v1/Deployment", "--selector", "app-type=web", "--owns", "Service"}},
+	} {
+		trees := map[string]map[string]string{}
+		for _, spelling := range []string{"api", tc.command} {
+			dir := t.TempDir()
+			r := run(t, dir, nil, false, append(append([]string{"init"}, strings.Fields(tc.init)...), "--name", "sync", "--yes")...)
+			require.Equal(t, 0, r.code, r.stderr)
+			r = run(t, dir, nil, false, append([]string{"create", spelling}, tc.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			trees[spelling] = map[string]string{}
+			for path, content := range snapshot(t, dir) {
+				trees[spelling][strings.TrimPrefix(path, dir)] = content
+			}
+		}
+		assert.Equal(t, trees["api"], trees[tc.command], "create %s writes what create api writes", tc.command)
+	}
+	dir := initSeed(t)
+	r := run(t, dir, nil, false, "create", "watch", "--target", "v1/Secret")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "create watch is for toy-python projects; this project's style is toy-go")
+	r = run(t, dir, nil, false, "create", "decorator", "--target", "apps/v1/Deployment")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "create decorator is for toy-shell projects; this project's style is toy-go")
+}
+
 // A kind that needs a CRD the cluster may lack says so when it is added:
 // the README, written at init, may not.
 func TestCreateAPINamesPrerequisites(t *testing.T) {

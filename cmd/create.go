@@ -19,8 +19,80 @@ func newCreateCmd(env Env) *cobra.Command {
 		Use:   "create",
 		Short: "Add something to the project in the current directory",
 	}
-	cmd.AddCommand(newCreateAPICmd(env), newCreateWebhookCmd(env))
+	cmd.AddCommand(newCreateAPICmd(env), newCreateWatchCmd(env), newCreateDecoratorCmd(env), newCreateWebhookCmd(env))
 	return cmd
+}
+
+// newCreateWatchCmd is create api --target's mode of a style that watches
+// existing kinds, under its own name.
+func newCreateWatchCmd(env Env) *cobra.Command {
+	var o createAPIOptions
+	cmd := &cobra.Command{
+		Use:   "watch",
+		Short: "React to an existing kind (" + watchStyles(env.Styles) + "): no CRD, a handler of yours per object; never prompts",
+		Long: `React to an existing kind in the project in the current directory: no CRD,
+read-only access to the kind, and a handler that hands each matching object
+to a function of yours, narrowed with --namespace and --selector. The same
+as create api --target.`,
+		Example: `  opctl create watch --target v1/Secret --namespace payments --selector sync=vault`,
+		Args:    maxArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, style, err := loadProject(env)
+			if err != nil {
+				return err
+			}
+			if !style.Watches {
+				return usageErrorf("create watch is for %s projects; this project's style is %s", watchStyles(env.Styles), p.Style)
+			}
+			if o.target == "" {
+				return usageErrorf("--target is required: the kind to watch, e.g. --target v1/Secret")
+			}
+			return createWatch(env, cmd, p, o)
+		},
+	}
+	o.existingKindFlags(cmd, env, "the existing kind to watch")
+	cmd.Flags().StringVar(&o.namespace, "namespace", "", "watch the target in this namespace only")
+	o.write.register(cmd)
+	return cmd
+}
+
+// newCreateDecoratorCmd is create api's mode in a style that decorates
+// existing kinds, under its own name.
+func newCreateDecoratorCmd(env Env) *cobra.Command {
+	var o createAPIOptions
+	cmd := &cobra.Command{
+		Use:   "decorator",
+		Short: "Attach children to existing objects of a kind (" + stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ExistingKinds }) + "); never prompts",
+		Long: `Attach children to each existing object of a kind, in a project of a style
+that decorates existing kinds: no CRD, the children of --owns for each
+object that --selector matches. The same as create api in such a project.`,
+		Example: `  opctl create decorator --target apps/v1/Deployment --selector app-type=web --owns Service`,
+		Args:    maxArgs(0),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			p, style, err := loadProject(env)
+			if err != nil {
+				return err
+			}
+			if !style.ExistingKinds {
+				return usageErrorf("create decorator is for %s projects; this project's style is %s", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ExistingKinds }), p.Style)
+			}
+			return createDecorator(env, cmd, p, o)
+		},
+	}
+	o.existingKindFlags(cmd, env, "the existing kind to decorate")
+	cmd.Flags().StringSliceVar(&o.owns, "owns", nil, "the children attached to each object: "+strings.Join(scaffold.ChildKindNames(), ","))
+	completeFlag(cmd, "owns", listOf(scaffold.ChildKindNames))
+	o.write.register(cmd)
+	return cmd
+}
+
+// existingKindFlags are the flags that name an existing kind and its
+// objects: --target, --selector, --name.
+func (o *createAPIOptions) existingKindFlags(cmd *cobra.Command, env Env, target string) {
+	f := cmd.Flags()
+	f.StringVar(&o.target, "target", "", target+", GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
+	f.StringVar(&o.selector, "selector", "", "label selector of the targets, KEY=VALUE[,...]")
+	f.StringVar(&o.name, "name", "", "the name of the watch or decorator (default: the target's resource name)")
 }
 
 type createWebhookOptions struct {
