@@ -50,7 +50,7 @@ as create api --target.`,
 			return createWatch(env, cmd, p, o)
 		},
 	}
-	o.existingKindFlags(cmd, env, "the existing kind to watch")
+	o.existingKindFlags(cmd, "the existing kind to watch")
 	cmd.Flags().StringVar(&o.namespace, "namespace", "", "watch the target in this namespace only")
 	o.write.register(cmd)
 	return cmd
@@ -62,7 +62,7 @@ func newCreateDecoratorCmd(env Env) *cobra.Command {
 	var o createAPIOptions
 	cmd := &cobra.Command{
 		Use:   "decorator",
-		Short: "Attach children to existing objects of a kind (" + stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ExistingKinds }) + "); never prompts",
+		Short: "Attach children to existing objects of a kind (" + decoratorStyles(env.Styles) + "); never prompts",
 		Long: `Attach children to each existing object of a kind, in a project of a style
 that decorates existing kinds: no CRD, the children of --owns for each
 object that --selector matches. The same as create api in such a project.`,
@@ -74,12 +74,12 @@ object that --selector matches. The same as create api in such a project.`,
 				return err
 			}
 			if !style.ExistingKinds {
-				return usageErrorf("create decorator is for %s projects; this project's style is %s", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ExistingKinds }), p.Style)
+				return usageErrorf("create decorator is for %s projects; this project's style is %s", decoratorStyles(env.Styles), p.Style)
 			}
 			return createDecorator(env, cmd, p, o)
 		},
 	}
-	o.existingKindFlags(cmd, env, "the existing kind to decorate")
+	o.existingKindFlags(cmd, "the existing kind to decorate")
 	cmd.Flags().StringSliceVar(&o.owns, "owns", nil, "the children attached to each object: "+strings.Join(scaffold.ChildKindNames(), ","))
 	completeFlag(cmd, "owns", listOf(scaffold.ChildKindNames))
 	o.write.register(cmd)
@@ -88,7 +88,7 @@ object that --selector matches. The same as create api in such a project.`,
 
 // existingKindFlags are the flags that name an existing kind and its
 // objects: --target, --selector, --name.
-func (o *createAPIOptions) existingKindFlags(cmd *cobra.Command, env Env, target string) {
+func (o *createAPIOptions) existingKindFlags(cmd *cobra.Command, target string) {
 	f := cmd.Flags()
 	f.StringVar(&o.target, "target", "", target+", GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
 	f.StringVar(&o.selector, "selector", "", "label selector of the targets, KEY=VALUE[,...]")
@@ -456,6 +456,11 @@ func typeNames() []string {
 // watchStyles names the styles that watch existing kinds beside their own.
 func watchStyles(styles scaffold.Styles) string {
 	return stylesWith(styles, func(s scaffold.Style) bool { return s.Watches })
+}
+
+// decoratorStyles names the styles that decorate existing kinds.
+func decoratorStyles(styles scaffold.Styles) string {
+	return stylesWith(styles, func(s scaffold.Style) bool { return s.ExistingKinds })
 }
 
 // targetStyles names the styles that take --target: they watch or

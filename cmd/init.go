@@ -66,7 +66,7 @@ kinds with opctl create api).`,
 	f := cmd.Flags()
 	f.StringVar(&o.style, "style", "", "operator style: "+strings.Join(env.Styles.Names(), ", ")+" (skips the checklist)")
 	completeFlag(cmd, "style", oneOf(env.Styles.Names))
-	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com; not for "+stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ExistingKinds })+", which add none)")
+	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com; not for "+decoratorStyles(env.Styles)+", which add none)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
 	f.StringVar(&o.repo, "repo", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
 	f.StringVar(&o.scope, "scope", scaffold.ScopeCluster, "where the operator sees its kinds: "+scaffold.ScopeCluster+" (every namespace, with ClusterRoles) or "+scaffold.ScopeNamespace+

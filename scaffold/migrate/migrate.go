@@ -70,14 +70,13 @@ func To(p scaffold.Project, src scaffold.Source, from, to scaffold.Style, styles
 				n.APIs[i].Options[name] = a.Options[name]
 				continue
 			}
-			instead := from.RunsInstead(scaffold.API{Options: map[string]string{name: a.Options[name]}})
-			if instead == "" {
+			if option, _ := from.KindOption(name); !option.RunsInstead {
 				m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s: %s %s is not a setting of %s kinds; it is dropped", a.Kind, name, a.Options[name], to.Name))
 				continue
 			}
-			m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s ran %s: the %s starter code takes its place; port what it did to it. "+
+			m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s ran the %s %s: the %s starter code takes its place; port what it did to it. "+
 				"Its conformance cases (%s/%s/) are opctl's starter children, which the %s never made: make them say what it did",
-				a.Kind, instead, to.Name, scaffold.ConformanceDir, a.Singular(), name))
+				a.Kind, name, a.Options[name], to.Name, scaffold.ConformanceDir, a.Singular(), name))
 		}
 	}
 	if n.Domain == "" && !to.ExistingKinds {
