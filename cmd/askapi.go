@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 // askAPI prompts for the first API the way create api's flags describe it,
@@ -41,7 +42,7 @@ func askAPI(pr Prompter, domain string, prev *scaffold.API) (scaffold.API, error
 		check := func(owns []string) error {
 			trial := a
 			trial.Owns = owns
-			return ownsError(scaffold.ValidateOwns(scaffold.FlagSource, trial))
+			return ownsError(scaffold.ValidateOwns(input.FlagSource, trial))
 		}
 		if a.Owns, err = pr.MultiSelect(fmt.Sprintf("Child kinds each %s owns", a.Kind), "one child of each, named <name>-<kind>", scaffold.ChildKindNames(), was.Owns, check); err != nil {
 			return a, err
@@ -53,7 +54,7 @@ func askAPI(pr Prompter, domain string, prev *scaffold.API) (scaffold.API, error
 // ownsError is a prompt's message for a refused set of owned kinds: the
 // kind and the rule, as no flag was typed.
 func ownsError(err error) error {
-	var inputErr *scaffold.InputError
+	var inputErr *input.Error
 	if errors.As(err, &inputErr) && inputErr.Rule != "" {
 		return fmt.Errorf("%s %s", inputErr.Value, inputErr.Rule)
 	}
@@ -93,7 +94,7 @@ func askField(pr Prompter, earlier []scaffold.Field, was *scaffold.Field) (scaff
 		prev = *was
 	}
 	valid := func(trial scaffold.Field) error {
-		return promptError(scaffold.ValidateFields(scaffold.FlagSource, append(append([]scaffold.Field(nil), earlier...), trial)))
+		return promptError(scaffold.ValidateFields(input.FlagSource, append(append([]scaffold.Field(nil), earlier...), trial)))
 	}
 	ask := func(message, help, def string, apply func(*scaffold.Field, string) error) error {
 		v, err := pr.Input(message, help, def, func(v string) error {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/opctl/opctl/inflect"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 func newCreateCmd(env Env) *cobra.Command {
@@ -159,7 +160,7 @@ func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error
 	for _, r := range o.rules {
 		adm.Rules = append(adm.Rules, scaffold.ParseRule(r))
 	}
-	if p, err = p.AddAdmission(scaffold.FlagSource, style, o.kind, adm); err != nil {
+	if p, err = p.AddAdmission(input.FlagSource, style, o.kind, adm); err != nil {
 		return err
 	}
 	if err := renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.dryRun {
@@ -344,7 +345,7 @@ func createWatch(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOpt
 	if err != nil {
 		return err
 	}
-	if p, err = p.AddWatch(scaffold.FlagSource, scaffold.Watch{Name: name, Target: target, Namespace: o.namespace, Selector: selector}); err != nil {
+	if p, err = p.AddWatch(input.FlagSource, scaffold.Watch{Name: name, Target: target, Namespace: o.namespace, Selector: selector}); err != nil {
 		return err
 	}
 	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
@@ -365,7 +366,7 @@ func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAP
 	if err != nil {
 		return err
 	}
-	if p, err = p.AddDecorator(scaffold.FlagSource, scaffold.Decorator{Name: name, Target: target, Selector: selector, Owns: o.owns}); err != nil {
+	if p, err = p.AddDecorator(input.FlagSource, scaffold.Decorator{Name: name, Target: target, Selector: selector, Owns: o.owns}); err != nil {
 		return err
 	}
 	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
@@ -391,7 +392,7 @@ func (o createAPIOptions) existingKind() (scaffold.Target, map[string]string, st
 
 // api builds the model from --from or from the flags, and says where its
 // values came from so errors name the flag or the file.
-func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error) {
+func (o createAPIOptions) api(dir string) (scaffold.API, input.Source, error) {
 	if o.from != "" {
 		path := o.from
 		if !filepath.IsAbs(path) {
@@ -401,7 +402,7 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 		if err == nil && a.Plural == "" {
 			a.Plural = pluralize(a.Kind)
 		}
-		return a, scaffold.FileSource(o.from), err
+		return a, input.FileSource(o.from), err
 	}
 	for _, name := range []string{"group", "version", "kind"} {
 		if map[string]string{"group": o.group, "version": o.version, "kind": o.kind}[name] == "" {
@@ -438,7 +439,7 @@ func (o createAPIOptions) api(dir string) (scaffold.API, scaffold.Source, error)
 			a.Options[name] = *value
 		}
 	}
-	return a, scaffold.FlagSource, nil
+	return a, input.FlagSource, nil
 }
 
 // pluralize lower-cases and inflects a kind: Database → databases,

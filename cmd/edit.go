@@ -9,6 +9,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/apicompat"
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 func newEditCmd(env Env) *cobra.Command {
@@ -174,11 +175,11 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if edit.Empty() {
 		return usageErrorf("nothing to change: give --new-version, --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --rbac, --remove-rbac, --short-names or --categories")
 	}
-	edited, old, err := p.EditAPI(scaffold.FlagSource, o.kind, edit)
+	edited, old, err := p.EditAPI(input.FlagSource, o.kind, edit)
 	if err != nil {
 		return err
 	}
-	if err := edited.Validate(scaffold.FlagSource, env.Styles); err != nil {
+	if err := edited.Validate(input.FlagSource, env.Styles); err != nil {
 		return err
 	}
 	breaks := apicompat.Check(old, edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })])
@@ -198,11 +199,11 @@ func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOption
 	if o.allowBreaking {
 		return usageErrorf("--allow-breaking changes a pre-release version in place; --new-version adds one, converted by None conversion, and cannot break")
 	}
-	edited, old, err := p.AddVersion(scaffold.FlagSource, o.kind, o.newVersion, edit)
+	edited, old, err := p.AddVersion(input.FlagSource, o.kind, o.newVersion, edit)
 	if err != nil {
 		return err
 	}
-	if err := edited.Validate(scaffold.FlagSource, env.Styles); err != nil {
+	if err := edited.Validate(input.FlagSource, env.Styles); err != nil {
 		return err
 	}
 	a := edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })]

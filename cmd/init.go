@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 type initOptions struct {
@@ -242,14 +243,14 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 			p.Repo = o.domain + "/" + o.name
 		}
 	}
-	src := scaffold.FlagSource
+	src := input.FlagSource
 	if !o.nameGiven {
 		// The name came from the directory, not from a flag.
 		src = func(key string) string {
 			if key == "name" {
 				return "directory name (the project name without --name)"
 			}
-			return scaffold.FlagSource(key)
+			return input.FlagSource(key)
 		}
 	}
 	return p, p.Validate(src, styles)
@@ -269,9 +270,9 @@ type initAnswers struct {
 func (a initAnswers) addFirst(p scaffold.Project) (scaffold.Project, error) {
 	switch {
 	case a.decorator != nil:
-		return p.AddDecorator(scaffold.FlagSource, *a.decorator)
+		return p.AddDecorator(input.FlagSource, *a.decorator)
 	case a.api != nil:
-		return p.AddAPI(scaffold.FlagSource, *a.api)
+		return p.AddAPI(input.FlagSource, *a.api)
 	}
 	return p, nil
 }
@@ -329,14 +330,14 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (ini
 }
 
 // checkAnswer adapts a flag validator to a prompt validator.
-func checkAnswer(check func(scaffold.Source, string) error) func(string) error {
-	return func(v string) error { return promptError(check(scaffold.FlagSource, v)) }
+func checkAnswer(check func(input.Source, string) error) func(string) error {
+	return func(v string) error { return promptError(check(input.FlagSource, v)) }
 }
 
 // promptError is an input error as a prompt shows it: the rule alone, as
 // the prompt re-asks for the same value.
 func promptError(err error) error {
-	var inputErr *scaffold.InputError
+	var inputErr *input.Error
 	if errors.As(err, &inputErr) && inputErr.Rule != "" {
 		return errors.New(inputErr.Rule)
 	}

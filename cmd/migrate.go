@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/migrate"
 )
 
@@ -82,7 +83,7 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	if p.Domain == "" && o.domain == "" && !to.ExistingKinds {
 		return usageErrorf("--domain is required: the project has none, and %s projects need one (e.g. --domain example.com)", to.Name)
 	}
-	m, err := migrate.To(p, scaffold.FlagSource, from, to, env.Styles, o.domain, o.repo)
+	m, err := migrate.To(p, input.FlagSource, from, to, env.Styles, o.domain, o.repo)
 	if err != nil {
 		return err
 	}

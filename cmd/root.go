@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -72,7 +73,7 @@ func RunContext(ctx context.Context, args []string, env Env) int {
 		return exitOK
 	}
 	fmt.Fprintln(env.IO.ErrOut, "opctl:", err)
-	var inputErr *scaffold.InputError
+	var inputErr *input.Error
 	var usage usageError
 	switch {
 	case errors.As(err, &inputErr), errors.As(err, &usage), errors.Is(err, errCancelled):

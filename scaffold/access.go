@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 // AccessRule is access a kind's code needs beyond what its owned kinds
@@ -93,15 +95,15 @@ func (a API) AccessRules() []AccessRule {
 
 // validateAccess checks the kind's access rules: each readable, and one
 // per resource.
-func validateAccess(src Source, a API) error {
+func validateAccess(src input.Source, a API) error {
 	var seen []string
 	for _, s := range a.RBAC {
 		r, err := parseAccessRule(s)
 		if err != nil {
-			return Invalid(src, "rbac", s, "%v", err)
+			return input.Invalid(src, "rbac", s, "%v", err)
 		}
 		if slices.Contains(seen, r.target()) {
-			return Invalid(src, "rbac", s, "%s has a rule for %s already: give its verbs in one rule", a.Kind, r.target())
+			return input.Invalid(src, "rbac", s, "%s has a rule for %s already: give its verbs in one rule", a.Kind, r.target())
 		}
 		seen = append(seen, r.target())
 	}

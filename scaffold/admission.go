@@ -21,6 +21,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 // Admission is the admission a kind asks for (opctl create webhook):
@@ -425,7 +427,7 @@ const conversionServiceName = "conversion-service"
 
 // AddAdmission returns the project with admission added to the kind named
 // kind (merged with what it has), checked against what style can serve.
-func (p Project) AddAdmission(src Source, style Style, kind string, adm Admission) (Project, error) {
+func (p Project) AddAdmission(src input.Source, style Style, kind string, adm Admission) (Project, error) {
 	i, err := p.kindIndex(src, kind)
 	if err != nil {
 		return p, err
@@ -448,20 +450,20 @@ func (p Project) AddAdmission(src Source, style Style, kind string, adm Admissio
 // validateAdmission checks a kind's admission against its style: defaults
 // and code need a runtime that serves webhooks, policy rules one that
 // does not; every policy rule compiles as the API server compiles it.
-func validateAdmission(src Source, style Style, a API) error {
+func validateAdmission(src input.Source, style Style, a API) error {
 	adm := a.Admission
 	if adm == nil {
 		return nil
 	}
 	switch {
 	case !adm.Validate && !adm.Default:
-		return inputErrorf("%s: admission of %s needs --validate, --default or both", src("validate"), a.Kind)
+		return input.Errorf("%s: admission of %s needs --validate, --default or both", src("validate"), a.Kind)
 	case adm.Default && !style.Webhooks:
-		return inputErrorf("%s: %s projects have no admission webhook of their own (their --validate is a ValidatingAdmissionPolicy, which cannot change objects): put defaults in the schema, --field NAME:TYPE:default=V", src("default"), style.Name)
+		return input.Errorf("%s: %s projects have no admission webhook of their own (their --validate is a ValidatingAdmissionPolicy, which cannot change objects): put defaults in the schema, --field NAME:TYPE:default=V", src("default"), style.Name)
 	case len(adm.Rules) > 0 && style.Webhooks:
-		return inputErrorf("%s is for ValidatingAdmissionPolicy rules (styles without webhooks); %s projects check objects in their webhook's code", src("rule"), style.Name)
+		return input.Errorf("%s is for ValidatingAdmissionPolicy rules (styles without webhooks); %s projects check objects in their webhook's code", src("rule"), style.Name)
 	case len(adm.Rules) > 0 && !adm.Validate:
-		return inputErrorf("%s: policy rules validate: add --validate", src("rule"))
+		return input.Errorf("%s: policy rules validate: add --validate", src("rule"))
 	}
 	if err := validatePolicyRules(src, adm.Rules); err != nil {
 		return err
@@ -474,7 +476,7 @@ func validateAdmission(src Source, style Style, a API) error {
 // lacks, or comparing it with the wrong type, would fail on every object,
 // and a policy with failurePolicy Fail would then refuse every create and
 // update of the kind.
-func typeCheckPolicyRules(src Source, a API, rules []Rule) error {
+func typeCheckPolicyRules(src input.Source, a API, rules []Rule) error {
 	if len(rules) == 0 {
 		return nil
 	}
@@ -488,7 +490,7 @@ func typeCheckPolicyRules(src Source, a API, rules []Rule) error {
 			if m := compileError().FindStringSubmatch(issues.String()); m != nil {
 				why = m[2]
 			}
-			return Invalid(src, "rule", r.Rule, "does not fit %s's schema: %s", a.Kind, why)
+			return input.Invalid(src, "rule", r.Rule, "does not fit %s's schema: %s", a.Kind, why)
 		}
 	}
 	return nil
@@ -538,7 +540,7 @@ func (policyExpression) ReturnTypes() []*cel.Type { return []*cel.Type{cel.BoolT
 // validatePolicyRules compiles each rule with the API server's compiler
 // for ValidatingAdmissionPolicy validations (object, oldObject, request
 // and namespaceObject declared, no params).
-func validatePolicyRules(src Source, rules []Rule) error {
+func validatePolicyRules(src input.Source, rules []Rule) error {
 	if len(rules) == 0 {
 		return nil
 	}
@@ -546,7 +548,7 @@ func validatePolicyRules(src Source, rules []Rule) error {
 	for _, r := range rules {
 		res := compiler.CompileCELExpression(policyExpression(r.Rule), plugincel.OptionalVariableDeclarations{}, environment.StoredExpressions)
 		if res.Error != nil {
-			return Invalid(src, "rule", r.Rule, "%s", strings.Join(strings.Fields(res.Error.Detail), " "))
+			return input.Invalid(src, "rule", r.Rule, "%s", strings.Join(strings.Fields(res.Error.Detail), " "))
 		}
 	}
 	return nil

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 func TestCRDValidatesObjects(t *testing.T) {
@@ -98,14 +100,14 @@ func TestSampleFromPattern(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
 			f := mustFields(t, tt.spec)
-			require.NoError(t, ValidateFields(FlagSource, f))
+			require.NoError(t, ValidateFields(input.FlagSource, f))
 			a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true, Fields: f}
 			sample, err := buildSample("example.com", a)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, sample["spec"].(map[string]any)[f[0].Name])
 		})
 	}
-	err := ValidateFields(FlagSource, mustFields(t, "code:string:maxLength=3:required:pattern=^zz[0-9]{3}$"))
+	err := ValidateFields(input.FlagSource, mustFields(t, "code:string:maxLength=3:required:pattern=^zz[0-9]{3}$"))
 	assert.EqualError(t, err, `--field "code": no value for the sample fits pattern "^zz[0-9]{3}$" and the length bounds; add default=V`)
 }
 
@@ -145,7 +147,7 @@ func defaulted(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, obj 
 // its own conformance cases, with no children (the API server checks them).
 func TestCRDOfAKindWithAnOlderVersion(t *testing.T) {
 	p := seedProject(t)
-	p, _, err := p.AddVersion(FlagSource, "Database", "v2", APIEdit{Fields: mustFields(t, "tier:string:default=standard:column")})
+	p, _, err := p.AddVersion(input.FlagSource, "Database", "v2", APIEdit{Fields: mustFields(t, "tier:string:default=standard:column")})
 	require.NoError(t, err)
 	a := p.APIs[0]
 	crd := BuildCRD(p.Domain, a)
@@ -175,11 +177,11 @@ func TestCRDOfAKindWithAnOlderVersion(t *testing.T) {
 // known by their names in the current one, lists and objects included.
 func TestMovedThroughVersions(t *testing.T) {
 	p := seedProject(t)
-	p, _, err := p.EditAPI(FlagSource, "Database", APIEdit{Fields: mustFields(t, "users[].name:string:required", "backup.schedule:string")})
+	p, _, err := p.EditAPI(input.FlagSource, "Database", APIEdit{Fields: mustFields(t, "users[].name:string:required", "backup.schedule:string")})
 	require.NoError(t, err)
-	p, _, err = p.AddVersion(FlagSource, "Database", "v2", APIEdit{Renames: []Rename{{"engine", "flavor"}, {"users[].name", "users[].login"}}})
+	p, _, err = p.AddVersion(input.FlagSource, "Database", "v2", APIEdit{Renames: []Rename{{"engine", "flavor"}, {"users[].name", "users[].login"}}})
 	require.NoError(t, err)
-	p, _, err = p.AddVersion(FlagSource, "Database", "v3", APIEdit{Renames: []Rename{{"users", "members"}, {"backup", "backups"}}})
+	p, _, err = p.AddVersion(input.FlagSource, "Database", "v3", APIEdit{Renames: []Rename{{"users", "members"}, {"backup", "backups"}}})
 	require.NoError(t, err)
 	a := p.APIs[0]
 	assert.True(t, a.Converts())
@@ -187,7 +189,7 @@ func TestMovedThroughVersions(t *testing.T) {
 	assert.Equal(t, []Rename{{"users[].login", "members[].login"}, {"backup.schedule", "backups.schedule"}}, a.Moved(1))
 	assert.Equal(t, []string{"flavor", "version", "storage", "replicas", "members[].login", "backups.schedule"}, fieldList(a.Fields))
 
-	_, _, err = p.AddVersion(FlagSource, "Database", "v4", APIEdit{Renames: []Rename{{"members", "people"}, {"members[].login", "members[].user"}}})
+	_, _, err = p.AddVersion(input.FlagSource, "Database", "v4", APIEdit{Renames: []Rename{{"members", "people"}, {"members[].login", "members[].user"}}})
 	assert.ErrorContains(t, err, `--rename-field "members[].login=members[].user": it renames what --rename-field members=people renames`)
 }
 

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 // decoratorAttachments are the kinds a decorator can attach: a Service that
@@ -21,18 +23,18 @@ var (
 func ParseTarget(s string, plural func(kind string) string) (Target, error) {
 	parts := strings.Split(s, "/")
 	if len(parts) < 2 || len(parts) > 3 {
-		return Target{}, Invalid(FlagSource, "target", s, "want GROUP/VERSION/KIND, or VERSION/KIND for the core group (e.g. apps/v1/Deployment)")
+		return Target{}, input.Invalid(input.FlagSource, "target", s, "want GROUP/VERSION/KIND, or VERSION/KIND for the core group (e.g. apps/v1/Deployment)")
 	}
 	kind := parts[len(parts)-1]
 	version := parts[len(parts)-2]
 	if err := checkKind(kind); err != nil {
-		return Target{}, Invalid(FlagSource, "target", s, "kind %q %v", kind, err)
+		return Target{}, input.Invalid(input.FlagSource, "target", s, "kind %q %v", kind, err)
 	}
 	if err := CheckVersion(version); err != nil {
-		return Target{}, Invalid(FlagSource, "target", s, "version %q %v", version, err)
+		return Target{}, input.Invalid(input.FlagSource, "target", s, "version %q %v", version, err)
 	}
 	if len(parts) == 3 && !dnsSubdomain().MatchString(parts[0]) {
-		return Target{}, Invalid(FlagSource, "target", s, "group %q must be a DNS-1123 subdomain", parts[0])
+		return Target{}, input.Invalid(input.FlagSource, "target", s, "group %q must be a DNS-1123 subdomain", parts[0])
 	}
 	return Target{APIVersion: strings.Join(parts[:len(parts)-1], "/"), Kind: kind, Resource: plural(kind)}, nil
 }
@@ -46,7 +48,7 @@ func ParseSelector(s string) (map[string]string, error) {
 	for _, pair := range strings.Split(s, ",") {
 		k, v, ok := strings.Cut(pair, "=")
 		if !ok || !labelKey().MatchString(k) || !labelValue().MatchString(v) {
-			return nil, Invalid(FlagSource, "selector", s, "want KEY=VALUE[,KEY=VALUE...] with valid label keys and values (e.g. app-type=web)")
+			return nil, input.Invalid(input.FlagSource, "selector", s, "want KEY=VALUE[,KEY=VALUE...] with valid label keys and values (e.g. app-type=web)")
 		}
 		out[k] = v
 	}
@@ -55,31 +57,31 @@ func ParseSelector(s string) (map[string]string, error) {
 
 // AddDecorator returns the project with a new decorator, whose inputs src
 // names in errors.
-func (p Project) AddDecorator(src Source, d Decorator) (Project, error) {
+func (p Project) AddDecorator(src input.Source, d Decorator) (Project, error) {
 	if len(d.Name) > 63 || !dnsLabel().MatchString(d.Name) {
-		return p, Invalid(src, "name", d.Name, "must be a DNS-1123 label")
+		return p, input.Invalid(src, "name", d.Name, "must be a DNS-1123 label")
 	}
 	if err := validateTarget(src, d.Target); err != nil {
 		return p, err
 	}
 	if len(d.Owns) == 0 {
-		return p, inputErrorf("%s is required: the kinds to attach (%s)", src("owns"), strings.Join(decoratorAttachments, ", "))
+		return p, input.Errorf("%s is required: the kinds to attach (%s)", src("owns"), strings.Join(decoratorAttachments, ", "))
 	}
 	for _, o := range d.Owns {
 		if !slices.Contains(decoratorAttachments, o) {
-			return p, Invalid(src, "owns", o, "a decorator attaches %s", strings.Join(decoratorAttachments, ", "))
+			return p, input.Invalid(src, "owns", o, "a decorator attaches %s", strings.Join(decoratorAttachments, ", "))
 		}
 	}
 	if d.Target.ClusterScoped() {
 		// Attachments are namespaced and live beside their target.
-		return p, Invalid(src, "target", d.Target.APIVersion+"/"+d.Target.Kind, "a cluster-scoped kind: the attachments (%s) are namespaced and would have no namespace to live in", strings.Join(decoratorAttachments, ", "))
+		return p, input.Invalid(src, "target", d.Target.APIVersion+"/"+d.Target.Kind, "a cluster-scoped kind: the attachments (%s) are namespaced and would have no namespace to live in", strings.Join(decoratorAttachments, ", "))
 	}
 	if err := checkSelector(src, d.Selector); err != nil {
 		return p, err
 	}
 	for _, old := range p.Decorators {
 		if old.Name == d.Name {
-			return p, Invalid(src, "name", d.Name, "the project already has this decorator; choose another --name")
+			return p, input.Invalid(src, "name", d.Name, "the project already has this decorator; choose another --name")
 		}
 	}
 	p.Decorators = append(append([]Decorator(nil), p.Decorators...), d)
@@ -88,29 +90,29 @@ func (p Project) AddDecorator(src Source, d Decorator) (Project, error) {
 
 // validateTarget checks a decorator's target as ParseTarget builds it: the
 // kind, the version and group of its apiVersion, and its resource.
-func validateTarget(src Source, t Target) error {
+func validateTarget(src input.Source, t Target) error {
 	group, version, grouped := strings.Cut(t.APIVersion, "/")
 	if !grouped {
 		group, version = "", t.APIVersion
 	}
 	switch {
 	case checkKind(t.Kind) != nil:
-		return Invalid(src, "target", t.APIVersion+"/"+t.Kind, "kind %q %v", t.Kind, checkKind(t.Kind))
+		return input.Invalid(src, "target", t.APIVersion+"/"+t.Kind, "kind %q %v", t.Kind, checkKind(t.Kind))
 	case CheckVersion(version) != nil:
-		return Invalid(src, "target", t.APIVersion+"/"+t.Kind, "version %q %v", version, CheckVersion(version))
+		return input.Invalid(src, "target", t.APIVersion+"/"+t.Kind, "version %q %v", version, CheckVersion(version))
 	case grouped && !dnsSubdomain().MatchString(group):
-		return Invalid(src, "target", t.APIVersion+"/"+t.Kind, "group %q must be a DNS-1123 subdomain", group)
+		return input.Invalid(src, "target", t.APIVersion+"/"+t.Kind, "group %q must be a DNS-1123 subdomain", group)
 	case checkPlural(t.Resource) != nil:
-		return Invalid(src, "target", t.Resource, "resource %q %v", t.Resource, checkPlural(t.Resource))
+		return input.Invalid(src, "target", t.Resource, "resource %q %v", t.Resource, checkPlural(t.Resource))
 	}
 	return nil
 }
 
 // checkSelector checks label selector keys and values.
-func checkSelector(src Source, selector map[string]string) error {
+func checkSelector(src input.Source, selector map[string]string) error {
 	for _, k := range SortedKeys(selector) {
 		if !labelKey().MatchString(k) || !labelValue().MatchString(selector[k]) {
-			return Invalid(src, "selector", k+"="+selector[k], "want valid label keys and values (e.g. app-type=web)")
+			return input.Invalid(src, "selector", k+"="+selector[k], "want valid label keys and values (e.g. app-type=web)")
 		}
 	}
 	return nil
@@ -164,25 +166,25 @@ func QuotedPairs(selector map[string]string) string {
 
 // AddWatch returns the project with a new watch of an existing kind, whose
 // inputs src names in errors.
-func (p Project) AddWatch(src Source, w Watch) (Project, error) {
+func (p Project) AddWatch(src input.Source, w Watch) (Project, error) {
 	if len(w.Name) > 63 || !dnsLabel().MatchString(w.Name) {
-		return p, Invalid(src, "name", w.Name, "must be a DNS-1123 label")
+		return p, input.Invalid(src, "name", w.Name, "must be a DNS-1123 label")
 	}
 	if err := validateTarget(src, w.Target); err != nil {
 		return p, err
 	}
 	if p.NamespaceScoped() && w.Target.ClusterScoped() {
-		return p, Invalid(src, "target", w.Target.APIVersion+"/"+w.Target.Kind, "is cluster-scoped, and the project is namespace-scoped (scope: namespace in %s): its operator sees one namespace, and a cluster-scoped object is in none", ProjectFileName)
+		return p, input.Invalid(src, "target", w.Target.APIVersion+"/"+w.Target.Kind, "is cluster-scoped, and the project is namespace-scoped (scope: namespace in %s): its operator sees one namespace, and a cluster-scoped object is in none", ProjectFileName)
 	}
 	if w.Namespace != "" && p.NamespaceScoped() {
-		return p, Invalid(src, "namespace", w.Namespace, "the project is namespace-scoped (scope: namespace in %s): its watches see the namespace the operator runs in, and no other; leave --namespace out", ProjectFileName)
+		return p, input.Invalid(src, "namespace", w.Namespace, "the project is namespace-scoped (scope: namespace in %s): its watches see the namespace the operator runs in, and no other; leave --namespace out", ProjectFileName)
 	}
 	if w.Namespace != "" {
 		if len(w.Namespace) > 63 || !dnsLabel().MatchString(w.Namespace) {
-			return p, Invalid(src, "namespace", w.Namespace, "must be a DNS-1123 label")
+			return p, input.Invalid(src, "namespace", w.Namespace, "must be a DNS-1123 label")
 		}
 		if w.Target.ClusterScoped() {
-			return p, Invalid(src, "namespace", w.Namespace, "%s is cluster-scoped: its objects are in no namespace", w.Target.Kind)
+			return p, input.Invalid(src, "namespace", w.Namespace, "%s is cluster-scoped: its objects are in no namespace", w.Target.Kind)
 		}
 	}
 	if err := checkSelector(src, w.Selector); err != nil {
@@ -190,12 +192,12 @@ func (p Project) AddWatch(src Source, w Watch) (Project, error) {
 	}
 	for _, a := range p.APIs {
 		if a.Plural == w.Name {
-			return p, Invalid(src, "name", w.Name, "the project's kind %s has this resource name; choose another --name", a.Kind)
+			return p, input.Invalid(src, "name", w.Name, "the project's kind %s has this resource name; choose another --name", a.Kind)
 		}
 	}
 	for _, old := range p.Watches {
 		if old.Name == w.Name {
-			return p, Invalid(src, "name", w.Name, "the project already has this watch; choose another --name")
+			return p, input.Invalid(src, "name", w.Name, "the project already has this watch; choose another --name")
 		}
 	}
 	p.Watches = append(append([]Watch(nil), p.Watches...), w)

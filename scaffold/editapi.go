@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/version"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 // APIEdit is a change to one kind of the project, as opctl edit api's
@@ -47,7 +49,7 @@ func (e APIEdit) Empty() bool {
 
 // EditAPI returns the project with the kind changed by e, checked by the
 // rules create api meets, and the kind as it was.
-func (p Project) EditAPI(src Source, kind string, e APIEdit) (Project, API, error) {
+func (p Project) EditAPI(src input.Source, kind string, e APIEdit) (Project, API, error) {
 	return p.changeAPI(src, kind, e, func(a API) (API, error) { return a, nil })
 }
 
@@ -57,16 +59,16 @@ func (p Project) EditAPI(src Source, kind string, e APIEdit) (Project, API, erro
 // version stays served as it is. The new version must rank above every
 // other by Kubernetes' version priority (v2 above v1, v1 above v1beta1),
 // so that clients prefer it.
-func (p Project) AddVersion(src Source, kind, v string, e APIEdit) (Project, API, error) {
+func (p Project) AddVersion(src input.Source, kind, v string, e APIEdit) (Project, API, error) {
 	return p.changeAPI(src, kind, e, func(a API) (API, error) {
 		if err := CheckVersion(v); err != nil {
-			return a, Invalid(src, "new-version", v, "%v", err)
+			return a, input.Invalid(src, "new-version", v, "%v", err)
 		}
 		if v == a.Version || slices.ContainsFunc(a.Served, func(s ServedVersion) bool { return s.Name == v }) {
-			return a, Invalid(src, "new-version", v, "%s has this version already", a.Kind)
+			return a, input.Invalid(src, "new-version", v, "%s has this version already", a.Kind)
 		}
 		if version.CompareKubeAwareVersionStrings(v, a.Version) < 0 {
-			return a, Invalid(src, "new-version", v, "ranks below %s, %s's version (Kubernetes prefers GA, then beta, then alpha, then the higher number): a new version ranks above it, e.g. %s", a.Version, a.Kind, nextVersion(a.Version))
+			return a, input.Invalid(src, "new-version", v, "ranks below %s, %s's version (Kubernetes prefers GA, then beta, then alpha, then the higher number): a new version ranks above it, e.g. %s", a.Version, a.Kind, nextVersion(a.Version))
 		}
 		old := a.versionOf()
 		old.Renames = e.Renames
@@ -79,30 +81,30 @@ func (p Project) AddVersion(src Source, kind, v string, e APIEdit) (Project, API
 // renameFields gives a's spec fields their new names, each rename checked:
 // it names a field, object or list of objects of a, and a new name under
 // the same parent that no field has.
-func renameFields(src Source, a API, renames []Rename) (API, error) {
+func renameFields(src input.Source, a API, renames []Rename) (API, error) {
 	for i, r := range renames {
 		flag := r.From + "=" + r.To
 		for _, other := range renames[:i] {
 			if other.Of(r.From) != r.From || r.Of(other.From) != other.From {
-				return a, Invalid(src, "rename-field", flag, "it renames what --rename-field %s=%s renames: rename an object or the fields in it, not both", other.From, other.To)
+				return a, input.Invalid(src, "rename-field", flag, "it renames what --rename-field %s=%s renames: rename an object or the fields in it, not both", other.From, other.To)
 			}
 		}
 		from, to := Field{Name: r.From}.Path(), Field{Name: r.To}.Path()
 		switch {
 		case r.From == r.To:
-			return a, Invalid(src, "rename-field", flag, "the new name is the old one")
+			return a, input.Invalid(src, "rename-field", flag, "the new name is the old one")
 		case len(from) != len(to) || !slices.Equal(from[:len(from)-1], to[:len(to)-1]):
-			return a, Invalid(src, "rename-field", flag, "a field keeps its parent: only the last part of its name changes (%s=%s)",
+			return a, input.Invalid(src, "rename-field", flag, "a field keeps its parent: only the last part of its name changes (%s=%s)",
 				r.From, strings.Join(append(from[:len(from)-1:len(from)-1], "NEW"), "."))
 		case strings.HasSuffix(r.From, ListSuffix) || strings.HasSuffix(r.To, ListSuffix):
-			return a, Invalid(src, "rename-field", flag, "a list of objects is named without %s", ListSuffix)
+			return a, input.Invalid(src, "rename-field", flag, "a list of objects is named without %s", ListSuffix)
 		}
 		if !slices.ContainsFunc(a.Fields, func(f Field) bool { return r.Of(f.Name) != f.Name }) {
-			return a, Invalid(src, "rename-field", flag, "%s has no such field, object or list of objects (fields: %s)", a.Kind, fieldNames(a.Fields))
+			return a, input.Invalid(src, "rename-field", flag, "%s has no such field, object or list of objects (fields: %s)", a.Kind, fieldNames(a.Fields))
 		}
 		for _, f := range a.Fields {
 			if f.Name == r.To || strings.HasPrefix(f.Name, r.To+".") || strings.HasPrefix(f.Name, r.To+ListSuffix+".") {
-				return a, Invalid(src, "rename-field", flag, "%s has a field %s already", a.Kind, f.Name)
+				return a, input.Invalid(src, "rename-field", flag, "%s has a field %s already", a.Kind, f.Name)
 			}
 		}
 	}
@@ -122,7 +124,7 @@ func nextVersion(v string) string {
 
 // changeAPI applies step, then e, to the kind, and checks the result by
 // the rules create api meets.
-func (p Project) changeAPI(src Source, kind string, e APIEdit, step func(API) (API, error)) (Project, API, error) {
+func (p Project) changeAPI(src input.Source, kind string, e APIEdit, step func(API) (API, error)) (Project, API, error) {
 	i, err := p.kindIndex(src, kind)
 	if err != nil {
 		return p, API{}, err
@@ -146,14 +148,14 @@ func (p Project) changeAPI(src Source, kind string, e APIEdit, step func(API) (A
 
 // apply makes the edit's changes to a, removals first, so a field can be
 // removed and defined again as an object (or the other way round).
-func (e APIEdit) apply(src Source, a API) (API, error) {
+func (e APIEdit) apply(src input.Source, a API) (API, error) {
 	a.Fields, a.Status, a.Owns, a.Rules = slices.Clone(a.Fields), slices.Clone(a.Status), slices.Clone(a.Owns), slices.Clone(a.Rules)
 	for _, name := range e.RemoveFields {
 		kept := slices.DeleteFunc(a.Fields, func(f Field) bool {
 			return f.Name == name || strings.HasPrefix(f.Name, name+".") || strings.HasPrefix(f.Name, name+ListSuffix+".")
 		})
 		if len(kept) == len(a.Fields) {
-			return a, Invalid(src, "remove-field", name, "%s has no such field or object (fields: %s)", a.Kind, fieldNames(a.Fields))
+			return a, input.Invalid(src, "remove-field", name, "%s has no such field or object (fields: %s)", a.Kind, fieldNames(a.Fields))
 		}
 		a.Fields = kept
 	}
@@ -161,7 +163,7 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 	for _, name := range e.RemoveStatusFields {
 		kept := slices.DeleteFunc(a.Status, func(f Field) bool { return f.Name == name })
 		if len(kept) == len(a.Status) {
-			return a, Invalid(src, "remove-status-field", name, "%s has no such status field (status fields: %s)", a.Kind, fieldNames(a.Status))
+			return a, input.Invalid(src, "remove-status-field", name, "%s has no such status field (status fields: %s)", a.Kind, fieldNames(a.Status))
 		}
 		a.Status = kept
 	}
@@ -169,13 +171,13 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 	for _, kind := range e.RemoveOwns {
 		j := slices.Index(a.Owns, kind)
 		if j < 0 {
-			return a, Invalid(src, "remove-owns", kind, "%s does not own this kind (it owns %s)", a.Kind, orNone(a.Owns))
+			return a, input.Invalid(src, "remove-owns", kind, "%s does not own this kind (it owns %s)", a.Kind, orNone(a.Owns))
 		}
 		a.Owns = slices.Delete(a.Owns, j, j+1)
 	}
 	for _, kind := range e.Owns {
 		if slices.Contains(a.Owns, kind) {
-			return a, Invalid(src, "owns", kind, "%s already owns this kind", a.Kind)
+			return a, input.Invalid(src, "owns", kind, "%s already owns this kind", a.Kind)
 		}
 		a.Owns = append(a.Owns, kind)
 	}
@@ -186,13 +188,13 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 			for _, r := range a.Rules {
 				rules = append(rules, r.Rule)
 			}
-			return a, Invalid(src, "remove-rule", expr, "%s has no spec rule with this expression (rules: %s)", a.Kind, orNone(rules))
+			return a, input.Invalid(src, "remove-rule", expr, "%s has no spec rule with this expression (rules: %s)", a.Kind, orNone(rules))
 		}
 		a.Rules = slices.Delete(a.Rules, j, j+1)
 	}
 	for _, r := range e.Rules {
 		if slices.ContainsFunc(a.Rules, func(old Rule) bool { return old.Rule == r.Rule }) {
-			return a, Invalid(src, "rule", r.Rule, "%s already has this rule", a.Kind)
+			return a, input.Invalid(src, "rule", r.Rule, "%s already has this rule", a.Kind)
 		}
 		a.Rules = append(a.Rules, r)
 	}
@@ -212,7 +214,7 @@ func (e APIEdit) apply(src Source, a API) (API, error) {
 }
 
 // applyAccess removes, then adds or replaces, the kind's access rules.
-func (e APIEdit) applyAccess(src Source, a *API) error {
+func (e APIEdit) applyAccess(src input.Source, a *API) error {
 	rules := a.AccessRules()
 	index := func(t AccessRule) int {
 		return slices.IndexFunc(rules, func(r AccessRule) bool { return r.target() == t.target() })
@@ -220,7 +222,7 @@ func (e APIEdit) applyAccess(src Source, a *API) error {
 	for _, s := range e.RemoveRBAC {
 		t, err := parseAccessTarget(s)
 		if err != nil {
-			return Invalid(src, "remove-rbac", s, "%v", err)
+			return input.Invalid(src, "remove-rbac", s, "%v", err)
 		}
 		j := index(t)
 		if j < 0 {
@@ -228,14 +230,14 @@ func (e APIEdit) applyAccess(src Source, a *API) error {
 			for _, r := range rules {
 				targets = append(targets, r.target())
 			}
-			return Invalid(src, "remove-rbac", s, "%s has no access rule for this resource (rules for: %s)", a.Kind, orNone(targets))
+			return input.Invalid(src, "remove-rbac", s, "%s has no access rule for this resource (rules for: %s)", a.Kind, orNone(targets))
 		}
 		rules = slices.Delete(rules, j, j+1)
 	}
 	for _, s := range e.RBAC {
 		r, err := parseAccessRule(s)
 		if err != nil {
-			return Invalid(src, "rbac", s, "%v", err)
+			return input.Invalid(src, "rbac", s, "%v", err)
 		}
 		if j := index(r); j >= 0 {
 			rules[j] = r
@@ -267,7 +269,7 @@ func orNone(names []string) string {
 
 // kindIndex is the index of the project's kind named kind (given as src's
 // "kind"), or an error naming the kinds there are.
-func (p Project) kindIndex(src Source, kind string) (int, error) {
+func (p Project) kindIndex(src input.Source, kind string) (int, error) {
 	var kinds []string
 	for i, a := range p.APIs {
 		if a.Kind == kind {
@@ -276,9 +278,9 @@ func (p Project) kindIndex(src Source, kind string) (int, error) {
 		kinds = append(kinds, a.Kind)
 	}
 	if len(kinds) == 0 {
-		return -1, inputErrorf("%s %s: the project has no kinds yet: add one with opctl create api", src("kind"), kind)
+		return -1, input.Errorf("%s %s: the project has no kinds yet: add one with opctl create api", src("kind"), kind)
 	}
-	return -1, Invalid(src, "kind", kind, "the project has no such kind (kinds: %s)", strings.Join(kinds, ", "))
+	return -1, input.Invalid(src, "kind", kind, "the project has no such kind (kinds: %s)", strings.Join(kinds, ", "))
 }
 
 // defineFields adds each new field to fields, or puts it in place of the

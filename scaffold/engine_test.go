@@ -4,6 +4,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 
 	"github.com/stretchr/testify/require"
@@ -63,7 +64,7 @@ func bareProject() Project {
 
 // seedProject is the seed example of DESIGN.md in the test style.
 func seedProject(t *testing.T) Project {
-	p, err := bareProject().AddAPI(FlagSource, API{
+	p, err := bareProject().AddAPI(input.FlagSource, API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true,
 		Fields: mustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
 			"storage:quantity", "replicas:int32:min=1:max=5:default=1"),

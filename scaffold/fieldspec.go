@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 // modifier is one modifier of --field (a key of a --from field): how it
@@ -159,7 +161,7 @@ func ParseStatusField(spec string) (Field, error) { return parseField("status-fi
 
 func parseField(flag, spec string) (Field, error) {
 	bad := func(format string, args ...any) error {
-		return Invalid(FlagSource, flag, spec, format, args...)
+		return input.Invalid(input.FlagSource, flag, spec, format, args...)
 	}
 	parts := strings.Split(spec, ":")
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {

@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 // apiFields are the keys of every kind's entry in the project file.
@@ -90,7 +92,7 @@ func (a *API) UnmarshalJSON(b []byte) error {
 // ValidateOptions checks a kind's options against its project's style:
 // each must be one of the style's (styles names those that have it), with
 // a value it accepts; files as KindOption.Validate takes them.
-func ValidateOptions(src Source, style Style, styles Styles, a API, files fs.FS) error {
+func ValidateOptions(src input.Source, style Style, styles Styles, a API, files fs.FS) error {
 	for _, name := range SortedKeys(a.Options) {
 		option, ok := style.KindOption(name)
 		if !ok {
@@ -101,9 +103,9 @@ func ValidateOptions(src Source, style Style, styles Styles, a API, files fs.FS)
 				}
 			}
 			if len(with) == 0 {
-				return inputErrorf("%s: a kind has no key %s (its keys: %s)", src(name), name, strings.Join(append(apiFields(), optionNames(styles)...), ", "))
+				return input.Errorf("%s: a kind has no key %s (its keys: %s)", src(name), name, strings.Join(append(apiFields(), optionNames(styles)...), ", "))
 			}
-			return inputErrorf("%s is for %s projects; this project's style is %s", src(name), strings.Join(with, ", "), style.Name)
+			return input.Errorf("%s is for %s projects; this project's style is %s", src(name), strings.Join(with, ", "), style.Name)
 		}
 		if err := option.Validate(src, a, a.Options[name], files); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
@@ -55,10 +56,10 @@ func readLock(dir string, p *Project) (ok bool, err error) {
 	}
 	var l lock
 	if err := yaml.UnmarshalStrict(b, &l); err != nil {
-		return false, inputErrorf("%s is not a valid lock file: %v: restore it from version control", path, oneLine(err))
+		return false, input.Errorf("%s is not a valid lock file: %v: restore it from version control", path, oneLine(err))
 	}
 	if l.Format > lockFormat {
-		return false, inputErrorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, l.Format, lockFormat)
+		return false, input.Errorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, l.Format, lockFormat)
 	}
 	p.Generated, p.Starters = l.Generated, l.Starters
 	return true, nil

@@ -14,6 +14,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -43,13 +44,13 @@ func LoadProject(dir string, styles Styles) (Project, error) {
 	path := filepath.Join(dir, ProjectFileName)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Project{}, inputErrorf("%s not found: run opctl init first, or run this command in the project directory", path)
+		return Project{}, input.Errorf("%s not found: run opctl init first, or run this command in the project directory", path)
 	}
 	if err != nil {
 		return Project{}, err
 	}
 	if len(bytes.TrimSpace(b)) == 0 {
-		return Project{}, inputErrorf("%s is empty: restore it from version control, or remove it and run opctl init to start over", path)
+		return Project{}, input.Errorf("%s is empty: restore it from version control, or remove it and run opctl init to start over", path)
 	}
 	// A project file of format 1 holds the hashes too; any command that
 	// writes the project moves them to the lock file.
@@ -59,11 +60,11 @@ func LoadProject(dir string, styles Styles) (Project, error) {
 		Starters  map[string]string `json:"starters,omitempty"`
 	}
 	if err := yaml.UnmarshalStrict(b, &file); err != nil {
-		return Project{}, inputErrorf("%s is not a valid project file: %v", path, oneLine(err))
+		return Project{}, input.Errorf("%s is not a valid project file: %v", path, oneLine(err))
 	}
 	p := file.Project
 	if p.Format > projectFormat {
-		return Project{}, inputErrorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, p.Format, projectFormat)
+		return Project{}, input.Errorf("%s: format %d is newer than this opctl reads (%d): upgrade opctl", path, p.Format, projectFormat)
 	}
 	locked, err := readLock(dir, &p)
 	if err != nil {
@@ -72,7 +73,7 @@ func LoadProject(dir string, styles Styles) (Project, error) {
 	if !locked {
 		p.Generated, p.Starters = file.Generated, file.Starters
 	}
-	if err := p.Validate(FileSource(path), styles); err != nil {
+	if err := p.Validate(input.FileSource(path), styles); err != nil {
 		return Project{}, err
 	}
 	p.Versions = p.Versions.WithDefaults()
@@ -88,35 +89,35 @@ func oneLine(err error) string { return strings.Join(strings.Fields(err.Error())
 func LoadAPIFile(path string) (API, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return API{}, inputErrorf("--from %s: %v", path, errors.Unwrap(err))
+		return API{}, input.Errorf("--from %s: %v", path, errors.Unwrap(err))
 	}
 	a := API{Namespaced: true}
 	if err := yaml.UnmarshalStrict(b, &a); err != nil {
-		return API{}, inputErrorf("--from %s: %v", path, oneLine(err))
+		return API{}, input.Errorf("--from %s: %v", path, oneLine(err))
 	}
 	return a, nil
 }
 
 // AddAPI returns the project with a new API, rejecting a kind that exists.
-func (p Project) AddAPI(src Source, a API) (Project, error) {
+func (p Project) AddAPI(src input.Source, a API) (Project, error) {
 	if err := validateAPI(src, p.Domain, a); err != nil {
 		return p, err
 	}
 	if p.NamespaceScoped() && !a.Namespaced {
-		return p, inputErrorf("%s: %s is cluster-scoped, and the project is namespace-scoped (scope: namespace in %s): its operator sees one namespace, and a cluster-scoped object is in none", src("namespaced"), a.Kind, ProjectFileName)
+		return p, input.Errorf("%s: %s is cluster-scoped, and the project is namespace-scoped (scope: namespace in %s): its operator sees one namespace, and a cluster-scoped object is in none", src("namespaced"), a.Kind, ProjectFileName)
 	}
 	for _, old := range p.APIs {
 		if old.Kind == a.Kind {
 			// Kinds name controller files and modules in every style.
-			return p, Invalid(src, "kind", a.Kind, "the project already has this kind (%s/%s); kind names are unique in a project (opctl edit api --kind %s changes it, and adds a version with --new-version)", old.FullGroup(p.Domain), old.Version, a.Kind)
+			return p, input.Invalid(src, "kind", a.Kind, "the project already has this kind (%s/%s); kind names are unique in a project (opctl edit api --kind %s changes it, and adds a version with --new-version)", old.FullGroup(p.Domain), old.Version, a.Kind)
 		}
 		if old.Group == a.Group && old.Plural == a.Plural {
-			return p, Invalid(src, "plural", a.Plural, "group %s already has a kind with this plural (%s)", a.Group, old.Kind)
+			return p, input.Invalid(src, "plural", a.Plural, "group %s already has a kind with this plural (%s)", a.Group, old.Kind)
 		}
 		for _, n := range a.ShortNames {
 			if slices.Contains(old.ShortNames, n) || n == old.Plural || n == old.Singular() {
 				// kubectl would not know which kind the name means.
-				return p, Invalid(src, "short-names", n, "already names %s in this project", old.Kind)
+				return p, input.Invalid(src, "short-names", n, "already names %s in this project", old.Kind)
 			}
 		}
 	}
@@ -126,7 +127,7 @@ func (p Project) AddAPI(src Source, a API) (Project, error) {
 
 // RemoveAPI returns the project without the kind (or, in a project of
 // decorators, the decorator) named name, which src names for errors.
-func (p Project) RemoveAPI(src Source, name string) (Project, error) {
+func (p Project) RemoveAPI(src input.Source, name string) (Project, error) {
 	var names []string
 	for i, a := range p.APIs {
 		if a.Kind == name {
@@ -150,19 +151,19 @@ func (p Project) RemoveAPI(src Source, name string) (Project, error) {
 		names = append(names, w.Name)
 	}
 	if names == nil {
-		return p, Invalid(src, "name", name, "the project has no kinds, decorators or watches yet")
+		return p, input.Invalid(src, "name", name, "the project has no kinds, decorators or watches yet")
 	}
-	return p, Invalid(src, "name", name, "the project has no such kind, decorator or watch (it has %s)", strings.Join(names, ", "))
+	return p, input.Invalid(src, "name", name, "the project has no such kind, decorator or watch (it has %s)", strings.Join(names, ", "))
 }
 
 // Validate checks a whole project, as loaded from its file.
-func (p Project) Validate(src Source, styles Styles) error {
+func (p Project) Validate(src input.Source, styles Styles) error {
 	style, err := styles.Lookup(p.Style)
 	if err != nil {
 		if err := validateProjectName(src, p.Name); err != nil {
 			return err
 		}
-		return Invalid(src, "style", p.Style, "%v", err)
+		return input.Invalid(src, "style", p.Style, "%v", err)
 	}
 	if err := style.ValidateName(src, p.Name); err != nil {
 		return err
@@ -182,13 +183,13 @@ func (p Project) Validate(src Source, styles Styles) error {
 	}
 	switch {
 	case style.ModulePath && p.Repo == "":
-		return inputErrorf("%s: the %s style needs the Go module path (e.g. example.com/%s)", src("repo"), style.Name, p.Name)
+		return input.Errorf("%s: the %s style needs the Go module path (e.g. example.com/%s)", src("repo"), style.Name, p.Name)
 	case style.ExistingKinds && len(p.APIs) > 0:
-		return inputErrorf("%s: %s projects decorate existing kinds; they have decorators, not apis", src("apis"), p.Style)
+		return input.Errorf("%s: %s projects decorate existing kinds; they have decorators, not apis", src("apis"), p.Style)
 	case !style.ExistingKinds && len(p.Decorators) > 0:
-		return inputErrorf("%s: %s projects add their own kinds; they have apis, not decorators", src("decorators"), p.Style)
+		return input.Errorf("%s: %s projects add their own kinds; they have apis, not decorators", src("decorators"), p.Style)
 	case !style.Watches && len(p.Watches) > 0:
-		return inputErrorf("%s: %s projects cannot watch existing kinds", src("watches"), p.Style)
+		return input.Errorf("%s: %s projects cannot watch existing kinds", src("watches"), p.Style)
 	}
 	if style.ModulePath {
 		if err := ValidateRepo(src, p.Repo); err != nil {
@@ -215,7 +216,7 @@ func (p Project) Validate(src Source, styles Styles) error {
 					can = append(can, s.Name)
 				}
 			}
-			return inputErrorf("%s: %s renames fields between versions, which takes a conversion webhook, and %s projects cannot serve one: %s; without renames, a version may differ only by fields with defaults (None conversion), or opctl migrate --to %s makes a project that converts",
+			return input.Errorf("%s: %s renames fields between versions, which takes a conversion webhook, and %s projects cannot serve one: %s; without renames, a version may differ only by fields with defaults (None conversion), or opctl migrate --to %s makes a project that converts",
 				src("rename-field"), a.Kind, style.Name, style.CannotConvert, strings.Join(can, " or "))
 		}
 		if err := ValidateOptions(src, style, styles, a, nil); err != nil {
@@ -291,17 +292,17 @@ func CheckWrittenStyle(p Project, tree *machinery.Tree, styles Styles) error {
 	if written == p.Style {
 		return nil
 	}
-	return inputErrorf("%s: style %q: the project's files were written in the %s style, and writing %s over them in place would leave neither: put style: %s back, then opctl migrate --to %s DIR writes the project in %s into DIR", ProjectFileName, p.Style, written, p.Style, written, p.Style, p.Style)
+	return input.Errorf("%s: style %q: the project's files were written in the %s style, and writing %s over them in place would leave neither: put style: %s back, then opctl migrate --to %s DIR writes the project in %s into DIR", ProjectFileName, p.Style, written, p.Style, written, p.Style, p.Style)
 }
 
 // validateScope checks a project's scope against its style's runtime.
-func validateScope(src Source, scope string, style Style, styles Styles) error {
+func validateScope(src input.Source, scope string, style Style, styles Styles) error {
 	switch scope {
 	case "":
 		return nil
 	case ScopeNamespace:
 	default:
-		return Invalid(src, "scope", scope, "must be %s (the default) or %s", ScopeCluster, ScopeNamespace)
+		return input.Invalid(src, "scope", scope, "must be %s (the default) or %s", ScopeCluster, ScopeNamespace)
 	}
 	if style.CannotScopeNamespace == "" {
 		return nil
@@ -312,5 +313,5 @@ func validateScope(src Source, scope string, style Style, styles Styles) error {
 			can = append(can, s.Name)
 		}
 	}
-	return Invalid(src, "scope", scope, "%s projects cannot watch one namespace alone: %s; %s can", style.Name, style.CannotScopeNamespace, strings.Join(can, ", "))
+	return input.Invalid(src, "scope", scope, "%s projects cannot watch one namespace alone: %s; %s can", style.Name, style.CannotScopeNamespace, strings.Join(can, ", "))
 }

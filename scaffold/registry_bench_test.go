@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -30,7 +31,7 @@ func benchProject(b testing.TB, style scaffold.Style, n int) scaffold.Project {
 			fields = append(fields, f)
 		}
 		var err error
-		p, err = p.AddAPI(scaffold.FlagSource, scaffold.API{Group: "bench", Version: "v1", Kind: fmt.Sprintf("Kind%d", i), Plural: fmt.Sprintf("kind%ds", i),
+		p, err = p.AddAPI(input.FlagSource, scaffold.API{Group: "bench", Version: "v1", Kind: fmt.Sprintf("Kind%d", i), Plural: fmt.Sprintf("kind%ds", i),
 			Namespaced: true, Fields: fields, Owns: []string{"ConfigMap", "Deployment"}})
 		if err != nil {
 			b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -19,10 +20,10 @@ func TestRenamedFieldsConvertOrRefuse(t *testing.T) {
 			continue
 		}
 		t.Run(s.Name, func(t *testing.T) {
-			p, _, err := seedProject(t, s).AddVersion(scaffold.FlagSource, "Database", "v2",
+			p, _, err := seedProject(t, s).AddVersion(input.FlagSource, "Database", "v2",
 				scaffold.APIEdit{Renames: []scaffold.Rename{{From: "engine", To: "flavor"}}})
 			require.NoError(t, err)
-			err = p.Validate(scaffold.FlagSource, styles.All())
+			err = p.Validate(input.FlagSource, styles.All())
 			if s.CannotConvert != "" {
 				assert.ErrorContains(t, err, s.CannotConvert)
 				return

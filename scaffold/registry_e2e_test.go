@@ -25,6 +25,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -42,7 +43,7 @@ func TestE2E(t *testing.T) {
 			"engine:string:immutable", "replicas:int32:rule=self <= 5#at most 5 replicas", "region:string:immutable"),
 		Rules: []scaffold.Rule{scaffold.ParseRule(`!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres`)}}
 	require.NoError(t, func() error {
-		_, err := scaffold.Project{Domain: "example.com"}.AddAPI(scaffold.FlagSource, api)
+		_, err := scaffold.Project{Domain: "example.com"}.AddAPI(input.FlagSource, api)
 		return err
 	}(),
 		"the rules must pass opctl's own validation")
@@ -134,7 +135,7 @@ func checkAggregatedRoles(t *testing.T, cluster *styletest.Cluster, api scaffold
 	ctx := context.Background()
 	style := styles.All()[0]
 	p, err := scaffold.Project{Name: "roles", Domain: "example.com", Repo: "example.com/roles", Style: style.Name,
-		Versions: scaffold.DefaultVersions(), ResyncSeconds: 60}.AddAPI(scaffold.FlagSource, api)
+		Versions: scaffold.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, api)
 	require.NoError(t, err)
 	tree, err := scaffold.Render(p, style)
 	require.NoError(t, err)

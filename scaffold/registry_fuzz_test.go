@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 
 	"sigs.k8s.io/yaml"
@@ -16,7 +17,7 @@ import (
 // FuzzField: whatever --field spec the parser and the model validation
 // accept must render in every style: a CRD the API server's validation
 // accepts (Render checks it), Go as gofmt writes it, YAML that parses. A refusal
-// must be an InputError (exit 2), never an internal error.
+// must be an input.Error (exit 2), never an internal error.
 func FuzzField(f *testing.F) {
 	for _, seed := range []string{
 		"engine:string:enum=mysql,postgres:required", "replicas:int32:min=1:max=5:default=1",
@@ -37,7 +38,7 @@ func FuzzField(f *testing.F) {
 			if style.ExistingKinds {
 				continue // no API
 			}
-			p, err := newProject(style, "fuzz").AddAPI(scaffold.FlagSource, api)
+			p, err := newProject(style, "fuzz").AddAPI(input.FlagSource, api)
 			if err != nil {
 				requireInputError(t, spec, err)
 				return
@@ -75,7 +76,7 @@ func FuzzField(f *testing.F) {
 
 func requireInputError(t *testing.T, spec string, err error) {
 	t.Helper()
-	var inputErr *scaffold.InputError
+	var inputErr *input.Error
 	if !errors.As(err, &inputErr) {
 		t.Fatalf("--field %q: internal error instead of an input error: %v", spec, err)
 	}

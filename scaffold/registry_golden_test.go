@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
 
@@ -69,7 +70,7 @@ func newProject(s scaffold.Style, name string) scaffold.Project {
 
 // seedProject is the seed example of DESIGN.md in style s.
 func seedProject(t testing.TB, s scaffold.Style) scaffold.Project {
-	p, err := newProject(s, "db-operator").AddAPI(scaffold.FlagSource, scaffold.API{
+	p, err := newProject(s, "db-operator").AddAPI(input.FlagSource, scaffold.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true,
 		Fields: mustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
 			"storage:quantity", "replicas:int32:min=1:max=5:default=1"),
@@ -81,7 +82,7 @@ func seedProject(t testing.TB, s scaffold.Style) scaffold.Project {
 
 // decoratorSeed is the seed example of a style that decorates existing kinds.
 func decoratorSeed(t testing.TB, s scaffold.Style) scaffold.Project {
-	p, err := newProject(s, "web-services").AddDecorator(scaffold.FlagSource, scaffold.Decorator{Name: "deployments",
+	p, err := newProject(s, "web-services").AddDecorator(input.FlagSource, scaffold.Decorator{Name: "deployments",
 		Target:   scaffold.Target{APIVersion: "apps/v1", Kind: "Deployment", Resource: "deployments"},
 		Selector: map[string]string{"app-type": "web"}, Owns: []string{"Service"}})
 	require.NoError(t, err)
@@ -108,7 +109,7 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 		}
 		add("seed", seedProject(t, s))
 		if s.Watches {
-			watch, err := newProject(s, "vault-sync").AddWatch(scaffold.FlagSource, secretWatch)
+			watch, err := newProject(s, "vault-sync").AddWatch(input.FlagSource, secretWatch)
 			require.NoError(t, err)
 			add("watch", watch)
 		}
@@ -120,13 +121,13 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 				w := secretWatch
 				w.Namespace = ""
 				var err error
-				scoped, err = scoped.AddWatch(scaffold.FlagSource, w)
+				scoped, err = scoped.AddWatch(input.FlagSource, w)
 				require.NoError(t, err)
 			}
-			require.NoError(t, scoped.Validate(scaffold.FlagSource, styles.All()))
+			require.NoError(t, scoped.Validate(input.FlagSource, styles.All()))
 			add("namespace", scoped)
 		}
-		cluster, err := newProject(s, "demo").AddAPI(scaffold.FlagSource, scaffold.API{
+		cluster, err := newProject(s, "demo").AddAPI(input.FlagSource, scaffold.API{
 			Group: "platform", Version: "v1alpha1", Kind: "Tenant", Plural: "tenants", Namespaced: false,
 			Fields: mustFields(t, "owner:string:required:column:immutable", "quota:quantity:default=10Gi:immutable"),
 			Rules:  []scaffold.Rule{{Rule: "self.owner != 'root'", Message: "root owns no tenant"}},
@@ -134,7 +135,7 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 		})
 		require.NoError(t, err)
 		add("cluster", cluster)
-		two, err := seedProject(t, s).AddAPI(scaffold.FlagSource, scaffold.API{
+		two, err := seedProject(t, s).AddAPI(input.FlagSource, scaffold.API{
 			Group: "cache", Version: "v2beta1", Kind: "Cache", Plural: "caches", Namespaced: true, ShortNames: []string{"kv", "cch"}, Categories: []string{"all", "storage"},
 			Fields: mustFields(t, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
 				"since:datetime", "type:string", "range.func:int32", "tags:[]string", "shards:[]int32", "surge:int-or-string:default=25%", "labels:map[string]string", "backup.schedule:string:default=@daily",
@@ -148,22 +149,22 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 		require.NoError(t, err)
 		// Admission: the runtime's webhooks where it serves them, else
 		// policies (which take further rules).
-		two, err = two.AddAdmission(scaffold.FlagSource, s, "Database", scaffold.Admission{Validate: true, Default: s.Webhooks})
+		two, err = two.AddAdmission(input.FlagSource, s, "Database", scaffold.Admission{Validate: true, Default: s.Webhooks})
 		require.NoError(t, err)
 		cacheAdmission := scaffold.Admission{Validate: true}
 		if !s.Webhooks {
 			cacheAdmission.Rules = []scaffold.Rule{{Rule: "request.operation != 'UPDATE' || object.spec.size >= oldObject.spec.size", Message: "size cannot shrink"}}
 		}
-		two, err = two.AddAdmission(scaffold.FlagSource, s, "Cache", cacheAdmission)
+		two, err = two.AddAdmission(input.FlagSource, s, "Cache", cacheAdmission)
 		require.NoError(t, err)
 		add("two-kinds", two)
 		if s.CannotConvert == "" {
 			// Three versions, v3 renaming a field: the conversion webhook,
 			// v1 converting through v2 to v3.
-			versions, _, err := seedProject(t, s).AddVersion(scaffold.FlagSource, "Database", "v2",
+			versions, _, err := seedProject(t, s).AddVersion(input.FlagSource, "Database", "v2",
 				scaffold.APIEdit{Fields: mustFields(t, "tier:string:default=standard")})
 			require.NoError(t, err)
-			versions, _, err = versions.AddVersion(scaffold.FlagSource, "Database", "v3",
+			versions, _, err = versions.AddVersion(input.FlagSource, "Database", "v3",
 				scaffold.APIEdit{Renames: []scaffold.Rename{{From: "engine", To: "flavor"}}})
 			require.NoError(t, err)
 			add("versions", versions)

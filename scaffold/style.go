@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 )
 
@@ -89,7 +90,7 @@ type KindOption struct {
 	// Validate checks a kind's value. files is the project's directory
 	// when the value comes from create api, whose files the value may
 	// name; nil when the project file is read: the value alone is checked.
-	Validate func(src Source, a API, value string, files fs.FS) error
+	Validate func(src input.Source, a API, value string, files fs.FS) error
 	// RunsInstead: the kind runs what the value names instead of the
 	// style's code, so its conformance cases (opctl's starter children)
 	// say nothing of it: opctl verify does not run them, and opctl migrate
@@ -170,13 +171,13 @@ func (ss Styles) Lookup(name string) (Style, error) {
 
 // ValidateName checks a project name for the style: Kubernetes' rules
 // (validateProjectName), then the style's own.
-func (s Style) ValidateName(src Source, name string) error {
+func (s Style) ValidateName(src input.Source, name string) error {
 	if err := validateProjectName(src, name); err != nil {
 		return err
 	}
 	if s.CheckName != nil {
 		if err := s.CheckName(name); err != nil {
-			return Invalid(src, "name", name, "%v", err)
+			return input.Invalid(src, "name", name, "%v", err)
 		}
 	}
 	return nil

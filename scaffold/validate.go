@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/mod/module"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 var (
@@ -39,41 +41,41 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "status", "deepCopy", "deepCopyInto", "deepCopyObject"}
 
 // validateProjectName checks the project name used for labels and images.
-func validateProjectName(src Source, name string) error {
+func validateProjectName(src input.Source, name string) error {
 	if len(name) > 63 || !dnsLabel().MatchString(name) {
-		return Invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
+		return input.Invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
 	}
 	return nil
 }
 
 // validateVersion checks the project version: SemVer without a v, as a
 // chart's version must be.
-func validateVersion(src Source, version string) error {
+func validateVersion(src input.Source, version string) error {
 	if version != "" && !semVer().MatchString(version) {
-		return Invalid(src, "version", version, "must be a SemVer version such as 0.1.0 or 1.2.0-rc.1 (no v)")
+		return input.Invalid(src, "version", version, "must be a SemVer version such as 0.1.0 or 1.2.0-rc.1 (no v)")
 	}
 	return nil
 }
 
 // ValidateRepo checks a Go module path, as go.mod's module line takes it.
-func ValidateRepo(src Source, repo string) error {
+func ValidateRepo(src input.Source, repo string) error {
 	if err := module.CheckPath(repo); err != nil {
-		return Invalid(src, "repo", repo, "is not a Go module path (e.g. example.com/db-operator): %v", errors.Unwrap(err))
+		return input.Invalid(src, "repo", repo, "is not a Go module path (e.g. example.com/db-operator): %v", errors.Unwrap(err))
 	}
 	return nil
 }
 
 // ValidateDomain checks the project domain.
-func ValidateDomain(src Source, domain string) error {
+func ValidateDomain(src input.Source, domain string) error {
 	if domain == "" || len(domain) > 253 || !dnsSubdomain().MatchString(domain) {
-		return Invalid(src, "domain", domain, "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
+		return input.Invalid(src, "domain", domain, "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
 	}
 	return nil
 }
 
 // validateAPI checks one API against the rules of Kubernetes, Go and the
-// CRD schema, and returns the first broken rule as an InputError.
-func validateAPI(src Source, domain string, a API) error {
+// CRD schema, and returns the first broken rule as an input.Error.
+func validateAPI(src input.Source, domain string, a API) error {
 	checks := []struct {
 		key, value string
 		check      func(string) error
@@ -85,17 +87,17 @@ func validateAPI(src Source, domain string, a API) error {
 	}
 	for _, c := range checks {
 		if err := c.check(c.value); err != nil {
-			return Invalid(src, c.key, c.value, "%v", err)
+			return input.Invalid(src, c.key, c.value, "%v", err)
 		}
 	}
 	if short, found := strings.CutSuffix(a.Group, "."+domain); found || a.Group == domain {
 		if !found {
 			short = "myapp"
 		}
-		return Invalid(src, "group", a.Group, "already ends with the project's domain %s, which opctl appends: give the group without it (%s)", domain, short)
+		return input.Invalid(src, "group", a.Group, "already ends with the project's domain %s, which opctl appends: give the group without it (%s)", domain, short)
 	}
 	if full := a.FullGroup(domain); len(full) > 253 {
-		return Invalid(src, "group", a.Group, "the full group %q is longer than 253 characters", full)
+		return input.Invalid(src, "group", a.Group, "the full group %q is longer than 253 characters", full)
 	}
 	if err := ValidateFields(src, a.Fields); err != nil {
 		return err
@@ -129,7 +131,7 @@ var compileError = lazyRegexp(`ERROR: <input>:\d+:(\d+): ([^\n]*)`)
 // CRD is applied, with its own CEL support: each must compile against the
 // schema, stay within the cost budget, and have a message it accepts. The
 // first broken one is named, compilation before cost.
-func validateRules(src Source, domain string, a API) error {
+func validateRules(src input.Source, domain string, a API) error {
 	if len(a.Rules) == 0 && !slices.ContainsFunc(a.Fields, func(f Field) bool { return len(f.Rules) > 0 }) {
 		return nil
 	}
@@ -165,12 +167,12 @@ func validateRules(src Source, domain string, a API) error {
 		}
 		rule, problem := schema.XValidations[i].Rule, ruleProblem(e, m[3])
 		if len(names) == 0 && slices.ContainsFunc(a.Rules, func(r Rule) bool { return r.Rule == rule }) {
-			return Invalid(src, "rule", rule, "%s", problem)
+			return input.Invalid(src, "rule", rule, "%s", problem)
 		}
 		name := strings.Join(names, ".")
 		for _, f := range a.Fields {
 			if f.Name == name && slices.ContainsFunc(f.Rules, func(r Rule) bool { return r.Rule == rule }) {
-				return Invalid(src, "field", name, "rule %q %s", rule, problem)
+				return input.Invalid(src, "field", name, "rule %q %s", rule, problem)
 			}
 		}
 	}
@@ -180,7 +182,7 @@ func validateRules(src Source, domain string, a API) error {
 // validateSampleRules checks that the sample (defaults, first enum values)
 // keeps the rules: a required field, or the spec, breaking one needs
 // defaults that keep it.
-func validateSampleRules(src Source, domain string, a API) error {
+func validateSampleRules(src input.Source, domain string, a API) error {
 	_, err := buildSample(domain, a)
 	var se *sampleError
 	if !errors.As(err, &se) {
@@ -188,11 +190,11 @@ func validateSampleRules(src Source, domain string, a API) error {
 	}
 	e := se.errs[0]
 	if name, ok := strings.CutPrefix(e.Field, "spec."); ok {
-		return Invalid(src, "field", name, "the sample's value (its default, or a made-up one) breaks its rule: %s; give it a default= that keeps the rule", e.Detail)
+		return input.Invalid(src, "field", name, "the sample's value (its default, or a made-up one) breaks its rule: %s; give it a default= that keeps the rule", e.Detail)
 	}
 	for _, r := range a.Rules {
 		if e.Field == "spec" && (e.Detail == r.Message || strings.Contains(e.Detail, r.Rule)) {
-			return Invalid(src, "rule", r.Rule, "the sample (defaults, first enum values, made-up values) breaks it: give the fields it reads defaults that keep it")
+			return input.Invalid(src, "rule", r.Rule, "the sample (defaults, first enum values, made-up values) breaks it: give the fields it reads defaults that keep it")
 		}
 	}
 	return err
@@ -269,7 +271,7 @@ func CheckNewKind(kind string) error {
 
 // validateNames checks the kind's short names and categories: each a
 // resource name, given once, and no short name its plural or singular.
-func validateNames(src Source, a API) error {
+func validateNames(src input.Source, a API) error {
 	for _, list := range []struct {
 		key   string
 		names []string
@@ -278,11 +280,11 @@ func validateNames(src Source, a API) error {
 		for _, n := range list.names {
 			switch {
 			case checkPlural(n) != nil:
-				return Invalid(src, list.key, n, "%v", checkPlural(n))
+				return input.Invalid(src, list.key, n, "%v", checkPlural(n))
 			case seen[n]:
-				return Invalid(src, list.key, n, "listed twice")
+				return input.Invalid(src, list.key, n, "listed twice")
 			case list.key == "short-names" && (n == a.Plural || n == a.Singular()):
-				return Invalid(src, list.key, n, "is already the kind's plural or singular")
+				return input.Invalid(src, list.key, n, "is already the kind's plural or singular")
 			}
 			seen[n] = true
 		}
@@ -300,45 +302,45 @@ func checkPlural(plural string) error {
 
 // ValidateOwns checks a kind's owned kinds: each known, once, with the
 // kinds it needs, and none for a cluster-scoped kind.
-func ValidateOwns(src Source, a API) error {
+func ValidateOwns(src input.Source, a API) error {
 	seen := map[string]bool{}
 	for _, o := range a.Owns {
 		if !slices.Contains(ChildKindNames(), o) {
 			for _, k := range ChildKindNames() {
 				if strings.EqualFold(k, o) {
-					return Invalid(src, "owns", o, "unknown kind; kinds are case-sensitive: %s", k)
+					return input.Invalid(src, "owns", o, "unknown kind; kinds are case-sensitive: %s", k)
 				}
 			}
-			return Invalid(src, "owns", o, "unknown kind (kinds: %s)", strings.Join(ChildKindNames(), ", "))
+			return input.Invalid(src, "owns", o, "unknown kind (kinds: %s)", strings.Join(ChildKindNames(), ", "))
 		}
 		if seen[o] {
-			return Invalid(src, "owns", o, "listed twice")
+			return input.Invalid(src, "owns", o, "listed twice")
 		}
 		seen[o] = true
 	}
 	for _, c := range a.OwnedKinds() {
 		if len(c.Needs) > 0 && !slices.ContainsFunc(c.Needs, func(k string) bool { return seen[k] }) {
-			return Invalid(src, "owns", c.Kind, "needs %s owned too: it refers to it", strings.Join(c.Needs, " or "))
+			return input.Invalid(src, "owns", c.Kind, "needs %s owned too: it refers to it", strings.Join(c.Needs, " or "))
 		}
 	}
 	if !a.Namespaced && len(a.Owns) > 0 {
-		return Invalid(src, "owns", strings.Join(a.Owns, ","), "a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns")
+		return input.Invalid(src, "owns", strings.Join(a.Owns, ","), "a cluster-scoped kind has no namespace to put children in; use --namespaced or drop --owns")
 	}
 	return nil
 }
 
 // ValidateFields checks a list of fields: each one, and how they fit together.
-func ValidateFields(src Source, fields []Field) error {
+func ValidateFields(src input.Source, fields []Field) error {
 	byName := map[string]bool{}
 	for _, f := range fields {
 		if byName[f.Name] {
-			return Invalid(src, "field", f.Name, "defined twice")
+			return input.Invalid(src, "field", f.Name, "defined twice")
 		}
 		byName[f.Name] = true
 	}
 	for _, f := range fields {
 		bad := func(format string, args ...any) error {
-			return Invalid(src, "field", f.Name, format, args...)
+			return input.Invalid(src, "field", f.Name, format, args...)
 		}
 		if err := checkField(f); err != nil {
 			return bad("%v", err)
@@ -397,11 +399,11 @@ var statusOwnFields = []string{"observedGeneration", "conditions"}
 // validateStatusFields checks the kind's own status fields: properties of
 // status (no nested objects), which the operator writes, so no modifier that
 // speaks of what users may write (required, default, immutable, rule).
-func validateStatusFields(src Source, fields []Field) error {
+func validateStatusFields(src input.Source, fields []Field) error {
 	seen := map[string]bool{}
 	for _, f := range fields {
 		bad := func(format string, args ...any) error {
-			return Invalid(src, "status-field", f.Name, format, args...)
+			return input.Invalid(src, "status-field", f.Name, format, args...)
 		}
 		switch {
 		case seen[f.Name]:
@@ -425,16 +427,16 @@ func validateStatusFields(src Source, fields []Field) error {
 
 // validateScale checks the field the scale subresource scales: an int32 of
 // the spec's own, whose name and the selector's no status field takes.
-func validateScale(src Source, a API) error {
+func validateScale(src input.Source, a API) error {
 	if a.ScaleReplicas == "" {
 		return nil
 	}
 	if !slices.ContainsFunc(a.Fields, func(f Field) bool { return f.Name == a.ScaleReplicas && f.Type == TypeInt32 }) {
-		return Invalid(src, "scale-replicas", a.ScaleReplicas, "must name an int32 field of the spec's own (%s has %s)", a.Kind, fieldNames(a.Fields))
+		return input.Invalid(src, "scale-replicas", a.ScaleReplicas, "must name an int32 field of the spec's own (%s has %s)", a.Kind, fieldNames(a.Fields))
 	}
 	for _, f := range a.Status {
 		if f.Name == a.ScaleReplicas || f.Name == ScaleSelector {
-			return Invalid(src, "scale-replicas", a.ScaleReplicas, "the scale subresource writes status.%s itself: drop the status field %s", f.Name, f.Name)
+			return input.Invalid(src, "scale-replicas", a.ScaleReplicas, "the scale subresource writes status.%s itself: drop the status field %s", f.Name, f.Name)
 		}
 	}
 	return nil

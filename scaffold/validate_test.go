@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 func seedAPI() API {
@@ -52,8 +54,8 @@ func TestParseFieldErrors(t *testing.T) {
 			_, err := ParseField(tt.spec)
 			require.Error(t, err)
 			assert.Equal(t, tt.want, err.Error())
-			var inputErr *InputError
-			assert.True(t, errors.As(err, &inputErr), "want an InputError")
+			var inputErr *input.Error
+			assert.True(t, errors.As(err, &inputErr), "want an input.Error")
 		})
 	}
 }
@@ -100,7 +102,7 @@ func TestValidateAPIErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := seedAPI()
 			tt.mutate(&a)
-			err := validateAPI(FlagSource, "example.com", a)
+			err := validateAPI(input.FlagSource, "example.com", a)
 			require.Error(t, err)
 			assert.Equal(t, tt.want, err.Error())
 		})
@@ -110,7 +112,7 @@ func TestValidateAPIErrors(t *testing.T) {
 func TestValidateAPIFileSource(t *testing.T) {
 	a := seedAPI()
 	a.Kind = "database"
-	err := validateAPI(FileSource("db.yaml"), "example.com", a)
+	err := validateAPI(input.FileSource("db.yaml"), "example.com", a)
 	assert.EqualError(t, err, `db.yaml: kind "database": must be UpperCamelCase (e.g. Database), at most 63 characters`)
 }
 
@@ -118,14 +120,14 @@ func TestAddAPIRejectsDuplicates(t *testing.T) {
 	p := Project{Name: "demo", Domain: "example.com", Style: "plain", APIs: []API{seedAPI()}}
 	again := seedAPI()
 	again.Version = "v2"
-	_, err := p.AddAPI(FlagSource, again)
+	_, err := p.AddAPI(input.FlagSource, again)
 	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it, and adds a version with --new-version)`)
 	again.Group = "other"
-	_, err = p.AddAPI(FlagSource, again)
+	_, err = p.AddAPI(input.FlagSource, again)
 	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it, and adds a version with --new-version)`)
 	plural := seedAPI()
 	plural.Kind = "Databasey"
-	_, err = p.AddAPI(FlagSource, plural)
+	_, err = p.AddAPI(input.FlagSource, plural)
 	assert.EqualError(t, err, `--plural "databases": group myapp already has a kind with this plural (Database)`)
 }
 

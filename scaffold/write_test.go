@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 
 	"github.com/stretchr/testify/assert"
@@ -240,7 +241,7 @@ func TestLoadProjectRejectsBadFiles(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(content), 0o644))
 		_, err := LoadProject(dir, testStyles())
 		require.Error(t, err, name)
-		var inputErr *InputError
+		var inputErr *input.Error
 		assert.True(t, errors.As(err, &inputErr), name)
 		assert.Contains(t, err.Error(), filepath.Join(dir, ProjectFileName), name)
 		assert.NotContains(t, err.Error(), "\n", name)

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
 )
@@ -34,7 +35,7 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 	sf, err := scaffold.ParseStatusField("endpoint:string:column")
 	require.NoError(t, err)
 	edit.StatusFields = []scaffold.Field{sf}
-	edited, _, err := p.EditAPI(scaffold.FlagSource, "Database", edit)
+	edited, _, err := p.EditAPI(input.FlagSource, "Database", edit)
 	require.NoError(t, err)
 	before, err := scaffold.Render(p, style)
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 )
 
@@ -32,21 +33,21 @@ type Migration struct {
 // lacks goes, and what one ran instead of the style's code (a playbook)
 // is yours to port. domain and repo fill in what
 // the new style needs and the project lacks.
-func To(p scaffold.Project, src scaffold.Source, from, to scaffold.Style, styles scaffold.Styles, domain, repo string) (Migration, error) {
+func To(p scaffold.Project, src input.Source, from, to scaffold.Style, styles scaffold.Styles, domain, repo string) (Migration, error) {
 	m := Migration{Project: p}
 	n := &m.Project
 	if to.Name == from.Name {
-		return m, scaffold.Invalid(src, "to", to.Name, "the project's style is %s already", to.Name)
+		return m, input.Invalid(src, "to", to.Name, "the project's style is %s already", to.Name)
 	}
 	if len(p.APIs) > 0 && to.ExistingKinds {
-		return m, scaffold.Invalid(src, "to", to.Name, "%s projects decorate existing kinds and have no CRDs; this project has kinds %s", to.Name, strings.Join(kindNames(p), ", "))
+		return m, input.Invalid(src, "to", to.Name, "%s projects decorate existing kinds and have no CRDs; this project has kinds %s", to.Name, strings.Join(kindNames(p), ", "))
 	}
 	if len(p.Watches) > 0 && !to.Watches {
-		return m, scaffold.Invalid(src, "to", to.Name, "this project watches existing kinds (%s), which %s projects cannot", p.Watches[0].Target.APIVersion+"/"+p.Watches[0].Target.Kind, to.Name)
+		return m, input.Invalid(src, "to", to.Name, "this project watches existing kinds (%s), which %s projects cannot", p.Watches[0].Target.APIVersion+"/"+p.Watches[0].Target.Kind, to.Name)
 	}
 	if len(p.Decorators) > 0 {
 		if !to.Watches && !to.ExistingKinds {
-			return m, scaffold.Invalid(src, "to", to.Name, "this project decorates existing kinds (%s), which %s projects cannot watch", p.Decorators[0].Target.APIVersion+"/"+p.Decorators[0].Target.Kind, to.Name)
+			return m, input.Invalid(src, "to", to.Name, "this project decorates existing kinds (%s), which %s projects cannot watch", p.Decorators[0].Target.APIVersion+"/"+p.Decorators[0].Target.Kind, to.Name)
 		}
 		if !to.ExistingKinds {
 			n.Decorators = nil

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
 )
@@ -39,7 +40,7 @@ func kopfSeed(t *testing.T) (string, scaffold.Project, scaffold.Style) {
 		fields = append(fields, f)
 	}
 	p, err := scaffold.Project{Name: "db-operator", Domain: "example.com", Version: scaffold.DefaultVersion, Style: "kopf",
-		Versions: scaffold.DefaultVersions(), ResyncSeconds: 60}.AddAPI(scaffold.FlagSource, scaffold.API{
+		Versions: scaffold.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, scaffold.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true, Fields: fields, Owns: []string{"ConfigMap"}})
 	require.NoError(t, err)
 	tree, err := scaffold.Render(p, style)

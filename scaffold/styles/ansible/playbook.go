@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 // playbookDir is where a kind's existing playbook must be: the image and
@@ -33,25 +34,25 @@ func playbookOf(a scaffold.API) string { return a.Options["playbook"] }
 // validatePlaybook checks a kind's playbook: where it may be, that the
 // kind sets no status of its own there, and, given the project's files,
 // that it is a playbook.
-func validatePlaybook(src scaffold.Source, a scaffold.API, p string, files fs.FS) error {
+func validatePlaybook(src input.Source, a scaffold.API, p string, files fs.FS) error {
 	if len(a.Status) > 0 {
-		return scaffold.Invalid(src, "status-field", a.Status[0].Name, "%s runs your playbook %s, which opctl does not change: set the status there (operator_sdk.util.k8s_status), or drop --playbook for a role with a status template", a.Kind, p)
+		return input.Invalid(src, "status-field", a.Status[0].Name, "%s runs your playbook %s, which opctl does not change: set the status there (operator_sdk.util.k8s_status), or drop --playbook for a role with a status template", a.Kind, p)
 	}
 	dir, file := path.Split(path.Clean(p))
 	switch {
 	case path.Clean(p) != p || dir != playbookDir+"/":
-		return scaffold.Invalid(src, "playbook", p, "must be a file directly under %s/ (copy it there: the image and make test take playbooks from %s/)", playbookDir, playbookDir)
+		return input.Invalid(src, "playbook", p, "must be a file directly under %s/ (copy it there: the image and make test take playbooks from %s/)", playbookDir, playbookDir)
 	case path.Ext(file) != ".yml" && path.Ext(file) != ".yaml":
-		return scaffold.Invalid(src, "playbook", p, "must be a .yml or .yaml file")
+		return input.Invalid(src, "playbook", p, "must be a .yml or .yaml file")
 	case strings.HasPrefix(file, "local-") || strings.HasPrefix(file, "run-"):
-		return scaffold.Invalid(src, "playbook", p, "local-*.yml and run-*.yml are the playbooks opctl generates; rename yours")
+		return input.Invalid(src, "playbook", p, "local-*.yml and run-*.yml are the playbooks opctl generates; rename yours")
 	}
 	if files == nil {
 		return nil
 	}
 	content, err := fs.ReadFile(files, p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return scaffold.Invalid(src, "playbook", p, "no such file in the project")
+		return input.Invalid(src, "playbook", p, "no such file in the project")
 	} else if err != nil {
 		return err
 	}
@@ -60,20 +61,20 @@ func validatePlaybook(src scaffold.Source, a scaffold.API, p string, files fs.FS
 
 // checkPlaybook checks that content, the playbook at p, parses as a
 // playbook: a YAML list of plays, each with hosts (or an import).
-func checkPlaybook(src scaffold.Source, p string, content []byte) error {
+func checkPlaybook(src input.Source, p string, content []byte) error {
 	var plays []map[string]any
 	if err := yaml.Unmarshal(content, &plays); err != nil {
-		return scaffold.Invalid(src, "playbook", p, "is not a playbook (a YAML list of plays): %s", strings.Join(strings.Fields(err.Error()), " "))
+		return input.Invalid(src, "playbook", p, "is not a playbook (a YAML list of plays): %s", strings.Join(strings.Fields(err.Error()), " "))
 	}
 	if len(plays) == 0 {
-		return scaffold.Invalid(src, "playbook", p, "has no play")
+		return input.Invalid(src, "playbook", p, "has no play")
 	}
 	for i, play := range plays {
 		_, hosts := play["hosts"]
 		_, imports := play["import_playbook"]
 		_, fqImports := play["ansible.builtin.import_playbook"]
 		if !hosts && !imports && !fqImports {
-			return scaffold.Invalid(src, "playbook", p, "play %d has no hosts (the operator runs plays on localhost: hosts: localhost)", i+1)
+			return input.Invalid(src, "playbook", p, "play %d has no hosts (the operator runs plays on localhost: hosts: localhost)", i+1)
 		}
 	}
 	return nil

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
 )
 
 func TestValidatePlaybook(t *testing.T) {
@@ -44,7 +45,7 @@ func TestValidatePlaybook(t *testing.T) {
 		if tc.files {
 			fsys = files
 		}
-		err := validatePlaybook(scaffold.FlagSource, a, tc.playbook, fsys)
+		err := validatePlaybook(input.FlagSource, a, tc.playbook, fsys)
 		if tc.want == "" {
 			assert.NoError(t, err, tc.playbook)
 			continue

@@ -1,13 +1,18 @@
-package scaffold
+// Package input is how opctl reports a problem with what the user asked
+// for: the input (a flag, or a key of a file), the value and the rule it
+// breaks, so every front end names it the same way and exits 2.
+package input
 
-import "fmt"
+import (
+	"fmt"
+)
 
-// InputError is a problem with what the user asked for: the input (Key, as
+// Error is a problem with what the user asked for: the input (Key, as
 // its flag is named), the Value given and the Rule it breaks. Each front end
 // shows it its own way: Error names a flag or a key of a file (by Src), and
 // a prompt re-asks with the Rule alone. Commands exit 2 on it; every other
 // error exits 1.
-type InputError struct {
+type Error struct {
 	Key, Value, Rule string
 	// Src names the key; nil names it as a flag.
 	Src Source
@@ -15,7 +20,7 @@ type InputError struct {
 	msg string
 }
 
-func (e *InputError) Error() string {
+func (e *Error) Error() string {
 	if e.msg != "" {
 		return e.msg
 	}
@@ -28,12 +33,12 @@ func (e *InputError) Error() string {
 
 // Invalid reports that value, given for key (named by src), breaks a rule.
 func Invalid(src Source, key, value, rule string, args ...any) error {
-	return &InputError{Key: key, Value: value, Rule: fmt.Sprintf(rule, args...), Src: src}
+	return &Error{Key: key, Value: value, Rule: fmt.Sprintf(rule, args...), Src: src}
 }
 
-// inputErrorf is an input error about no single value.
-func inputErrorf(format string, args ...any) error {
-	return &InputError{msg: fmt.Sprintf(format, args...)}
+// Errorf is an input error about no single value.
+func Errorf(format string, args ...any) error {
+	return &Error{msg: fmt.Sprintf(format, args...)}
 }
 
 // Source names where an input came from, so errors point at the flag or the
