@@ -18,6 +18,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 // fakePrompter answers prompts by message from per-message queues. An
@@ -871,7 +872,7 @@ func TestUpgradeMovesPinsAndHashes(t *testing.T) {
 	require.NoError(t, err)
 	lock, err := os.ReadFile(filepath.Join(dir, scaffold.LockFileName))
 	require.NoError(t, err)
-	checkout := scaffold.DefaultVersions().ActionsCheckout
+	checkout := pins.DefaultVersions().ActionsCheckout
 	const older = "actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683 # v4.2.2"
 	old := strings.Replace(strings.Replace(string(project), "format: 2", "format: 1", 1), checkout, older, 1) +
 		strings.SplitN(string(lock), "format: 1\n", 2)[1]

@@ -15,6 +15,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 type initOptions struct {
@@ -225,7 +226,7 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	case o.resyncGiven && !style.Resync:
 		return scaffold.Project{}, usageErrorf("--resync-seconds is for %s projects; %s projects re-sync as their runtime does", stylesWith(styles, func(s scaffold.Style) bool { return s.Resync }), o.style)
 	}
-	p := scaffold.Project{Name: o.name, Domain: o.domain, Version: scaffold.DefaultVersion, Style: o.style, Versions: scaffold.DefaultVersions()}
+	p := scaffold.Project{Name: o.name, Domain: o.domain, Version: scaffold.DefaultVersion, Style: o.style, Versions: pins.DefaultVersions()}
 	if o.scope != scaffold.ScopeCluster {
 		// The default is written as nothing; any other value is checked
 		// with the project.

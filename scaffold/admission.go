@@ -23,6 +23,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 // Admission is the admission a kind asks for (opctl create webhook):
@@ -127,7 +128,7 @@ func certManager() Prerequisite {
 		Install: "install cert-manager first (https://cert-manager.io/docs/installation/): it issues the webhook's certificate",
 		// The install its documentation gives, then its webhook serving:
 		// the chart's Certificate and Issuer go through it.
-		Setup: func(v Versions) string {
+		Setup: func(v pins.Versions) string {
 			return `"$KUBECTL" apply -f https://github.com/cert-manager/cert-manager/releases/download/` + v.CertManager + `/cert-manager.yaml
 "$KUBECTL" -n cert-manager wait --for=condition=Available deployment --all --timeout="$TIMEOUT"`
 		}}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 func TestIsSubset(t *testing.T) {
@@ -100,7 +102,7 @@ func microservice(t *testing.T, owns ...string) API {
 // Each field set is a key of the ConfigMap's (and, base64, the Secret's)
 // data under its name, as text; a field not set is no key.
 func TestChildrenData(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	a := microservice(t, "ConfigMap", "Secret")
 	children := cartChildren(p, a, map[string]any{"tier": "gold", "db": map[string]any{"port": float64(5432)},
 		"tags": []any{"a", "b"}, "env": map[string]any{"app.kubernetes.io/part-of": "shop"}, "port": float64(80)})
@@ -118,8 +120,8 @@ func TestChildrenData(t *testing.T) {
 // as the object sets it; a kind without the field, or an object that does
 // not set it, keeps the starter's.
 func TestChildrenConventions(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
-	child := DefaultVersions().ChildImage
+	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
+	child := pins.DefaultVersions().ChildImage
 	for _, tc := range []struct {
 		name                   string
 		a                      API
@@ -153,7 +155,7 @@ func TestChildrenConventions(t *testing.T) {
 // then leaves its replicas to it) between spec.minReplicas or replicas and
 // spec.maxReplicas; the Ingress and the ServiceMonitor find the Service.
 func TestChildrenReferringToOthers(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	for _, tc := range []struct {
 		name     string
 		owns     []string
@@ -222,7 +224,7 @@ func cartChildren(p Project, a API, spec map[string]any) map[any]map[string]any 
 // container's own image, env and resources, and each entry of spec.env,
 // which wins over a SPEC_ variable of the same name; sorted by name.
 func TestChildrenEnv(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	spec := map[string]any{"image": "x", "port": float64(80), "tier": "gold", "db": map[string]any{"port": float64(5432)},
 		"tags": []any{"a"}, "resources": map[string]any{"requests": map[string]any{"cpu": "1"}},
 		"env": map[string]any{"LOG_LEVEL": "debug", "log-level": "x", "SPEC_TIER": "mine"}}
@@ -241,7 +243,7 @@ func TestChildrenEnv(t *testing.T) {
 // resources as written; the API server's canonical form of them (1 for
 // 1000m) is no drift.
 func TestChildrenResources(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	a := microservice(t, "Deployment")
 	spec := map[string]any{"resources": map[string]any{
 		"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi"},
@@ -273,7 +275,7 @@ func TestChildrenResources(t *testing.T) {
 // A child carries the resource's own labels besides its three, which win;
 // the workloads select their pods by the three alone.
 func TestChildrenLabels(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: DefaultVersions()}
+	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	cr := map[string]any{"apiVersion": "apps.example.com/v1", "kind": "Microservice",
 		"metadata": map[string]any{"name": "cart", "namespace": "shop", "uid": "u",
 			"labels": map[string]any{"team": "payments", "app.kubernetes.io/name": "mine"}}, "spec": map[string]any{}}

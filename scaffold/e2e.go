@@ -7,6 +7,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold/machinery"
 
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -27,7 +28,7 @@ var engineFiles embed.FS
 // versions pinned.
 type Prerequisite struct {
 	CRD, Install string
-	Setup        func(Versions) string
+	Setup        func(pins.Versions) string
 }
 
 type e2eData struct {

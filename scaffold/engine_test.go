@@ -6,6 +6,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 
 	"github.com/stretchr/testify/require"
 )
@@ -59,7 +60,7 @@ func mustFields(t *testing.T, specs ...string) []Field {
 }
 
 func bareProject() Project {
-	return Project{Name: "db-operator", Domain: "example.com", Style: "plain", Versions: DefaultVersions()}
+	return Project{Name: "db-operator", Domain: "example.com", Style: "plain", Versions: pins.DefaultVersions()}
 }
 
 // seedProject is the seed example of DESIGN.md in the test style.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 // Field is one spec field. Name is a dotted path: "backup.schedule" is the
@@ -291,9 +293,9 @@ type Project struct {
 	Repo   string `json:"repo,omitempty"`
 	// Version is the project's version (SemVer, no v): the image tag is
 	// v<version>, and the chart's version and appVersion follow it.
-	Version  string   `json:"version,omitempty"`
-	Style    string   `json:"style"`
-	Versions Versions `json:"versions"`
+	Version  string        `json:"version,omitempty"`
+	Style    string        `json:"style"`
+	Versions pins.Versions `json:"versions"`
 	// ResyncSeconds is how often the runtime re-syncs every object (styles
 	// with Resync).
 	ResyncSeconds int32 `json:"resyncSeconds,omitempty"`
@@ -411,7 +413,7 @@ var childKinds = []ChildKind{
 			Install: "install the Prometheus Operator first (https://prometheus-operator.dev/docs/getting-started/installation/): ServiceMonitor children need its CRD",
 			// The CRD alone: the children are made whether or not a
 			// Prometheus scrapes them.
-			Setup: func(v Versions) string {
+			Setup: func(v pins.Versions) string {
 				return `"$KUBECTL" apply --server-side -f https://raw.githubusercontent.com/prometheus-operator/prometheus-operator/` + v.PrometheusOperator + `/example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml`
 			}}},
 }

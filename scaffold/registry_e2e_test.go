@@ -26,6 +26,7 @@ import (
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -135,7 +136,7 @@ func checkAggregatedRoles(t *testing.T, cluster *styletest.Cluster, api scaffold
 	ctx := context.Background()
 	style := styles.All()[0]
 	p, err := scaffold.Project{Name: "roles", Domain: "example.com", Repo: "example.com/roles", Style: style.Name,
-		Versions: scaffold.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, api)
+		Versions: pins.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, api)
 	require.NoError(t, err)
 	tree, err := scaffold.Render(p, style)
 	require.NoError(t, err)

@@ -17,6 +17,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
 
 	"github.com/pmezard/go-difflib/difflib"
@@ -58,7 +59,7 @@ func (c goldenCase) render(t testing.TB) *machinery.Tree {
 // newProject is a project as init writes it in style s: the module path
 // and resync period only where the style takes them.
 func newProject(s scaffold.Style, name string) scaffold.Project {
-	p := scaffold.Project{Name: name, Domain: "example.com", Version: scaffold.DefaultVersion, Style: s.Name, Versions: scaffold.DefaultVersions()}
+	p := scaffold.Project{Name: name, Domain: "example.com", Version: scaffold.DefaultVersion, Style: s.Name, Versions: pins.DefaultVersions()}
 	if s.ModulePath {
 		p.Repo = "example.com/" + name
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 // TestKubeScore runs kube-score, an outside checker, over every style's
@@ -25,7 +26,7 @@ func TestKubeScore(t *testing.T) {
 		t.Skip("builds kube-score and runs kubectl kustomize")
 	}
 	styletest.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
-	kubeScore := styletest.GoInstall(t, "github.com/zegl/kube-score/cmd/kube-score", scaffold.DefaultVersions().KubeScore)
+	kubeScore := styletest.GoInstall(t, "github.com/zegl/kube-score/cmd/kube-score", pins.DefaultVersions().KubeScore)
 	for name, c := range goldenCases(t) {
 		if !strings.HasSuffix(name, "-seed") {
 			continue

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 // TestPinsAreWhatTheFilesUse renders every golden project with each pin
@@ -18,13 +19,13 @@ import (
 func TestPinsAreWhatTheFilesUse(t *testing.T) {
 	t.Parallel()
 	var markers map[string]string
-	b, err := json.Marshal(scaffold.DefaultVersions())
+	b, err := json.Marshal(pins.DefaultVersions())
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &markers))
 	for key := range markers {
 		markers[key] = "PIN-" + key + "-PIN"
 	}
-	var marked scaffold.Versions
+	var marked pins.Versions
 	b, err = json.Marshal(markers)
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(b, &marked))

@@ -67,7 +67,7 @@ func Render(p Project, style Style) (*machinery.Tree, error) {
 			p.Starters[f.Path] = machinery.ContentHash(f.Content)
 		}
 	}
-	p.Versions = p.Versions.only(style.RecordedPins())
+	p.Versions = p.Versions.Only(style.RecordedPins())
 	projectFile, err := marshalProject(p)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 // Style is one way to implement the operator. The CRD, RBAC shape and the
@@ -110,7 +111,7 @@ func (s Style) KindOption(name string) (KindOption, bool) {
 
 // RecordedPins are the versions a project of the style records: the
 // engine's and the style's Pins.
-func (s Style) RecordedPins() []string { return append(enginePins(), s.Pins...) }
+func (s Style) RecordedPins() []string { return append(pins.Engine(), s.Pins...) }
 
 // Styles is a registry: every style opctl can scaffold, in the order help
 // shows; the order also breaks checklist ties.

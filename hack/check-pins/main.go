@@ -1,5 +1,5 @@
 // Command check-pins reports the pins of the versions table that follow a
-// Go module (scaffold.PinSources) with a newer release on the module proxy
+// Go module (pins.Sources) with a newer release on the module proxy
 // (the first of $GOPROXY's, as go uses it): the newest of the pin's minor
 // line, which a pin may take without a second thought, and the newest of
 // all. It changes nothing: a pin moves by hand, with its Checked date.
@@ -17,11 +17,11 @@ import (
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 func main() {
-	if err := run(os.Stdout, os.Getenv("GOPROXY"), http.DefaultClient, scaffold.DefaultVersions(), scaffold.PinSources()); err != nil {
+	if err := run(os.Stdout, os.Getenv("GOPROXY"), http.DefaultClient, pins.DefaultVersions(), pins.Sources()); err != nil {
 		fmt.Fprintln(os.Stderr, "check-pins:", err)
 		os.Exit(1)
 	}
@@ -37,7 +37,7 @@ type finding struct {
 
 // run checks the pins of v that sources gives a module against the
 // proxy of goproxy, and writes the report to out.
-func run(out io.Writer, goproxy string, client *http.Client, v scaffold.Versions, sources map[string]scaffold.PinSource) error {
+func run(out io.Writer, goproxy string, client *http.Client, v pins.Versions, sources map[string]pins.Source) error {
 	proxy, err := proxyURL(goproxy)
 	if err != nil {
 		return err
@@ -45,7 +45,7 @@ func run(out io.Writer, goproxy string, client *http.Client, v scaffold.Versions
 	var findings []finding
 	var failed []string
 	checked := 0
-	for _, key := range scaffold.PinKeys() {
+	for _, key := range pins.Keys() {
 		src := sources[key]
 		if src.Module == "" {
 			continue
@@ -56,7 +56,7 @@ func run(out io.Writer, goproxy string, client *http.Client, v scaffold.Versions
 			failed = append(failed, fmt.Sprintf("pin %s: %v", key, err))
 			continue
 		}
-		f := finding{key: key, module: src.Module, pinned: scaffold.PinRelease(v.Pin(key)), checked: src.Checked}
+		f := finding{key: key, module: src.Module, pinned: pins.Release(v.Pin(key)), checked: src.Checked}
 		f.patch, f.newest = newer(f.pinned, versions)
 		if f.patch != "" || f.newest != "" {
 			findings = append(findings, f)

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 func TestNewer(t *testing.T) {
@@ -65,8 +65,8 @@ func TestRunReportsNewerReleases(t *testing.T) {
 		_, _ = w.Write([]byte(list))
 	}))
 	defer proxy.Close()
-	v := scaffold.Versions{ControllerRuntime: "v0.25.3", SigsYAML: "v1.6.0", Helm: "v4.3.2"}
-	sources := map[string]scaffold.PinSource{
+	v := pins.Versions{ControllerRuntime: "v0.25.3", SigsYAML: "v1.6.0", Helm: "v4.3.2"}
+	sources := map[string]pins.Source{
 		"controllerRuntime": {Module: "sigs.k8s.io/controller-runtime", Checked: "2026-12-06"},
 		"sigsYAML":          {Module: "sigs.k8s.io/yaml", Checked: "2026-12-06"},
 		"helm":              {Module: "helm.sh/helm/v4", Checked: "2026-12-06"},
@@ -83,9 +83,9 @@ func TestRunReportsNewerReleases(t *testing.T) {
 
 // Every pin of the table has a source, and the day it was last checked.
 func TestEveryPinHasASource(t *testing.T) {
-	sources := scaffold.PinSources()
-	for _, key := range scaffold.PinKeys() {
+	sources := pins.Sources()
+	for _, key := range pins.Keys() {
 		assert.Regexp(t, `^\d{4}-\d{2}-\d{2}$`, sources[key].Checked, "pin %s: when it was last checked", key)
 	}
-	assert.Len(t, sources, len(scaffold.PinKeys()), "a source for a pin the table does not have")
+	assert.Len(t, sources, len(pins.Keys()), "a source for a pin the table does not have")
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 )
 
@@ -28,7 +29,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	v := scaffold.DefaultVersions()
+	v := pins.DefaultVersions()
 	// The go style's projects carry the sources (hack/envtest).
 	style := golang.Style()
 	p := scaffold.Project{Name: "envtest", Domain: "opctl.invalid", Repo: "opctl.invalid/envtest", Style: style.Name, Versions: v}
@@ -59,4 +60,4 @@ func run() error {
 }
 
 // assetsDir is where the binaries go, under the user's cache directory.
-func assetsDir(v scaffold.Versions) string { return filepath.Join("opctl", v.EnvtestDir()) }
+func assetsDir(v pins.Versions) string { return filepath.Join("opctl", v.EnvtestDir()) }

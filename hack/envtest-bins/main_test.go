@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 // The Makefile's help for envtest-bins names the directory it builds into:
@@ -19,6 +19,6 @@ func TestMakefileHelpNamesTheCacheDirectory(t *testing.T) {
 	require.NoError(t, err)
 	help := regexp.MustCompile(`(?m)^envtest-bins:.*## (.*)$`).FindSubmatch(b)
 	require.NotNil(t, help, "the Makefile has no help for envtest-bins")
-	dir := filepath.Dir(assetsDir(scaffold.DefaultVersions()))
+	dir := filepath.Dir(assetsDir(pins.DefaultVersions()))
 	assert.Contains(t, string(help[1]), "~/.cache/"+dir, "the help names the directory under the user cache")
 }

@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -191,7 +192,7 @@ const prometheusOperatorAPIs = "v0.95.2"
 // prometheusOperatorAPIs (from the Go module proxy).
 func (c *Cluster) InstallServiceMonitorCRD(t *testing.T) {
 	t.Helper()
-	controllerGen := GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", scaffold.DefaultVersions().ControllerTools)
+	controllerGen := GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", pins.DefaultVersions().ControllerTools)
 	mod := t.TempDir()
 	const pkg = "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring"
 	require.NoError(t, os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module servicemonitorcrd\n\ngo 1.24\n"), 0o644))

@@ -14,6 +14,7 @@ import (
 	"github.com/opctl/opctl/cmd"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -57,7 +58,7 @@ func TestAddingAStyle(t *testing.T) {
 	assert.Contains(t, string(kinds), "databases.myapp.example.com")
 	dockerfile, err := os.ReadFile(filepath.Join(dir, "Dockerfile"))
 	require.NoError(t, err)
-	assert.Contains(t, string(dockerfile), "FROM "+scaffold.DefaultVersions().ShellOperatorImage)
+	assert.Contains(t, string(dockerfile), "FROM "+pins.DefaultVersions().ShellOperatorImage)
 	project, err := os.ReadFile(filepath.Join(dir, scaffold.ProjectFileName))
 	require.NoError(t, err)
 	assert.Contains(t, string(project), "shellOperatorImage:")

@@ -20,6 +20,7 @@ import (
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -81,7 +82,7 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 	require.NoError(t, err)
 	style, err := styles.All().Lookup(p.Style)
 	require.NoError(t, err)
-	p.Versions = scaffold.DefaultVersions()
+	p.Versions = pins.DefaultVersions()
 	now, err := scaffold.Render(p, style)
 	require.NoError(t, err)
 

@@ -10,6 +10,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/merge"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 // Pin is a version the upgrade moves, with its upgrade notes: what the
@@ -52,11 +53,11 @@ var Labels = merge.Labels{Ours: "yours", Base: "opctl before", Theirs: "opctl no
 // force as its --force.
 func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, force bool) (Plan, error) {
 	plan := Plan{Project: p}
-	defaults := scaffold.DefaultVersions()
+	defaults := pins.DefaultVersions()
 	for _, key := range style.RecordedPins() {
 		if from, to := p.Versions.Pin(key), defaults.Pin(key); from != to {
 			pin := Pin{Key: key, From: from, To: to}
-			for _, n := range scaffold.PinSources()[key].Notes {
+			for _, n := range pins.Sources()[key].Notes {
 				if n.Applies(from, to) {
 					pin.Notes = append(pin.Notes, n.Text)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -40,7 +41,7 @@ func kopfSeed(t *testing.T) (string, scaffold.Project, scaffold.Style) {
 		fields = append(fields, f)
 	}
 	p, err := scaffold.Project{Name: "db-operator", Domain: "example.com", Version: scaffold.DefaultVersion, Style: "kopf",
-		Versions: scaffold.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, scaffold.API{
+		Versions: pins.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, scaffold.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true, Fields: fields, Owns: []string{"ConfigMap"}})
 	require.NoError(t, err)
 	tree, err := scaffold.Render(p, style)
@@ -136,12 +137,12 @@ func TestPrepare(t *testing.T) {
 	assert.Equal(t, machinery.ActionRemove, change(t, plan, "gone.py").Action)
 	assert.Equal(t, machinery.ActionLeave, change(t, plan, "kept.py").Action)
 
-	assert.Contains(t, plan.Pins, Pin{Key: "kopf", From: ">=1.40,<2", To: scaffold.DefaultVersions().Kopf})
+	assert.Contains(t, plan.Pins, Pin{Key: "kopf", From: ">=1.40,<2", To: pins.DefaultVersions().Kopf})
 	image := slices.IndexFunc(plan.Pins, func(p Pin) bool { return p.Key == "pythonImage" })
 	require.GreaterOrEqual(t, image, 0)
 	require.Len(t, plan.Pins[image].Notes, 1)
 	assert.Contains(t, plan.Pins[image].Notes[0], "Debian 13")
-	assert.Equal(t, scaffold.DefaultVersions(), plan.Project.Versions)
+	assert.Equal(t, pins.DefaultVersions(), plan.Project.Versions)
 
 	for _, c := range plan.Changes {
 		if c.Path != "opctl.yaml" && c.Path != "Makefile" && c.Path != "README.md" && c.Path != "Dockerfile" &&

@@ -18,6 +18,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -153,7 +154,7 @@ type ansibleAPI struct {
 	scaffold.API
 	templated
 	Project     scaffold.Project
-	V           scaffold.Versions
+	V           pins.Versions
 	FullGroup   string
 	CRVar       string
 	SamplePath  string
@@ -215,7 +216,7 @@ func newAnsibleWatch(p scaffold.Project, w scaffold.Watch) (ansibleWatch, error)
 func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := struct {
 		Project scaffold.Project
-		V       scaffold.Versions
+		V       pins.Versions
 		APIs    []ansibleAPI
 		// CreateOnceKinds are the owned kinds created once, as a YAML list.
 		CreateOnceKinds string

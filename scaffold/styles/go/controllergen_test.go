@@ -18,6 +18,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -26,7 +27,7 @@ import (
 // The repository is found by its go.mod, wherever the test runs.
 func buildControllerGen(t *testing.T) string {
 	t.Helper()
-	return styletest.GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", scaffold.DefaultVersions().ControllerTools)
+	return styletest.GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", pins.DefaultVersions().ControllerTools)
 }
 
 // assertControllerGenAgrees runs controller-gen on api/ and compares each

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 )
 
@@ -33,7 +34,7 @@ chmod +x "$2"
 func TestEnvtestBuildsOnceAtATime(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	require.NoError(t, err, "the test runs hack/envtest/build.sh: install bash")
-	p := scaffold.Project{Name: "envtest", Domain: "example.com", Repo: "example.com/envtest", Style: "go", Versions: scaffold.DefaultVersions()}
+	p := scaffold.Project{Name: "envtest", Domain: "example.com", Repo: "example.com/envtest", Style: "go", Versions: pins.DefaultVersions()}
 	tree, err := scaffold.Render(p, golang.Style())
 	require.NoError(t, err)
 	src := t.TempDir()

@@ -12,7 +12,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/internal/styletest/seed"
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/pins"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 )
 
@@ -55,7 +55,7 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.MustRun(t, dir, "edit", "api", "--kind", "Tenant", "--new-version", "v2", "--rename-field", "tier=level")
 	checkProject(t, dir, controllerGen)
 	// The project's own lint, with the golangci-lint it pins, is clean.
-	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", scaffold.DefaultVersions().GolangciLint)
+	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", pins.DefaultVersions().GolangciLint)
 	assert.Contains(t, styletest.ExecIn(t, dir, "make", "lint", "GOLANGCI_LINT="+golangciLint), "0 issues.")
 
 	// Removing a kind leaves a project that builds and passes.
@@ -75,7 +75,7 @@ func TestGeneratedNamespaceScopedProject(t *testing.T) {
 	dir := styletest.SeedScoped(t, golang.Style())
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--selector", "sync=vault")
 	checkProject(t, dir, controllerGen)
-	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", scaffold.DefaultVersions().GolangciLint)
+	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", pins.DefaultVersions().GolangciLint)
 	assert.Contains(t, styletest.ExecIn(t, dir, "make", "lint", "GOLANGCI_LINT="+golangciLint), "0 issues.")
 }
 

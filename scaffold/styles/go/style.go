@@ -14,6 +14,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 //go:embed all:templates
@@ -215,7 +216,7 @@ type goGV struct {
 type goData struct {
 	Project  scaffold.Project
 	Module   string
-	V        scaffold.Versions
+	V        pins.Versions
 	APIs     []goAPI
 	GVs      []goGV
 	Children []scaffold.ChildKind

@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
@@ -36,7 +37,7 @@ func Prerequisite() *scaffold.Prerequisite {
 	return &scaffold.Prerequisite{CRD: "compositecontrollers.metacontroller.k8s.io", Install: "install Metacontroller first: make install-metacontroller",
 		// What make install-metacontroller applies, then its StatefulSet
 		// running.
-		Setup: func(v scaffold.Versions) string {
+		Setup: func(v pins.Versions) string {
 			return `"$KUBECTL" apply -k "https://github.com/metacontroller/metacontroller/manifests/production?ref=` + v.Metacontroller + `"
 "$KUBECTL" -n metacontroller rollout status statefulset/metacontroller --timeout="$TIMEOUT"`
 		}}

@@ -14,6 +14,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 //go:embed templates
@@ -80,7 +81,7 @@ type API struct {
 // Data is the template data of a Python project.
 type Data struct {
 	Project    scaffold.Project
-	V          scaffold.Versions
+	V          pins.Versions
 	Package    string
 	Command    []string
 	APIs       []API

@@ -15,6 +15,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
 )
 
 //go:embed all:templates
@@ -433,7 +434,7 @@ func HookName(i int, a scaffold.API) string { return fmt.Sprintf("%02d-%s", 10*(
 func shellOperatorFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := struct {
 		Project scaffold.Project
-		V       scaffold.Versions
+		V       pins.Versions
 		APIs    []shellAPI
 	}{Project: p, V: p.Versions}
 	for i, a := range p.APIs {

@@ -1,4 +1,7 @@
-package scaffold
+// Package pins is the one table of every version opctl pins (frameworks,
+// images, tools, actions), where each is checked and what a project must do
+// when it moves; a project records the pins of its own style.
+package pins
 
 import (
 	"reflect"
@@ -126,15 +129,15 @@ func (v Versions) WithDefaults() Versions {
 // enginePins are the versions every style's project uses: the files the
 // engine writes for all (the CI workflow's checkout, Helm and kind, the
 // chart, the children's image).
-func enginePins() []string {
+func Engine() []string {
 	return []string{"actionsCheckout", "actionsKind", "actionsSetupHelm", "childImage", "helm"}
 }
 
 // only is v with only the pins named (their keys in the project file).
-func (v Versions) only(keys []string) Versions {
+func (v Versions) Only(keys []string) Versions {
 	var out Versions
 	in, kept := reflect.ValueOf(v), reflect.ValueOf(&out).Elem()
-	for i, key := range PinKeys() {
+	for i, key := range Keys() {
 		if slices.Contains(keys, key) {
 			kept.Field(i).Set(in.Field(i))
 		}
@@ -161,10 +164,10 @@ func (v Versions) EnvtestDir() string {
 	return "envtest-" + v.KubeAPIServer + "-etcd-" + v.Etcd
 }
 
-// PinSource is where a pin's releases are published, for make check-pins,
+// Source is where a pin's releases are published, for make check-pins,
 // when the pin was last compared with them, and what a project must do
 // when opctl upgrade moves the pin past a release.
-type PinSource struct {
+type Source struct {
 	// Module is the Go module the pin follows: its releases on the module
 	// proxy are the pin's, tagged as the pin is written. Empty for a pin
 	// published elsewhere (images but the runtimes', pip specifiers,
@@ -174,11 +177,11 @@ type PinSource struct {
 	// Checked is the day the pin was last compared with its releases.
 	Checked string
 	// Notes are the upgrade notes of the pin, oldest first.
-	Notes []PinNote
+	Notes []Note
 }
 
-// PinNote is what a project must do when its pin moves past a release.
-type PinNote struct {
+// Note is what a project must do when its pin moves past a release.
+type Note struct {
 	// Reaches is the release the note is for: a version ("6.0.0", "v26")
 	// the pin moves from below to at or above, a word the pin comes to
 	// contain (an image's Debian release, "trixie"), or "" for any move.
@@ -188,7 +191,7 @@ type PinNote struct {
 
 // Applies reports whether the note is for a pin moving from one value to
 // another.
-func (n PinNote) Applies(from, to string) bool {
+func (n Note) Applies(from, to string) bool {
 	switch {
 	case from == to:
 		return false
@@ -198,7 +201,7 @@ func (n PinNote) Applies(from, to string) bool {
 		return strings.Contains(to, n.Reaches) && !strings.Contains(from, n.Reaches)
 	}
 	mark := releaseNumbers(n.Reaches)
-	return slices.Compare(releaseNumbers(PinRelease(from)), mark) < 0 && slices.Compare(releaseNumbers(PinRelease(to)), mark) >= 0
+	return slices.Compare(releaseNumbers(Release(from)), mark) < 0 && slices.Compare(releaseNumbers(Release(to)), mark) >= 0
 }
 
 // releaseNumbers are the numbers of a release's first version ("v1.26.8",
@@ -233,29 +236,29 @@ const (
 	envtestMoves        = "make test builds the API server's binaries for it once per machine (about 10 minutes) into a new directory of ~/.cache/opctl: the directory of the version before can go"
 )
 
-// PinSources are the sources of the pins, keyed as the project file keys
+// Sources are the sources of the pins, keyed as the project file keys
 // them: every pin has one. A pin that follows a module was last checked
 // by make check-pins; the others, by hand against their registries (an
 // action's tags and its action.yml), when they were set.
-func PinSources() map[string]PinSource {
-	return map[string]PinSource{
+func Sources() map[string]Source {
+	return map[string]Source{
 		"go": {Checked: "2026-11-30"},
-		"controllerRuntime": {Module: "sigs.k8s.io/controller-runtime", Checked: "2026-12-06", Notes: []PinNote{{
+		"controllerRuntime": {Module: "sigs.k8s.io/controller-runtime", Checked: "2026-12-06", Notes: []Note{{
 			Text: "go.mod requires it now: run go mod tidy, then make test; its release notes (github.com/kubernetes-sigs/controller-runtime/releases) say what a controller of yours may have to change",
 		}}},
 		"kubernetes":           {Module: "k8s.io/api", Checked: "2026-12-06"},
 		"controllerTools":      {Module: "sigs.k8s.io/controller-tools", Checked: "2026-12-06"},
 		"sigsYAML":             {Module: "sigs.k8s.io/yaml", Checked: "2026-12-06"},
-		"kubeAPIServer":        {Module: "k8s.io/kubernetes", Checked: "2026-12-06", Notes: []PinNote{{Text: envtestMoves}}},
-		"etcd":                 {Module: "go.etcd.io/etcd/server/v3", Checked: "2026-12-06", Notes: []PinNote{{Text: envtestMoves}}},
-		"goBuilderImage":       {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: debian13}}},
-		"distrolessImage":      {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "debian13", Text: debian13}}},
+		"kubeAPIServer":        {Module: "k8s.io/kubernetes", Checked: "2026-12-06", Notes: []Note{{Text: envtestMoves}}},
+		"etcd":                 {Module: "go.etcd.io/etcd/server/v3", Checked: "2026-12-06", Notes: []Note{{Text: envtestMoves}}},
+		"goBuilderImage":       {Checked: "2026-12-06", Notes: []Note{{Reaches: "trixie", Text: debian13}}},
+		"distrolessImage":      {Checked: "2026-12-06", Notes: []Note{{Reaches: "debian13", Text: debian13}}},
 		"kopf":                 {Checked: "2026-11-30"},
 		"kubernetesPython":     {Checked: "2026-11-30"},
-		"pythonImage":          {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: debian13}}},
+		"pythonImage":          {Checked: "2026-12-06", Notes: []Note{{Reaches: "trixie", Text: debian13}}},
 		"metacontroller":       {Checked: "2026-11-30"},
 		"ansibleOperatorImage": {Module: "github.com/operator-framework/ansible-operator-plugins", Checked: "2026-11-30"},
-		"kubernetesCoreCollection": {Checked: "2026-12-06", Notes: []PinNote{{
+		"kubernetesCoreCollection": {Checked: "2026-12-06", Notes: []Note{{
 			Reaches: "6.0.0",
 			Text:    "kubernetes.core 6 needs ansible-core 2.16 or later (the ansible-operator image has 2.18) and no longer has the deprecated k8s inventory plugin: run ansible-galaxy collection install -r requirements.yml where you run playbooks, then make test",
 		}}},
@@ -264,7 +267,7 @@ func PinSources() map[string]PinSource {
 		"certManager":               {Module: "github.com/cert-manager/cert-manager", Checked: "2026-12-06"},
 		"prometheusOperator":        {Module: "github.com/prometheus-operator/prometheus-operator", Checked: "2026-12-06"},
 		"childImage":                {Checked: "2026-11-30"},
-		"actionsCheckout": {Checked: "2026-12-06", Notes: []PinNote{{
+		"actionsCheckout": {Checked: "2026-12-06", Notes: []Note{{
 			Reaches: "5",
 			Text:    "the workflow's actions move to their Node 24 majors, each pinned by commit: an action your workflow adds itself, still on a Node 20 major (checkout@v4, setup-go@v5, setup-python@v5, cache@v4), fails on GitHub's runners; move it likewise",
 		}}},
@@ -274,26 +277,26 @@ func PinSources() map[string]PinSource {
 		"actionsSetupHelm":   {Checked: "2026-12-06"},
 		"actionsKind":        {Checked: "2026-12-06"},
 		"python":             {Checked: "2026-12-01"},
-		"ansiblePip": {Checked: "2026-12-06", Notes: []PinNote{{
+		"ansiblePip": {Checked: "2026-12-06", Notes: []Note{{
 			Reaches: "13",
 			Text:    "Ansible 13 (ansible-core 2.20) needs Python 3.12 or later where make lint runs (the workflow's is " + DefaultVersions().Python + ")",
 		}}},
-		"ansibleLintPip": {Checked: "2026-12-06", Notes: []PinNote{{
+		"ansibleLintPip": {Checked: "2026-12-06", Notes: []Note{{
 			Reaches: "26",
 			Text:    "ansible-lint 26 may report what 25 did not: run make lint, then fix what it finds or skip a rule in .ansible-lint",
 		}}},
 		"helm":                {Module: "helm.sh/helm/v4", Checked: "2026-12-06"},
-		"devContainerGo":      {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: devContainerRebuild}}},
-		"devContainerPython":  {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: devContainerRebuild}}},
-		"devContainerBase":    {Checked: "2026-12-06", Notes: []PinNote{{Reaches: "trixie", Text: devContainerRebuild}}},
+		"devContainerGo":      {Checked: "2026-12-06", Notes: []Note{{Reaches: "trixie", Text: devContainerRebuild}}},
+		"devContainerPython":  {Checked: "2026-12-06", Notes: []Note{{Reaches: "trixie", Text: devContainerRebuild}}},
+		"devContainerBase":    {Checked: "2026-12-06", Notes: []Note{{Reaches: "trixie", Text: devContainerRebuild}}},
 		"golangciLint":        {Module: "github.com/golangci/golangci-lint/v2", Checked: "2026-12-06"},
 		"actionsGolangciLint": {Checked: "2026-12-06"},
 		"kubeScore":           {Module: "github.com/zegl/kube-score", Checked: "2026-12-06"},
 	}
 }
 
-// PinKeys are the keys of every pin, in the table's order.
-func PinKeys() []string {
+// Keys are the keys of every pin, in the table's order.
+func Keys() []string {
 	t := reflect.TypeOf(Versions{})
 	keys := make([]string, t.NumField())
 	for i := range keys {
@@ -305,7 +308,7 @@ func PinKeys() []string {
 // Pin is the value of the pin key in v, "" when v has no such pin.
 func (v Versions) Pin(key string) string {
 	in := reflect.ValueOf(v)
-	for i, k := range PinKeys() {
+	for i, k := range Keys() {
 		if k == key {
 			return in.Field(i).String()
 		}
@@ -313,9 +316,9 @@ func (v Versions) Pin(key string) string {
 	return ""
 }
 
-// PinRelease is the release a pin names: an image's tag, an action's
+// Release is the release a pin names: an image's tag, an action's
 // release (after "# "), or the pin itself.
-func PinRelease(pin string) string {
+func Release(pin string) string {
 	if _, release, ok := strings.Cut(pin, " # "); ok {
 		return release
 	}

@@ -1,4 +1,4 @@
-package scaffold
+package pins
 
 import (
 	"testing"
@@ -25,7 +25,7 @@ func TestPinNoteApplies(t *testing.T) {
 		{"", "v1.36.0", "v1.37.2", true},
 		{"", "v1.37.2", "v1.37.2", false},
 	} {
-		got := PinNote{Reaches: tc.reaches}.Applies(tc.from, tc.to)
+		got := Note{Reaches: tc.reaches}.Applies(tc.from, tc.to)
 		assert.Equal(t, tc.want, got, "%q: %s -> %s", tc.reaches, tc.from, tc.to)
 	}
 }
@@ -34,14 +34,14 @@ func TestPinNoteApplies(t *testing.T) {
 // default pin contains.
 func TestPinNotesAreForReleases(t *testing.T) {
 	defaults := DefaultVersions()
-	for key, source := range PinSources() {
+	for key, source := range Sources() {
 		for _, n := range source.Notes {
 			pin := defaults.Pin(key)
 			if n.Reaches != "" && releaseNumbers(n.Reaches) == nil {
 				assert.Contains(t, pin, n.Reaches, "%s: the note is for a word the pin does not contain", key)
 			}
 			if releaseNumbers(n.Reaches) != nil {
-				assert.NotNil(t, releaseNumbers(PinRelease(pin)), "%s: %q has no version to compare with the note's", key, pin)
+				assert.NotNil(t, releaseNumbers(Release(pin)), "%s: %q has no version to compare with the note's", key, pin)
 			}
 			assert.NotEmpty(t, n.Text, key)
 		}
