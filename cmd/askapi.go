@@ -8,6 +8,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
 // askAPI prompts for the first API the way create api's flags describe it,
@@ -20,13 +21,13 @@ func askAPI(pr Prompter, domain string, prev *scaffold.API) (scaffold.API, error
 	if prev != nil {
 		was = *prev
 	}
-	if a.Group, err = pr.Input("API group (without the domain)", "e.g. myapp: the full group becomes myapp."+domain, was.Group, scaffold.CheckGroup); err != nil {
+	if a.Group, err = pr.Input("API group (without the domain)", "e.g. myapp: the full group becomes myapp."+domain, was.Group, naming.CheckGroup); err != nil {
 		return a, err
 	}
-	if a.Version, err = pr.Input("API version", "v1, v1alpha1, v2beta3 ...", was.Version, scaffold.CheckVersion); err != nil {
+	if a.Version, err = pr.Input("API version", "v1, v1alpha1, v2beta3 ...", was.Version, naming.CheckVersion); err != nil {
 		return a, err
 	}
-	if a.Kind, err = pr.Input("Kind", "UpperCamelCase, e.g. Database", was.Kind, scaffold.CheckNewKind); err != nil {
+	if a.Kind, err = pr.Input("Kind", "UpperCamelCase, e.g. Database", was.Kind, naming.CheckNewKind); err != nil {
 		return a, err
 	}
 	a.Plural = pluralize(a.Kind)

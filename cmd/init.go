@@ -15,6 +15,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/naming"
 	"github.com/opctl/opctl/scaffold/pins"
 )
 
@@ -299,7 +300,7 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (ini
 		return prev, usageErrorf("--style %q: %v", o.style, err)
 	}
 	if o.domain == "" && !style.ExistingKinds {
-		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", prev.domain, checkAnswer(scaffold.ValidateDomain)); err != nil {
+		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", prev.domain, checkAnswer(naming.ValidateDomain)); err != nil {
 			return prev, err
 		}
 	}
@@ -309,7 +310,7 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (ini
 		}
 	}
 	if style.ModulePath && o.repo == "" {
-		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", cmp.Or(prev.repo, o.domain+"/"+o.name), checkAnswer(scaffold.ValidateRepo)); err != nil {
+		if o.repo, err = pr.Input("Go module path", "the module line of go.mod", cmp.Or(prev.repo, o.domain+"/"+o.name), checkAnswer(naming.ValidateRepo)); err != nil {
 			return prev, err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
 // AccessRule is access a kind's code needs beyond what its owned kinds
@@ -54,11 +55,11 @@ func parseAccessTarget(s string) (AccessRule, error) {
 	name, sub, hasSub := strings.Cut(s, "/")
 	resource, group, _ := strings.Cut(name, ".")
 	switch {
-	case checkPlural(resource) != nil:
+	case naming.CheckPlural(resource) != nil:
 		return AccessRule{}, fmt.Errorf("resource %q: a resource is lower-case letters and digits, plural (secrets), then .GROUP for a group other than the core one; want %s", resource, accessRuleSyntax)
-	case group != "" && CheckGroup(group) != nil:
-		return AccessRule{}, fmt.Errorf("group %q: %v", group, CheckGroup(group))
-	case hasSub && checkPlural(sub) != nil:
+	case group != "" && naming.CheckGroup(group) != nil:
+		return AccessRule{}, fmt.Errorf("group %q: %v", group, naming.CheckGroup(group))
+	case hasSub && naming.CheckPlural(sub) != nil:
 		return AccessRule{}, fmt.Errorf("subresource %q: lower-case letters (status, scale, log)", sub)
 	}
 	if hasSub {

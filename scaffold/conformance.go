@@ -6,11 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold/machinery"
-
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/naming"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -290,7 +290,7 @@ func RoundTripAll(objs []map[string]any) []map[string]any {
 // it, short enough for the case's object (<singular>-<case name>) to be
 // at most MaxNameLength characters, as its children's labels need.
 func caseName(a API, field, what string) string {
-	name := strings.Trim(nonNameRE().ReplaceAllString(strings.ToLower(field+"-"+what), "-"), "-")
+	name := strings.Trim(naming.NonNameRE().ReplaceAllString(strings.ToLower(field+"-"+what), "-"), "-")
 	if limit := MaxNameLength - len(a.Singular()) - 1; len(name) > limit && limit > 0 {
 		name = strings.TrimRight(name[:limit], "-")
 	}

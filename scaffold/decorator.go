@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
 // decoratorAttachments are the kinds a decorator can attach: a Service that
@@ -15,8 +16,8 @@ import (
 var decoratorAttachments = []string{"Service"}
 
 var (
-	labelKey   = lazyRegexp(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
-	labelValue = lazyRegexp(`^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
+	labelKey   = naming.LazyRegexp(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$`)
+	labelValue = naming.LazyRegexp(`^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$`)
 )
 
 // ParseTarget parses --target GROUP/VERSION/KIND or VERSION/KIND (core).
@@ -27,13 +28,13 @@ func ParseTarget(s string, plural func(kind string) string) (Target, error) {
 	}
 	kind := parts[len(parts)-1]
 	version := parts[len(parts)-2]
-	if err := checkKind(kind); err != nil {
+	if err := naming.CheckKind(kind); err != nil {
 		return Target{}, input.Invalid(input.FlagSource, "target", s, "kind %q %v", kind, err)
 	}
-	if err := CheckVersion(version); err != nil {
+	if err := naming.CheckVersion(version); err != nil {
 		return Target{}, input.Invalid(input.FlagSource, "target", s, "version %q %v", version, err)
 	}
-	if len(parts) == 3 && !dnsSubdomain().MatchString(parts[0]) {
+	if len(parts) == 3 && !naming.DNSSubdomain().MatchString(parts[0]) {
 		return Target{}, input.Invalid(input.FlagSource, "target", s, "group %q must be a DNS-1123 subdomain", parts[0])
 	}
 	return Target{APIVersion: strings.Join(parts[:len(parts)-1], "/"), Kind: kind, Resource: plural(kind)}, nil
@@ -58,7 +59,7 @@ func ParseSelector(s string) (map[string]string, error) {
 // AddDecorator returns the project with a new decorator, whose inputs src
 // names in errors.
 func (p Project) AddDecorator(src input.Source, d Decorator) (Project, error) {
-	if len(d.Name) > 63 || !dnsLabel().MatchString(d.Name) {
+	if len(d.Name) > 63 || !naming.DNSLabel().MatchString(d.Name) {
 		return p, input.Invalid(src, "name", d.Name, "must be a DNS-1123 label")
 	}
 	if err := validateTarget(src, d.Target); err != nil {
@@ -96,14 +97,14 @@ func validateTarget(src input.Source, t Target) error {
 		group, version = "", t.APIVersion
 	}
 	switch {
-	case checkKind(t.Kind) != nil:
-		return input.Invalid(src, "target", t.APIVersion+"/"+t.Kind, "kind %q %v", t.Kind, checkKind(t.Kind))
-	case CheckVersion(version) != nil:
-		return input.Invalid(src, "target", t.APIVersion+"/"+t.Kind, "version %q %v", version, CheckVersion(version))
-	case grouped && !dnsSubdomain().MatchString(group):
+	case naming.CheckKind(t.Kind) != nil:
+		return input.Invalid(src, "target", t.APIVersion+"/"+t.Kind, "kind %q %v", t.Kind, naming.CheckKind(t.Kind))
+	case naming.CheckVersion(version) != nil:
+		return input.Invalid(src, "target", t.APIVersion+"/"+t.Kind, "version %q %v", version, naming.CheckVersion(version))
+	case grouped && !naming.DNSSubdomain().MatchString(group):
 		return input.Invalid(src, "target", t.APIVersion+"/"+t.Kind, "group %q must be a DNS-1123 subdomain", group)
-	case checkPlural(t.Resource) != nil:
-		return input.Invalid(src, "target", t.Resource, "resource %q %v", t.Resource, checkPlural(t.Resource))
+	case naming.CheckPlural(t.Resource) != nil:
+		return input.Invalid(src, "target", t.Resource, "resource %q %v", t.Resource, naming.CheckPlural(t.Resource))
 	}
 	return nil
 }
@@ -167,7 +168,7 @@ func QuotedPairs(selector map[string]string) string {
 // AddWatch returns the project with a new watch of an existing kind, whose
 // inputs src names in errors.
 func (p Project) AddWatch(src input.Source, w Watch) (Project, error) {
-	if len(w.Name) > 63 || !dnsLabel().MatchString(w.Name) {
+	if len(w.Name) > 63 || !naming.DNSLabel().MatchString(w.Name) {
 		return p, input.Invalid(src, "name", w.Name, "must be a DNS-1123 label")
 	}
 	if err := validateTarget(src, w.Target); err != nil {
@@ -180,7 +181,7 @@ func (p Project) AddWatch(src input.Source, w Watch) (Project, error) {
 		return p, input.Invalid(src, "namespace", w.Namespace, "the project is namespace-scoped (scope: namespace in %s): its watches see the namespace the operator runs in, and no other; leave --namespace out", ProjectFileName)
 	}
 	if w.Namespace != "" {
-		if len(w.Namespace) > 63 || !dnsLabel().MatchString(w.Namespace) {
+		if len(w.Namespace) > 63 || !naming.DNSLabel().MatchString(w.Namespace) {
 			return p, input.Invalid(src, "namespace", w.Namespace, "must be a DNS-1123 label")
 		}
 		if w.Target.ClusterScoped() {

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/version"
 
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
 // APIEdit is a change to one kind of the project, as opctl edit api's
@@ -61,7 +62,7 @@ func (p Project) EditAPI(src input.Source, kind string, e APIEdit) (Project, API
 // so that clients prefer it.
 func (p Project) AddVersion(src input.Source, kind, v string, e APIEdit) (Project, API, error) {
 	return p.changeAPI(src, kind, e, func(a API) (API, error) {
-		if err := CheckVersion(v); err != nil {
+		if err := naming.CheckVersion(v); err != nil {
 			return a, input.Invalid(src, "new-version", v, "%v", err)
 		}
 		if v == a.Version || slices.ContainsFunc(a.Served, func(s ServedVersion) bool { return s.Name == v }) {

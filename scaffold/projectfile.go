@@ -10,11 +10,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold/machinery"
-
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/naming"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -160,7 +160,7 @@ func (p Project) RemoveAPI(src input.Source, name string) (Project, error) {
 func (p Project) Validate(src input.Source, styles Styles) error {
 	style, err := styles.Lookup(p.Style)
 	if err != nil {
-		if err := validateProjectName(src, p.Name); err != nil {
+		if err := naming.ValidateProjectName(src, p.Name); err != nil {
 			return err
 		}
 		return input.Invalid(src, "style", p.Style, "%v", err)
@@ -171,11 +171,11 @@ func (p Project) Validate(src input.Source, styles Styles) error {
 	// A project decorating existing kinds adds no API group: its domain
 	// is optional.
 	if p.Domain != "" || !style.ExistingKinds {
-		if err := ValidateDomain(src, p.Domain); err != nil {
+		if err := naming.ValidateDomain(src, p.Domain); err != nil {
 			return err
 		}
 	}
-	if err := validateVersion(src, p.Version); err != nil {
+	if err := naming.ValidateVersion(src, p.Version); err != nil {
 		return err
 	}
 	if err := validateScope(src, p.Scope, style, styles); err != nil {
@@ -192,7 +192,7 @@ func (p Project) Validate(src input.Source, styles Styles) error {
 		return input.Errorf("%s: %s projects cannot watch existing kinds", src("watches"), p.Style)
 	}
 	if style.ModulePath {
-		if err := ValidateRepo(src, p.Repo); err != nil {
+		if err := naming.ValidateRepo(src, p.Repo); err != nil {
 			return err
 		}
 	}

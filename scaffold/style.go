@@ -8,6 +8,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/naming"
 	"github.com/opctl/opctl/scaffold/pins"
 )
 
@@ -34,7 +35,7 @@ type Style struct {
 	// --resync-seconds).
 	Resync bool
 	// CheckName holds the style's own rule for the project's name, beyond
-	// validateProjectName's (a Python style's package must not shadow a
+	// ValidateProjectName's (a Python style's package must not shadow a
 	// module the project imports), if it has one.
 	CheckName func(name string) error
 	// Access drives the manager ClusterRole.
@@ -173,7 +174,7 @@ func (ss Styles) Lookup(name string) (Style, error) {
 // ValidateName checks a project name for the style: Kubernetes' rules
 // (validateProjectName), then the style's own.
 func (s Style) ValidateName(src input.Source, name string) error {
-	if err := validateProjectName(src, name); err != nil {
+	if err := naming.ValidateProjectName(src, name); err != nil {
 		return err
 	}
 	if s.CheckName != nil {

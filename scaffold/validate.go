@@ -8,70 +8,21 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
-	"golang.org/x/mod/module"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
-var (
-	dnsSubdomain = lazyRegexp(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	dnsLabel     = lazyRegexp(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
-	versionRE    = lazyRegexp(`^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$`)
-	upperCamel   = lazyRegexp(`^[A-Z][a-zA-Z0-9]*$`)
-	lowerCamel   = lazyRegexp(`^[a-z][a-zA-Z0-9]*$`)
-	pluralRE     = lazyRegexp(`^[a-z][a-z0-9]*$`)
-	quantityRE   = lazyRegexp(quantityPattern)
-	nonNameRE    = lazyRegexp(`[^a-z0-9]+`)
-	semVer       = lazyRegexp(`^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$`)
-)
-
-// lazyRegexp compiles on first use, so commands that never validate (opctl
-// version) do not pay for it at start-up.
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
+// quantityRE matches a resource.Quantity, as the CRD's pattern does.
+var quantityRE = naming.LazyRegexp(quantityPattern)
 
 // reservedTopLevel are spec field names that would shadow object-level keys
 // or generated Go methods.
 var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "status", "deepCopy", "deepCopyInto", "deepCopyObject"}
-
-// validateProjectName checks the project name used for labels and images.
-func validateProjectName(src input.Source, name string) error {
-	if len(name) > 63 || !dnsLabel().MatchString(name) {
-		return input.Invalid(src, "name", name, "must be a DNS-1123 label (lower-case letters, digits and '-', at most 63 characters)")
-	}
-	return nil
-}
-
-// validateVersion checks the project version: SemVer without a v, as a
-// chart's version must be.
-func validateVersion(src input.Source, version string) error {
-	if version != "" && !semVer().MatchString(version) {
-		return input.Invalid(src, "version", version, "must be a SemVer version such as 0.1.0 or 1.2.0-rc.1 (no v)")
-	}
-	return nil
-}
-
-// ValidateRepo checks a Go module path, as go.mod's module line takes it.
-func ValidateRepo(src input.Source, repo string) error {
-	if err := module.CheckPath(repo); err != nil {
-		return input.Invalid(src, "repo", repo, "is not a Go module path (e.g. example.com/db-operator): %v", errors.Unwrap(err))
-	}
-	return nil
-}
-
-// ValidateDomain checks the project domain.
-func ValidateDomain(src input.Source, domain string) error {
-	if domain == "" || len(domain) > 253 || !dnsSubdomain().MatchString(domain) {
-		return input.Invalid(src, "domain", domain, "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
-	}
-	return nil
-}
 
 // validateAPI checks one API against the rules of Kubernetes, Go and the
 // CRD schema, and returns the first broken rule as an input.Error.
@@ -80,10 +31,10 @@ func validateAPI(src input.Source, domain string, a API) error {
 		key, value string
 		check      func(string) error
 	}{
-		{"group", a.Group, CheckGroup},
-		{"version", a.Version, CheckVersion},
-		{"kind", a.Kind, CheckNewKind},
-		{"plural", a.Plural, checkPlural},
+		{"group", a.Group, naming.CheckGroup},
+		{"version", a.Version, naming.CheckVersion},
+		{"kind", a.Kind, naming.CheckNewKind},
+		{"plural", a.Plural, naming.CheckPlural},
 	}
 	for _, c := range checks {
 		if err := c.check(c.value); err != nil {
@@ -122,10 +73,10 @@ func validateAPI(src input.Source, domain string, a API) error {
 
 // ruleErrorPath is where the CRD validation reports a rule of the spec:
 // the properties down to it, the rule's index, and rule or message.
-var ruleErrorPath = lazyRegexp(`^spec\.validation\.openAPIV3Schema\.properties\[spec\]((?:\.properties\[[^\]]+\])*)\.x-kubernetes-validations\[(\d+)\](?:\.(rule|message))?$`)
+var ruleErrorPath = naming.LazyRegexp(`^spec\.validation\.openAPIV3Schema\.properties\[spec\]((?:\.properties\[[^\]]+\])*)\.x-kubernetes-validations\[(\d+)\](?:\.(rule|message))?$`)
 
 // compileError is the first line of a CEL compilation error.
-var compileError = lazyRegexp(`ERROR: <input>:\d+:(\d+): ([^\n]*)`)
+var compileError = naming.LazyRegexp(`ERROR: <input>:\d+:(\d+): ([^\n]*)`)
 
 // validateRules checks the API's CEL rules as the API server will when the
 // CRD is applied, with its own CEL support: each must compile against the
@@ -225,50 +176,6 @@ func ruleProblem(e *field.Error, part string) string {
 	}
 }
 
-// CheckGroup checks an API group without the domain.
-func CheckGroup(group string) error {
-	if group == "" || !dnsSubdomain().MatchString(group) {
-		return fmt.Errorf("must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')")
-	}
-	return nil
-}
-
-// CheckVersion checks an API version.
-func CheckVersion(version string) error {
-	if !versionRE().MatchString(version) {
-		return fmt.Errorf("must look like v1, v1alpha1 or v2beta3")
-	}
-	return nil
-}
-
-// checkKind checks a kind name.
-func checkKind(kind string) error {
-	if len(kind) > 63 || !upperCamel().MatchString(kind) {
-		return fmt.Errorf("must be UpperCamelCase (e.g. Database), at most 63 characters")
-	}
-	return nil
-}
-
-// builtinKinds are kinds Kubernetes itself serves (or reserves, like List
-// and Status): a custom kind of the same name, in whatever group, makes
-// kubectl ambiguous and clashes in clients.
-var builtinKinds = strings.Fields(`List Status Pod Service ConfigMap Secret Namespace Node Event Endpoints
-	ServiceAccount PersistentVolume PersistentVolumeClaim Deployment StatefulSet DaemonSet ReplicaSet Job CronJob
-	Ingress NetworkPolicy Role RoleBinding ClusterRole ClusterRoleBinding HorizontalPodAutoscaler
-	CustomResourceDefinition`)
-
-// CheckNewKind checks the kind of a new API: a kind name that is not one
-// Kubernetes already has.
-func CheckNewKind(kind string) error {
-	if err := checkKind(kind); err != nil {
-		return err
-	}
-	if slices.Contains(builtinKinds, kind) {
-		return fmt.Errorf("Kubernetes has a kind of this name: choose another, or decorate the existing kind (a style that decorates existing kinds)")
-	}
-	return nil
-}
-
 // validateNames checks the kind's short names and categories: each a
 // resource name, given once, and no short name its plural or singular.
 func validateNames(src input.Source, a API) error {
@@ -279,8 +186,8 @@ func validateNames(src input.Source, a API) error {
 		seen := map[string]bool{}
 		for _, n := range list.names {
 			switch {
-			case checkPlural(n) != nil:
-				return input.Invalid(src, list.key, n, "%v", checkPlural(n))
+			case naming.CheckPlural(n) != nil:
+				return input.Invalid(src, list.key, n, "%v", naming.CheckPlural(n))
 			case seen[n]:
 				return input.Invalid(src, list.key, n, "listed twice")
 			case list.key == "short-names" && (n == a.Plural || n == a.Singular()):
@@ -288,14 +195,6 @@ func validateNames(src input.Source, a API) error {
 			}
 			seen[n] = true
 		}
-	}
-	return nil
-}
-
-// checkPlural checks a resource name.
-func checkPlural(plural string) error {
-	if len(plural) > 63 || !pluralRE().MatchString(plural) {
-		return fmt.Errorf("must be lower-case letters and digits, starting with a letter")
 	}
 	return nil
 }
@@ -461,7 +360,7 @@ func checkFieldName(f Field) error {
 		switch {
 		case list && i == len(path)-1:
 			return fmt.Errorf("%s%s ends the name: a list of objects holds fields, name them (%s%s.name:string)", seg, ListSuffix, seg, ListSuffix)
-		case !lowerCamel().MatchString(seg):
+		case !naming.LowerCamel().MatchString(seg):
 			return fmt.Errorf("name %q must be lowerCamelCase (e.g. storageClass)", seg)
 		case i == 0 && slices.Contains(reservedTopLevel, seg):
 			return fmt.Errorf("name %q is reserved", seg)
