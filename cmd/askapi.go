@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/naming"
 )
@@ -14,10 +15,10 @@ import (
 // askAPI prompts for the first API the way create api's flags describe it,
 // validating every answer in place with the same rules; each question
 // starts from prev's answer when there is one (the user went back).
-func askAPI(pr Prompter, domain string, prev *scaffold.API) (scaffold.API, error) {
-	var a scaffold.API
+func askAPI(pr Prompter, domain string, prev *api.API) (api.API, error) {
+	var a api.API
 	var err error
-	was := scaffold.API{Version: "v1alpha1", Namespaced: true}
+	was := api.API{Version: "v1alpha1", Namespaced: true}
 	if prev != nil {
 		was = *prev
 	}
@@ -43,9 +44,9 @@ func askAPI(pr Prompter, domain string, prev *scaffold.API) (scaffold.API, error
 		check := func(owns []string) error {
 			trial := a
 			trial.Owns = owns
-			return ownsError(scaffold.ValidateOwns(input.FlagSource, trial))
+			return ownsError(api.ValidateOwns(input.FlagSource, trial))
 		}
-		if a.Owns, err = pr.MultiSelect(fmt.Sprintf("Child kinds each %s owns", a.Kind), "one child of each, named <name>-<kind>", scaffold.ChildKindNames(), was.Owns, check); err != nil {
+		if a.Owns, err = pr.MultiSelect(fmt.Sprintf("Child kinds each %s owns", a.Kind), "one child of each, named <name>-<kind>", api.ChildKindNames(), was.Owns, check); err != nil {
 			return a, err
 		}
 	}
@@ -64,10 +65,10 @@ func ownsError(err error) error {
 
 // askFields asks for fields one by one; prev are the answers of a pass
 // before, which the questions start from.
-func askFields(pr Prompter, kind string, prev []scaffold.Field) ([]scaffold.Field, error) {
-	var fields []scaffold.Field
+func askFields(pr Prompter, kind string, prev []api.Field) ([]api.Field, error) {
+	var fields []api.Field
 	for {
-		var was *scaffold.Field
+		var was *api.Field
 		if len(fields) < len(prev) {
 			was = &prev[len(fields)]
 		}
@@ -88,16 +89,16 @@ func askFields(pr Prompter, kind string, prev []scaffold.Field) ([]scaffold.Fiel
 // answer is set as --field sets it and checked together with the answers
 // before it, so a default outside the enum is refused at once. Each
 // question starts from was's answer, when not nil.
-func askField(pr Prompter, earlier []scaffold.Field, was *scaffold.Field) (scaffold.Field, error) {
-	var f scaffold.Field
-	prev := scaffold.Field{Type: scaffold.TypeString}
+func askField(pr Prompter, earlier []api.Field, was *api.Field) (api.Field, error) {
+	var f api.Field
+	prev := api.Field{Type: api.TypeString}
 	if was != nil {
 		prev = *was
 	}
-	valid := func(trial scaffold.Field) error {
-		return promptError(scaffold.ValidateFields(input.FlagSource, append(append([]scaffold.Field(nil), earlier...), trial)))
+	valid := func(trial api.Field) error {
+		return promptError(api.ValidateFields(input.FlagSource, append(append([]api.Field(nil), earlier...), trial)))
 	}
-	ask := func(message, help, def string, apply func(*scaffold.Field, string) error) error {
+	ask := func(message, help, def string, apply func(*api.Field, string) error) error {
 		v, err := pr.Input(message, help, def, func(v string) error {
 			trial := f
 			if err := apply(&trial, v); err != nil {
@@ -110,22 +111,22 @@ func askField(pr Prompter, earlier []scaffold.Field, was *scaffold.Field) (scaff
 		}
 		return err
 	}
-	f.Type = scaffold.TypeString
-	if err := ask("Field name", "lowerCamelCase; dots make nested objects (backup.schedule), [] lists of objects (users[].name)", prev.Name, func(t *scaffold.Field, v string) error {
+	f.Type = api.TypeString
+	if err := ask("Field name", "lowerCamelCase; dots make nested objects (backup.schedule), [] lists of objects (users[].name)", prev.Name, func(t *api.Field, v string) error {
 		t.Name = v
 		return nil
 	}); err != nil {
 		return f, err
 	}
 	var types []string
-	for _, t := range scaffold.FieldTypes() {
+	for _, t := range api.FieldTypes() {
 		types = append(types, string(t))
 	}
-	typ, err := pr.Select("Type of "+f.Name, scaffold.FieldTypeHelp(), types, string(prev.Type))
+	typ, err := pr.Select("Type of "+f.Name, api.FieldTypeHelp(), types, string(prev.Type))
 	if err != nil {
 		return f, err
 	}
-	f.Type = scaffold.FieldType(typ)
+	f.Type = api.FieldType(typ)
 	offered := f.Modifiers()
 	var names, flags, defaults []string
 	for _, m := range offered {
@@ -138,7 +139,7 @@ func askField(pr Prompter, earlier []scaffold.Field, was *scaffold.Field) (scaff
 		}
 	}
 	help := "none for a plain optional field; " + strings.Join(flags, ", ") + "; the others ask for their value next"
-	setFlags := func(t *scaffold.Field, chosen []string) (values []scaffold.FieldModifier, err error) {
+	setFlags := func(t *api.Field, chosen []string) (values []api.FieldModifier, err error) {
 		for _, m := range offered {
 			switch {
 			case !slices.Contains(chosen, m.Name):
@@ -168,12 +169,12 @@ func askField(pr Prompter, earlier []scaffold.Field, was *scaffold.Field) (scaff
 		return f, err
 	}
 	// The default is asked last: it is checked against the others.
-	if i := slices.IndexFunc(values, func(m scaffold.FieldModifier) bool { return m.Name == "default" }); i >= 0 {
+	if i := slices.IndexFunc(values, func(m api.FieldModifier) bool { return m.Name == "default" }); i >= 0 {
 		values = append(slices.Delete(slices.Clone(values), i, i+1), values[i])
 	}
 	for _, m := range values {
 		def, _ := prev.ModifierValue(m.Name)
-		if err := ask(m.About+" of "+f.Name, m.Name+"= of --field", def, func(t *scaffold.Field, v string) error {
+		if err := ask(m.About+" of "+f.Name, m.Name+"= of --field", def, func(t *api.Field, v string) error {
 			return t.SetModifier(m.Name, v)
 		}); err != nil {
 			return f, err

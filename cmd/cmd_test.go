@@ -18,6 +18,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/pins"
 )
 
@@ -793,7 +794,7 @@ func TestEditAPIRenameField(t *testing.T) {
 	p, err := scaffold.LoadProject(dir, toyStyles())
 	require.NoError(t, err)
 	db := p.APIs[0]
-	assert.Equal(t, []scaffold.Rename{{From: "engine", To: "flavor"}}, db.Served[0].Renames)
+	assert.Equal(t, []api.Rename{{From: "engine", To: "flavor"}}, db.Served[0].Renames)
 	assert.Equal(t, "engine", db.Served[0].Fields[0].Name)
 	assert.Equal(t, "flavor", db.Fields[0].Name)
 	assert.True(t, db.Converts())

@@ -12,6 +12,7 @@ import (
 
 	"github.com/opctl/opctl/inflect"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 )
 
@@ -81,8 +82,8 @@ object that --selector matches. The same as create api in such a project.`,
 		},
 	}
 	o.existingKindFlags(cmd, "the existing kind to decorate")
-	cmd.Flags().StringSliceVar(&o.owns, "owns", nil, "the children attached to each object: "+strings.Join(scaffold.ChildKindNames(), ","))
-	completeFlag(cmd, "owns", listOf(scaffold.ChildKindNames))
+	cmd.Flags().StringSliceVar(&o.owns, "owns", nil, "the children attached to each object: "+strings.Join(api.ChildKindNames(), ","))
+	completeFlag(cmd, "owns", listOf(api.ChildKindNames))
 	o.write.register(cmd)
 	return cmd
 }
@@ -156,9 +157,9 @@ func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error
 	if style.ExistingKinds {
 		return usageErrorf("create webhook admits the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
 	}
-	adm := scaffold.Admission{Validate: o.validate, Default: o.defaults}
+	adm := api.Admission{Validate: o.validate, Default: o.defaults}
 	for _, r := range o.rules {
-		adm.Rules = append(adm.Rules, scaffold.ParseRule(r))
+		adm.Rules = append(adm.Rules, api.ParseRule(r))
 	}
 	if p, err = p.AddAdmission(input.FlagSource, style, o.kind, adm); err != nil {
 		return err
@@ -169,7 +170,7 @@ func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error
 	if style.Webhooks {
 		_, err = fmt.Fprintln(env.IO.Out, "admission: the webhook's certificate comes from cert-manager, which the cluster needs (https://cert-manager.io/docs/installation/)")
 	} else {
-		_, err = fmt.Fprintf(env.IO.Out, "admission: a ValidatingAdmissionPolicy (%s); the API server checks its rules itself, but it cannot change objects nor call other systems\n", scaffold.PolicyPath(scaffold.API{Kind: o.kind}))
+		_, err = fmt.Fprintf(env.IO.Out, "admission: a ValidatingAdmissionPolicy (%s); the API server checks its rules itself, but it cannot change objects nor call other systems\n", scaffold.PolicyPath(api.API{Kind: o.kind}))
 	}
 	return err
 }
@@ -269,8 +270,8 @@ re-rendered; your files already there are left alone.
 	f.StringArrayVar(&o.statusFields, "status-field", nil, "status field of the kind's own NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringVar(&o.scaleReplicas, "scale-replicas", "", "the int32 spec field (replicas) a scale subresource scales, for kubectl scale and autoscalers")
 	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
-	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(scaffold.ChildKindNames(), ","))
-	completeFlag(cmd, "owns", listOf(scaffold.ChildKindNames))
+	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(api.ChildKindNames(), ","))
+	completeFlag(cmd, "owns", listOf(api.ChildKindNames))
 	f.StringArrayVar(&o.rbac, "rbac", nil, "access the kind's code needs beyond the owned kinds, RESOURCE[.GROUP][/SUB]:VERB,... (secrets:get,list,watch; repeatable)")
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource (e.g. db)")
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in (e.g. all)")
@@ -392,7 +393,7 @@ func (o createAPIOptions) existingKind() (scaffold.Target, map[string]string, st
 
 // api builds the model from --from or from the flags, and says where its
 // values came from so errors name the flag or the file.
-func (o createAPIOptions) api(dir string) (scaffold.API, input.Source, error) {
+func (o createAPIOptions) api(dir string) (api.API, input.Source, error) {
 	if o.from != "" {
 		path := o.from
 		if !filepath.IsAbs(path) {
@@ -406,30 +407,30 @@ func (o createAPIOptions) api(dir string) (scaffold.API, input.Source, error) {
 	}
 	for _, name := range []string{"group", "version", "kind"} {
 		if map[string]string{"group": o.group, "version": o.version, "kind": o.kind}[name] == "" {
-			return scaffold.API{}, nil, usageErrorf("--%s is required", name)
+			return api.API{}, nil, usageErrorf("--%s is required", name)
 		}
 	}
-	a := scaffold.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, RBAC: o.rbac,
+	a := api.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, RBAC: o.rbac,
 		ShortNames: o.shortNames, Categories: o.categories, ScaleReplicas: o.scaleReplicas}
 	if a.Plural == "" {
 		a.Plural = pluralize(a.Kind)
 	}
 	for _, spec := range o.fields {
-		f, err := scaffold.ParseField(spec)
+		f, err := api.ParseField(spec)
 		if err != nil {
-			return scaffold.API{}, nil, err
+			return api.API{}, nil, err
 		}
 		a.Fields = append(a.Fields, f)
 	}
 	for _, spec := range o.statusFields {
-		f, err := scaffold.ParseStatusField(spec)
+		f, err := api.ParseStatusField(spec)
 		if err != nil {
-			return scaffold.API{}, nil, err
+			return api.API{}, nil, err
 		}
 		a.Status = append(a.Status, f)
 	}
 	for _, r := range o.rules {
-		a.Rules = append(a.Rules, scaffold.ParseRule(r))
+		a.Rules = append(a.Rules, api.ParseRule(r))
 	}
 	for name, value := range o.options {
 		if *value != "" {
@@ -448,7 +449,7 @@ func pluralize(kind string) string { return strings.ToLower(inflect.Pluralize(ki
 
 func typeNames() []string {
 	var out []string
-	for _, t := range scaffold.FieldTypes() {
+	for _, t := range api.FieldTypes() {
 		out = append(out, string(t))
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/apicompat"
 	"github.com/opctl/opctl/scaffold/input"
 )
@@ -105,10 +106,10 @@ api/VERSION/KIND_conversion.go); the other styles refuse, saying why.`,
 	f.StringArrayVar(&o.removeFields, "remove-field", nil, "remove a field, or an object or a list of objects and its fields (repeatable)")
 	f.StringArrayVar(&o.status, "status-field", nil, "add a status field, or define one again: NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.removeStatus, "remove-status-field", nil, "remove a status field (repeatable)")
-	f.StringSliceVar(&o.owns, "owns", nil, "own these child kinds too: "+strings.Join(scaffold.ChildKindNames(), ","))
+	f.StringSliceVar(&o.owns, "owns", nil, "own these child kinds too: "+strings.Join(api.ChildKindNames(), ","))
 	f.StringSliceVar(&o.removeOwns, "remove-owns", nil, "own these child kinds no more")
-	completeFlag(cmd, "owns", listOf(scaffold.ChildKindNames))
-	completeFlag(cmd, "remove-owns", listOf(scaffold.ChildKindNames))
+	completeFlag(cmd, "owns", listOf(api.ChildKindNames))
+	completeFlag(cmd, "remove-owns", listOf(api.ChildKindNames))
 	f.StringArrayVar(&o.rules, "rule", nil, "add a CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringArrayVar(&o.removeRules, "remove-rule", nil, "remove the spec rule with this CEL expression (repeatable)")
 	f.StringArrayVar(&o.rbac, "rbac", nil, "grant the operator access its code needs, RESOURCE[.GROUP][/SUB]:VERB,... (secrets:get,list,watch), replacing the kind's rule for that resource (repeatable)")
@@ -131,24 +132,24 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if style.ExistingKinds {
 		return usageErrorf("edit api changes the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
 	}
-	edit := scaffold.APIEdit{RemoveFields: o.removeFields, RemoveStatusFields: o.removeStatus, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules,
+	edit := api.APIEdit{RemoveFields: o.removeFields, RemoveStatusFields: o.removeStatus, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules,
 		RBAC: o.rbac, RemoveRBAC: o.removeRBAC}
 	for _, spec := range o.fields {
-		f, err := scaffold.ParseField(spec)
+		f, err := api.ParseField(spec)
 		if err != nil {
 			return err
 		}
 		edit.Fields = append(edit.Fields, f)
 	}
 	for _, spec := range o.status {
-		f, err := scaffold.ParseStatusField(spec)
+		f, err := api.ParseStatusField(spec)
 		if err != nil {
 			return err
 		}
 		edit.StatusFields = append(edit.StatusFields, f)
 	}
 	for _, r := range o.rules {
-		edit.Rules = append(edit.Rules, scaffold.ParseRule(r))
+		edit.Rules = append(edit.Rules, api.ParseRule(r))
 	}
 	if cmd.Flags().Changed("short-names") {
 		edit.ShortNames = &o.shortNames
@@ -164,7 +165,7 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 		if !ok || from == "" || to == "" {
 			return usageErrorf("--rename-field %q: must be OLD=NEW (engine=flavor, users[].name=users[].login)", r)
 		}
-		edit.Renames = append(edit.Renames, scaffold.Rename{From: from, To: to})
+		edit.Renames = append(edit.Renames, api.Rename{From: from, To: to})
 	}
 	if o.newVersion != "" {
 		return addVersion(cmd, env, p, o, edit)
@@ -182,11 +183,11 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if err := edited.Validate(input.FlagSource, env.Styles); err != nil {
 		return err
 	}
-	breaks := apicompat.Check(old, edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })])
+	breaks := apicompat.Check(old, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })])
 	if err := refuseBreaks(old, breaks, o.allowBreaking); err != nil {
 		return err
 	}
-	warnUnguarded(env, edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })], edit.Rules)
+	warnUnguarded(env, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })], edit.Rules)
 	for _, b := range breaks {
 		fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --%s %q breaks %s of %s (allowed, a pre-release version): %s\n", b.Key, b.Value, old.Version, old.Kind, b.Why)
 	}
@@ -195,7 +196,7 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 
 // addVersion adds o.newVersion to the kind, refusing a version the API
 // server could not convert to and from the one before by None conversion.
-func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOptions, edit scaffold.APIEdit) error {
+func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOptions, edit api.APIEdit) error {
 	if o.allowBreaking {
 		return usageErrorf("--allow-breaking changes a pre-release version in place; --new-version adds one, converted by None conversion, and cannot break")
 	}
@@ -206,7 +207,7 @@ func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOption
 	if err := edited.Validate(input.FlagSource, env.Styles); err != nil {
 		return err
 	}
-	a := edited.APIs[slices.IndexFunc(edited.APIs, func(a scaffold.API) bool { return a.Kind == o.kind })]
+	a := edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })]
 	if breaks := apicompat.NoneBreaks(old.Renamed(edit.Renames), a); len(breaks) > 0 {
 		b := breaks[0]
 		return usageErrorf("--%s %q: %s of %s cannot be converted from %s by the API server alone (None conversion): %s; a new version may differ only by fields with defaults, and by fields renamed with --rename-field",
@@ -218,9 +219,9 @@ func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOption
 
 // warnUnguarded warns of each rule that reads an optional field without
 // has(): valid CEL, but it refuses every object that leaves the field out.
-func warnUnguarded(env Env, a scaffold.API, rules []scaffold.Rule) {
+func warnUnguarded(env Env, a api.API, rules []api.Rule) {
 	for _, r := range rules {
-		for _, name := range scaffold.UnguardedOptional(a, r) {
+		for _, name := range api.UnguardedOptional(a, r) {
 			fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --rule %q reads %s, which is optional, without has(self.%s): an object that leaves it out is refused (no such key)\n", r.Rule, name, name)
 		}
 	}
@@ -228,7 +229,7 @@ func warnUnguarded(env Env, a scaffold.API, rules []scaffold.Rule) {
 
 // refuseBreaks refuses the first breaking change, unless the version is a
 // pre-release one and the user allowed it.
-func refuseBreaks(a scaffold.API, breaks []apicompat.Break, allow bool) error {
+func refuseBreaks(a api.API, breaks []apicompat.Break, allow bool) error {
 	if len(breaks) == 0 || (allow && apicompat.Prerelease(a.Version)) {
 		return nil
 	}

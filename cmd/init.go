@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/naming"
 	"github.com/opctl/opctl/scaffold/pins"
@@ -264,7 +265,7 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 type initAnswers struct {
 	style, domain, name, repo string
 	scope                     string
-	api                       *scaffold.API
+	api                       *api.API
 	decorator                 *scaffold.Decorator
 }
 

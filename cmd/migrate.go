@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/migrate"
 )
@@ -105,7 +106,7 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	}
 	// The conformance cases as they are, yours included: the new style's
 	// tests run them.
-	for _, path := range scaffold.SortedKeys(cases) {
+	for _, path := range api.SortedKeys(cases) {
 		target := filepath.Join(dir, filepath.FromSlash(path))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err
@@ -183,7 +184,7 @@ type migrationReport struct {
 	From, To                         scaffold.Style
 	Dir                              string
 	Carried, Changed, Added, Dropped []string
-	Needs                            []scaffold.Prerequisite
+	Needs                            []api.Prerequisite
 	Differences                      []string
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles/ansible"
 )
@@ -58,7 +59,7 @@ func toyProfile(language checklist.Language, points, maintainerPoints map[string
 
 func toyAccess() scaffold.Access {
 	return scaffold.Access{Parent: []string{"get", "list", "watch"}, Status: []string{"patch"},
-		Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "watch"} }}
+		Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "watch"} }}
 }
 
 func toyCI(p scaffold.Project) scaffold.CI {

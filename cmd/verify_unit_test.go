@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/styles/ansible"
 )
 
@@ -15,10 +16,10 @@ import (
 // checked, not as a difference, and the others still count.
 func TestVerifyLeavesOutPlaybookKinds(t *testing.T) {
 	cases := map[string][]byte{"test/conformance/database/sample.yaml": nil, "test/conformance/cache/sample.yaml": nil}
-	playbook := scaffold.Project{APIs: []scaffold.API{{Kind: "Database", Options: map[string]string{"playbook": "playbooks/site.yml"}}, {Kind: "Cache"}}}
+	playbook := scaffold.Project{APIs: []api.API{{Kind: "Database", Options: map[string]string{"playbook": "playbooks/site.yml"}}, {Kind: "Cache"}}}
 	sides := [2]verified{
 		{dir: "db-ansible", project: playbook, style: scaffold.Style{Name: "ansible", KindOptions: []scaffold.KindOption{ansible.PlaybookOption()}}, cases: cases},
-		{dir: "db-kopf", project: scaffold.Project{APIs: []scaffold.API{{Kind: "Database"}, {Kind: "Cache"}}}, style: scaffold.Style{Name: "kopf"}, cases: cases},
+		{dir: "db-kopf", project: scaffold.Project{APIs: []api.API{{Kind: "Database"}, {Kind: "Cache"}}}, style: scaffold.Style{Name: "kopf"}, cases: cases},
 	}
 	assert.Equal(t, map[string]string{"test/conformance/database/sample.yaml": "Database runs the playbook playbooks/site.yml"}, notRun(sides[0]))
 

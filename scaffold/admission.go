@@ -22,22 +22,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/version"
 	"k8s.io/utils/ptr"
 
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/pins"
 )
-
-// Admission is the admission a kind asks for (opctl create webhook):
-// Validate checks objects on create and update, Default fills them in
-// before. A style whose runtime serves webhooks runs both in the project's
-// code; any other gets a ValidatingAdmissionPolicy, which the API server
-// evaluates with CEL and which cannot default.
-type Admission struct {
-	Validate bool `json:"validate,omitempty"`
-	Default  bool `json:"default,omitempty"`
-	// Rules are further validations of the policy (styles without
-	// webhooks): CEL over object, oldObject and request.
-	Rules []Rule `json:"rules,omitempty"`
-}
 
 // WebhookServer is how a runtime serves admission webhooks over HTTPS.
 type WebhookServer struct {
@@ -53,38 +41,9 @@ type WebhookServer struct {
 	CertDirEnv string
 }
 
-// MaxNameLength is what every style's starter admission check enforces:
-// the children carry the name in a label value, which has at most 63
-// characters.
-const MaxNameLength = 63
-
-// NameTooLong is the message of the starter admission check.
-func (a API) NameTooLong() string { return "metadata.name " + a.NameTooLongDetail() }
-
-// NameTooLongDetail is the message after the field's name.
-func (a API) NameTooLongDetail() string {
-	return fmt.Sprintf("must be at most %d characters: the children of a %s carry it in their app.kubernetes.io/instance label", MaxNameLength, a.Kind)
-}
-
 // DefaultedLabel is what every style's starter defaulting sets when it is
 // missing: app.kubernetes.io/name, to the singular of the kind.
 const DefaultedLabel = "app.kubernetes.io/name"
-
-// ValidatePath and MutatePath are the URL paths of the kind's webhooks,
-// as controller-runtime derives them from the group, version and kind.
-func (a API) ValidatePath(domain string) string { return "/validate-" + a.pathSuffix(domain) }
-
-func (a API) MutatePath(domain string) string { return "/mutate-" + a.pathSuffix(domain) }
-
-func (a API) pathSuffix(domain string) string {
-	return strings.ReplaceAll(a.FullGroup(domain), ".", "-") + "-" + a.Version + "-" + a.Singular()
-}
-
-// WebhookName names one of the kind's webhooks in its configuration
-// (prefix v for validating, m for mutating, as kubebuilder does).
-func (a API) WebhookName(domain, prefix string) string {
-	return prefix + a.Singular() + "-" + a.Version + "." + a.FullGroup(domain)
-}
 
 // Webhooks reports whether the operator serves webhooks: some kind asks
 // for admission, or converts between its versions.
@@ -92,12 +51,12 @@ func (p Project) Webhooks() bool { return p.Admits() || p.Converts() }
 
 // Admits reports whether any kind asks for admission.
 func (p Project) Admits() bool {
-	return slices.ContainsFunc(p.APIs, func(a API) bool { return a.Admission != nil })
+	return slices.ContainsFunc(p.APIs, func(a api.API) bool { return a.Admission != nil })
 }
 
 // Converts reports whether any kind converts between its versions with
 // the operator's webhook (API.Converts).
-func (p Project) Converts() bool { return slices.ContainsFunc(p.APIs, API.Converts) }
+func (p Project) Converts() bool { return slices.ContainsFunc(p.APIs, api.API.Converts) }
 
 // Names of the admission objects; kustomize prefixes them.
 const (
@@ -123,8 +82,8 @@ const (
 
 // certManager is what webhook projects need in the cluster: cert-manager
 // issues the serving certificate and injects its CA.
-func certManager() Prerequisite {
-	return Prerequisite{CRD: "certificates.cert-manager.io",
+func certManager() api.Prerequisite {
+	return api.Prerequisite{CRD: "certificates.cert-manager.io",
 		Install: "install cert-manager first (https://cert-manager.io/docs/installation/): it issues the webhook's certificate",
 		// The install its documentation gives, then its webhook serving:
 		// the chart's Certificate and Issuer go through it.
@@ -135,8 +94,8 @@ func certManager() Prerequisite {
 }
 
 // Prerequisites is what the cluster needs before the project deploys.
-func Prerequisites(p Project, style Style) []Prerequisite {
-	var out []Prerequisite
+func Prerequisites(p Project, style Style) []api.Prerequisite {
+	var out []api.Prerequisite
 	if style.Prerequisite != nil {
 		out = append(out, *style.Prerequisite)
 	}
@@ -148,9 +107,9 @@ func Prerequisites(p Project, style Style) []Prerequisite {
 
 // ChildPrerequisites is what the cluster needs before the project's
 // children can be created: the CRDs of owned kinds that are not built in.
-func (p Project) ChildPrerequisites() []Prerequisite {
-	var out []Prerequisite
-	for _, c := range childKinds {
+func (p Project) ChildPrerequisites() []api.Prerequisite {
+	var out []api.Prerequisite
+	for _, c := range api.ChildKinds() {
 		if c.Prerequisite == nil {
 			continue
 		}
@@ -318,17 +277,17 @@ func webhookConfigurations(p Project) []any {
 }
 
 // PolicyPath is where a kind's ValidatingAdmissionPolicy lives.
-func PolicyPath(a API) string { return "config/admission/" + a.Singular() + "_policy.yaml" }
+func PolicyPath(a api.API) string { return "config/admission/" + a.Singular() + "_policy.yaml" }
 
 // PolicyName is the name of a kind's ValidatingAdmissionPolicy, before
 // kustomize prefixes it.
-func PolicyName(a API) string { return a.Singular() + "-policy" }
+func PolicyName(a api.API) string { return a.Singular() + "-policy" }
 
 // admissionPolicy is the kind's ValidatingAdmissionPolicy and its binding:
 // the starter check, then the kind's admission rules.
-func admissionPolicy(p Project, a API) []any {
+func admissionPolicy(p Project, a api.API) []any {
 	validations := []admissionv1.Validation{{
-		Expression: fmt.Sprintf("object.metadata.name.size() <= %d", MaxNameLength),
+		Expression: fmt.Sprintf("object.metadata.name.size() <= %d", api.MaxNameLength),
 		Message:    a.NameTooLong(),
 	}}
 	for _, r := range a.Admission.Rules {
@@ -366,7 +325,7 @@ func admissionPolicy(p Project, a API) []any {
 // calls it through the Service of the server that serves it (the admission
 // webhook server's, or its own), and cert-manager injects the CA of the
 // serving certificate into the CRD, as into the webhook configurations.
-func withConversion(p Project, rt Runtime, a API, crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
+func withConversion(p Project, rt Runtime, a api.API, crd *apiextensionsv1.CustomResourceDefinition) *apiextensionsv1.CustomResourceDefinition {
 	if !a.Converts() || rt.Conversion == nil {
 		return crd
 	}
@@ -428,7 +387,7 @@ const conversionServiceName = "conversion-service"
 
 // AddAdmission returns the project with admission added to the kind named
 // kind (merged with what it has), checked against what style can serve.
-func (p Project) AddAdmission(src input.Source, style Style, kind string, adm Admission) (Project, error) {
+func (p Project) AddAdmission(src input.Source, style Style, kind string, adm api.Admission) (Project, error) {
 	i, err := p.kindIndex(src, kind)
 	if err != nil {
 		return p, err
@@ -443,7 +402,7 @@ func (p Project) AddAdmission(src input.Source, style Style, kind string, adm Ad
 	if err := validateAdmission(src, style, a); err != nil {
 		return p, err
 	}
-	p.APIs = append([]API(nil), p.APIs...)
+	p.APIs = append([]api.API(nil), p.APIs...)
 	p.APIs[i] = a
 	return p, nil
 }
@@ -451,7 +410,7 @@ func (p Project) AddAdmission(src input.Source, style Style, kind string, adm Ad
 // validateAdmission checks a kind's admission against its style: defaults
 // and code need a runtime that serves webhooks, policy rules one that
 // does not; every policy rule compiles as the API server compiles it.
-func validateAdmission(src input.Source, style Style, a API) error {
+func validateAdmission(src input.Source, style Style, a api.API) error {
 	adm := a.Admission
 	if adm == nil {
 		return nil
@@ -477,7 +436,7 @@ func validateAdmission(src input.Source, style Style, a API) error {
 // lacks, or comparing it with the wrong type, would fail on every object,
 // and a policy with failurePolicy Fail would then refuse every create and
 // update of the kind.
-func typeCheckPolicyRules(src input.Source, a API, rules []Rule) error {
+func typeCheckPolicyRules(src input.Source, a api.API, rules []api.Rule) error {
 	if len(rules) == 0 {
 		return nil
 	}
@@ -488,7 +447,7 @@ func typeCheckPolicyRules(src input.Source, a API, rules []Rule) error {
 	for _, r := range rules {
 		if _, issues := env.Compile(r.Rule); issues != nil {
 			why := oneLine(issues.Err())
-			if m := compileError().FindStringSubmatch(issues.String()); m != nil {
+			if m := api.CompileError().FindStringSubmatch(issues.String()); m != nil {
 				why = m[2]
 			}
 			return input.Invalid(src, "rule", r.Rule, "does not fit %s's schema: %s", a.Kind, why)
@@ -503,8 +462,8 @@ func typeCheckPolicyRules(src input.Source, a API, rules []Rule) error {
 // of the kind's schema's type, request, namespace and authorizer. The
 // TypeChecker itself is not used: its package links client-go's typed
 // clients and their schemes, a third of opctl's start-up.
-func policyTypeEnv(a API) (*cel.Env, error) {
-	structural, err := structuralOf(BuildCRD("opctl.invalid", a)) // the domain changes no type
+func policyTypeEnv(a api.API) (*cel.Env, error) {
+	structural, err := api.StructuralOf(api.BuildCRD("opctl.invalid", a)) // the domain changes no type
 	if err != nil {
 		return nil, err
 	}
@@ -541,7 +500,7 @@ func (policyExpression) ReturnTypes() []*cel.Type { return []*cel.Type{cel.BoolT
 // validatePolicyRules compiles each rule with the API server's compiler
 // for ValidatingAdmissionPolicy validations (object, oldObject, request
 // and namespaceObject declared, no params).
-func validatePolicyRules(src input.Source, rules []Rule) error {
+func validatePolicyRules(src input.Source, rules []api.Rule) error {
 	if len(rules) == 0 {
 		return nil
 	}

@@ -12,6 +12,8 @@ import (
 	"k8s.io/apiserver/pkg/admission/plugin/policy/validating"
 	"k8s.io/apiserver/pkg/cel/openapi/resolver"
 	"k8s.io/kube-openapi/pkg/validation/spec"
+
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // TestPolicyTypeEnvMatchesTheAPIServer holds policyTypeEnv to the API
@@ -46,8 +48,8 @@ func TestPolicyTypeEnvMatchesTheAPIServer(t *testing.T) {
 	assert.Equal(t, 6, refused, "expressions refused")
 }
 
-func upstreamPolicyCheck(t *testing.T, a API) func(string) string {
-	structural, err := structuralOf(BuildCRD("opctl.invalid", a))
+func upstreamPolicyCheck(t *testing.T, a api.API) func(string) string {
+	structural, err := api.StructuralOf(api.BuildCRD("opctl.invalid", a))
 	require.NoError(t, err)
 	gvk := schema.GroupVersionKind{Group: a.FullGroup("opctl.invalid"), Version: a.Version, Kind: a.Kind}
 	mapper := meta.NewDefaultRESTMapper(nil)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // apiDocPath is the generated reference of the project's kinds (or
@@ -73,7 +75,7 @@ func apiDoc(p Project) []byte {
 
 // constraints is a field's schema constraints in words, its rules and its
 // immutability included.
-func constraints(f Field) string {
+func constraints(f api.Field) string {
 	var out []string
 	if f.Enum != nil {
 		out = append(out, "one of "+strings.Join(f.Enum, ", "))
@@ -109,10 +111,10 @@ func ruleText(rule, message string) string {
 }
 
 // admissionDoc says what a kind's admission checks and fills in.
-func admissionDoc(adm Admission) string {
+func admissionDoc(adm api.Admission) string {
 	var does []string
 	if adm.Validate {
-		does = append(does, "checks each object on create and update (the starter check: a name of at most "+fmt.Sprint(MaxNameLength)+" characters)")
+		does = append(does, "checks each object on create and update (the starter check: a name of at most "+fmt.Sprint(api.MaxNameLength)+" characters)")
 	}
 	if adm.Default {
 		does = append(does, "fills it in first (the starter default: the "+DefaultedLabel+" label)")

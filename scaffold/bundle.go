@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold/machinery"
-
 	"github.com/blang/semver/v4"
 	"github.com/operator-framework/api/pkg/lib/version"
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
@@ -21,6 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -142,7 +142,7 @@ func bundleOf(p Project, files map[string][]any) bundleParts {
 	type roleKey struct{ kind, name, namespace string }
 	roles := map[roleKey][]rbacv1.PolicyRule{}
 	bound := map[roleKey]bool{}
-	for _, file := range SortedKeys(files) {
+	for _, file := range api.SortedKeys(files) {
 		for _, o := range files[file] {
 			switch r := o.(type) {
 			case *rbacv1.Role:
@@ -152,7 +152,7 @@ func bundleOf(p Project, files map[string][]any) bundleParts {
 			}
 		}
 	}
-	for _, file := range SortedKeys(files) {
+	for _, file := range api.SortedKeys(files) {
 		for _, o := range files[file] {
 			switch r := o.(type) {
 			case *rbacv1.ClusterRoleBinding:
@@ -173,7 +173,7 @@ func bundleOf(p Project, files map[string][]any) bundleParts {
 			}
 		}
 	}
-	for _, file := range SortedKeys(files) {
+	for _, file := range api.SortedKeys(files) {
 		if strings.HasPrefix(file, webhookDir) || strings.HasPrefix(file, certManagerDir) {
 			// OLM issues the certificate and makes the Service and the
 			// configurations, from the CSV's webhook definitions.

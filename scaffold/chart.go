@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold/machinery"
-
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -228,7 +228,7 @@ Try a sample: kubectl apply -k config/samples (in the project %s)
 			return err
 		}
 	}
-	for _, name := range SortedKeys(templates) {
+	for _, name := range api.SortedKeys(templates) {
 		b, err := h.file(templates[name].objs, templates[name].under)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)

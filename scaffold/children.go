@@ -4,11 +4,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/objpath"
 )
 
 // This file is the reference of the starter behaviour every style writes
@@ -39,84 +41,6 @@ import (
 //     wins over one of those); resources.requests and resources.limits
 //     (maps) are the workloads' container resources.
 
-// ConventionsOf are the fields of a kind the starter children read by name
-// and type, as T (a style's expression of a field); each is nil when the
-// kind has no such field.
-type ConventionsOf[T any] struct {
-	Image, Port, Replicas, MinReplicas, MaxReplicas, Host, Schedule *T
-	Env, Requests, Limits                                           *T
-}
-
-// Conventions are the kind's conventional fields themselves.
-type Conventions = ConventionsOf[Field]
-
-// ConventionLeaves are the kind's conventions and its EnvFields as leaves,
-// a style's expressions of its fields: each the one of leaves that name
-// gives the field's name.
-func ConventionLeaves[T any](a API, leaves []T, name func(T) string) (ConventionsOf[T], []T) {
-	leaf := func(f *Field) *T {
-		if f == nil {
-			return nil
-		}
-		return &leaves[slices.IndexFunc(leaves, func(l T) bool { return name(l) == f.Name })]
-	}
-	c := a.Conventions()
-	conv := ConventionsOf[T]{
-		Image: leaf(c.Image), Port: leaf(c.Port), Replicas: leaf(c.Replicas), MinReplicas: leaf(c.MinReplicas),
-		MaxReplicas: leaf(c.MaxReplicas), Host: leaf(c.Host), Schedule: leaf(c.Schedule),
-		Env: leaf(c.Env), Requests: leaf(c.Requests), Limits: leaf(c.Limits),
-	}
-	var env []T
-	for _, f := range a.EnvFields() {
-		env = append(env, *leaf(&f))
-	}
-	return conv, env
-}
-
-// Conventions finds the kind's conventional fields.
-func (a API) Conventions() Conventions {
-	find := func(name string, types ...FieldType) *Field {
-		i := slices.IndexFunc(a.Fields, func(f Field) bool { return f.Name == name && slices.Contains(types, f.Type) })
-		if i < 0 {
-			return nil
-		}
-		return &a.Fields[i]
-	}
-	integer := []FieldType{TypeInt32, TypeInt64}
-	return Conventions{
-		Image: find("image", TypeString), Port: find("port", integer...),
-		Replicas: find("replicas", integer...), MinReplicas: find("minReplicas", integer...), MaxReplicas: find("maxReplicas", integer...),
-		Host: find("host", TypeString), Schedule: find("schedule", TypeString),
-		Env: find("env", TypeStringMap), Requests: find("resources.requests", TypeStringMap), Limits: find("resources.limits", TypeStringMap),
-	}
-}
-
-// EnvFields are the values the workloads get as SPEC_ variables: every
-// value (a list of objects whole) but the container's own image,
-// environment and resources.
-func (a API) EnvFields() []Field {
-	c := a.Conventions()
-	own := map[string]bool{}
-	for _, f := range []*Field{c.Image, c.Env, c.Requests, c.Limits} {
-		if f != nil {
-			own[f.Name] = true
-		}
-	}
-	var out []Field
-	for _, f := range a.Values() {
-		if !own[f.Name] {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// EnvName is the SPEC_ variable of a field: backup.schedule is
-// SPEC_BACKUP_SCHEDULE.
-func (f Field) EnvName() string {
-	return "SPEC_" + strings.ToUpper(strings.ReplaceAll(f.Name, ".", "_"))
-}
-
 // FieldText is a spec value as the children hold it: a string as it is,
 // true or false, an integer in decimal, a list or a map as compact JSON
 // with its keys sorted, UTF-8 as it is and no HTML escaping (json.Marshal
@@ -139,16 +63,16 @@ func FieldText(v any) string {
 type crSpec map[string]any
 
 // value is the value of a field, if the object sets it.
-func (s crSpec) value(f *Field) (any, bool) {
+func (s crSpec) value(f *api.Field) (any, bool) {
 	if f == nil {
 		return nil, false
 	}
-	v, ok := pathValue(s, f.Path())
+	v, ok := objpath.Value(s, f.Path())
 	return v, ok && v != nil
 }
 
 // integer is an integer field's value, else otherwise.
-func (s crSpec) integer(f *Field, otherwise int64) int64 {
+func (s crSpec) integer(f *api.Field, otherwise int64) int64 {
 	v, ok := s.value(f)
 	if !ok {
 		return otherwise
@@ -164,7 +88,7 @@ func (s crSpec) integer(f *Field, otherwise int64) int64 {
 }
 
 // text is a string field's value, else otherwise.
-func (s crSpec) text(f *Field, otherwise string) string {
+func (s crSpec) text(f *api.Field, otherwise string) string {
 	if v, ok := s.value(f); ok {
 		return FieldText(v)
 	}
@@ -172,7 +96,7 @@ func (s crSpec) text(f *Field, otherwise string) string {
 }
 
 // strings is a map field's entries.
-func (s crSpec) strings(f *Field) map[string]string {
+func (s crSpec) strings(f *api.Field) map[string]string {
 	out := map[string]string{}
 	v, _ := s.value(f)
 	m, _ := v.(map[string]any)
@@ -183,7 +107,7 @@ func (s crSpec) strings(f *Field) map[string]string {
 }
 
 // DesiredChildren returns the children of a custom resource of the API.
-func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
+func DesiredChildren(p Project, a api.API, cr map[string]any) []map[string]any {
 	meta, _ := cr["metadata"].(map[string]any)
 	spec, _ := cr["spec"].(map[string]any)
 	name, _ := meta["name"].(string)
@@ -217,7 +141,7 @@ func DesiredChildren(p Project, a API, cr map[string]any) []map[string]any {
 
 // childContent is the content of the owner's child of kind; the API's
 // owned kinds refer to each other by name.
-func childContent(p Project, a API, kind, owner string, labels map[string]any, spec crSpec) map[string]any {
+func childContent(p Project, a api.API, kind, owner string, labels map[string]any, spec crSpec) map[string]any {
 	conv := a.Conventions()
 	name := owner + "-" + strings.ToLower(kind)
 	containerPort := spec.integer(conv.Port, 8080)
@@ -305,13 +229,13 @@ func childContent(p Project, a API, kind, owner string, labels map[string]any, s
 }
 
 // jobSpec runs the child image once with the spec as environment.
-func jobSpec(p Project, a API, labels map[string]any, spec crSpec) map[string]any {
+func jobSpec(p Project, a api.API, labels map[string]any, spec crSpec) map[string]any {
 	template := podTemplate(p, a, labels, []any{"env"}, spec)
 	template["spec"].(map[string]any)["restartPolicy"] = "Never"
 	return map[string]any{"template": template}
 }
 
-func podTemplate(p Project, a API, labels map[string]any, command []any, spec crSpec) map[string]any {
+func podTemplate(p Project, a api.API, labels map[string]any, command []any, spec crSpec) map[string]any {
 	conv := a.Conventions()
 	vars := map[string]string{}
 	fields := a.EnvFields()
@@ -324,7 +248,7 @@ func podTemplate(p Project, a API, labels map[string]any, command []any, spec cr
 		vars[k] = v
 	}
 	env := []any{}
-	for _, k := range SortedKeys(vars) {
+	for _, k := range api.SortedKeys(vars) {
 		env = append(env, map[string]any{"name": k, "value": vars[k]})
 	}
 	container := map[string]any{
@@ -341,7 +265,7 @@ func podTemplate(p Project, a API, labels map[string]any, command []any, spec cr
 		delete(container, "command")
 	}
 	resources := map[string]any{}
-	for section, f := range map[string]*Field{"requests": conv.Requests, "limits": conv.Limits} {
+	for section, f := range map[string]*api.Field{"requests": conv.Requests, "limits": conv.Limits} {
 		if list := spec.strings(f); len(list) > 0 {
 			resources[section] = toAny(list)
 		}
@@ -605,7 +529,7 @@ func comparableChild(child map[string]any) map[string]any {
 // specMutable reports whether the spec of a child of kind can change
 // after creation.
 func specMutable(kind any) bool {
-	for _, c := range childKinds {
+	for _, c := range api.ChildKinds() {
 		if c.Kind == kind {
 			return c.Mutable
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/pins"
 )
 
@@ -92,8 +93,8 @@ func TestFieldText(t *testing.T) {
 }
 
 // microservice is a kind with the conventions' fields, owning owns.
-func microservice(t *testing.T, owns ...string) API {
-	return API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: owns,
+func microservice(t *testing.T, owns ...string) api.API {
+	return api.API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: owns,
 		Fields: mustFields(t, "image:string", "port:int32", "replicas:int32", "minReplicas:int32", "maxReplicas:int32",
 			"host:string", "schedule:string", "env:map[string]string", "resources.requests:map[string]string",
 			"resources.limits:map[string]string", "tier:string", "db.port:int32", "tags:[]string")}
@@ -124,7 +125,7 @@ func TestChildrenConventions(t *testing.T) {
 	child := pins.DefaultVersions().ChildImage
 	for _, tc := range []struct {
 		name                   string
-		a                      API
+		a                      api.API
 		spec                   map[string]any
 		image                  string
 		command                bool
@@ -134,7 +135,7 @@ func TestChildrenConventions(t *testing.T) {
 		{"both", microservice(t, "Deployment", "Service"), map[string]any{"image": "shop/cart:1.2", "port": float64(9090)}, "shop/cart:1.2", false, 9090, 9090},
 		{"a set value as it is", microservice(t, "Deployment", "Service"), map[string]any{"port": float64(0)}, child, true, 0, 0},
 		{"nested port is no convention", microservice(t, "Deployment", "Service"), map[string]any{"db": map[string]any{"port": float64(5432)}}, child, true, 8080, 80},
-		{"a kind without the fields", API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices",
+		{"a kind without the fields", api.API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices",
 			Owns: []string{"Deployment", "Service"}, Fields: mustFields(t, "image:int32", "tier:string")},
 			map[string]any{"image": float64(3), "port": float64(9090)}, child, true, 8080, 80},
 	} {
@@ -210,7 +211,7 @@ func TestChildrenReferringToOthers(t *testing.T) {
 
 // cartChildren are the children of a Microservice named cart with spec,
 // by kind.
-func cartChildren(p Project, a API, spec map[string]any) map[any]map[string]any {
+func cartChildren(p Project, a api.API, spec map[string]any) map[any]map[string]any {
 	cr := map[string]any{"apiVersion": "apps.example.com/v1", "kind": "Microservice",
 		"metadata": map[string]any{"name": "cart", "namespace": "shop", "uid": "u"}, "spec": spec}
 	children := map[any]map[string]any{}

@@ -9,8 +9,10 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/naming"
+	"github.com/opctl/opctl/scaffold/objpath"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -39,7 +41,7 @@ type ConformanceCase struct {
 }
 
 // ConformancePath is where the case named name of a lives.
-func ConformancePath(a API, name string) string {
+func ConformancePath(a api.API, name string) string {
 	return ConformanceDir + "/" + a.Singular() + "/" + name + ".yaml"
 }
 
@@ -55,18 +57,18 @@ type namedCase struct {
 // give their children; and what the schema refuses (a value outside the
 // enum or the bounds, a required field missing), with the message the API
 // server gives.
-func conformanceCases(p Project, a API, kind contract) []namedCase {
+func conformanceCases(p Project, a api.API, kind contract) []namedCase {
 	sample, validator := kind.sample, kind.validator
 	// A case is checked whole, or where it differs from the sample only
 	// in one field's value, by that value (kindValidator.Value): the
 	// sample passed the same checks in buildSample.
 	whole := func(obj map[string]any) field.ErrorList { return validator.Object(asStored(obj)) }
-	valueOf := func(f Field) func(obj map[string]any) field.ErrorList {
+	valueOf := func(f api.Field) func(obj map[string]any) field.ErrorList {
 		if len(a.Rules) > 0 || f.InList() {
 			return whole // a rule above the field may look at it
 		}
 		return func(obj map[string]any) field.ErrorList {
-			v, _ := pathValue(obj["spec"].(map[string]any), f.Path())
+			v, _ := objpath.Value(obj["spec"].(map[string]any), f.Path())
 			return validator.Value(f.Path(), stored(v))
 		}
 	}
@@ -103,24 +105,24 @@ func conformanceCases(p Project, a API, kind contract) []namedCase {
 	accepted("sample", "The sample in config/samples.", spec(), func(map[string]any) field.ErrorList { return nil })
 	minimal := map[string]any{}
 	for _, f := range a.Fields {
-		v, ok := pathValue(spec(), f.Path())
+		v, ok := objpath.Value(spec(), f.Path())
 		// A list of objects is optional: the minimal spec leaves it out.
 		if ok && (f.Required || f.Default != nil) && !f.InList() {
-			setPath(minimal, f.Path(), v)
+			objpath.Set(minimal, f.Path(), v)
 		}
 	}
 	if !jsonEqual(minimal, spec()) {
 		accepted("defaults", "Only the required fields, and the defaults the API server fills in for the others.", minimal, whole)
 	}
 	for _, f := range a.Fields {
-		current, ok := pathValue(spec(), f.Path())
+		current, ok := objpath.Value(spec(), f.Path())
 		changed := whole
 		if ok {
 			changed = valueOf(f)
 		}
 		with := func(v any) map[string]any {
 			s := spec()
-			setPath(s, f.Path(), v)
+			objpath.Set(s, f.Path(), v)
 			return s
 		}
 		for _, v := range f.Enum {
@@ -132,7 +134,7 @@ func conformanceCases(p Project, a API, kind contract) []namedCase {
 		if len(f.Enum) > 0 {
 			rejected(caseName(a, f.Name, "not-in-enum"), fmt.Sprintf("spec.%s set to a value outside its enum.", f.Name), with("not-"+f.Enum[0]), changed)
 		}
-		if f.Type == TypeInt32 || f.Type == TypeInt64 {
+		if f.Type == api.TypeInt32 || f.Type == api.TypeInt64 {
 			for _, b := range []struct {
 				bound  *int64
 				name   string
@@ -149,7 +151,7 @@ func conformanceCases(p Project, a API, kind contract) []namedCase {
 		}
 		if f.Required && ok {
 			s := spec()
-			deletePath(s, f.Path())
+			objpath.Delete(s, f.Path())
 			rejected(caseName(a, f.Name, "missing"), fmt.Sprintf("spec.%s, which is required, left out.", f.Name), s, whole)
 		}
 	}
@@ -165,13 +167,13 @@ func conformanceCases(p Project, a API, kind contract) []namedCase {
 
 // trickyValue is the value of a field of type t that encodings disagree
 // on, if the type holds one.
-func trickyValue(t FieldType) (any, bool) {
+func trickyValue(t api.FieldType) (any, bool) {
 	switch t {
-	case TypeString:
+	case api.TypeString:
 		return "a&b <c> café \"q\"\n\tback\\slash", true
-	case TypeStringArr:
+	case api.TypeStringArr:
 		return []any{"a&b<c>", "café", "日本", `say "hi"`, "one\ntwo", ""}, true
-	case TypeStringMap:
+	case api.TypeStringMap:
 		return map[string]any{"app.kubernetes.io/part-of": "a&b <c>", "café": "日本 \"q\"\n"}, true
 	}
 	return nil, false
@@ -181,10 +183,10 @@ func trickyValue(t FieldType) (any, bool) {
 // convention's, whose children would refuse one) set to it, if any does.
 // All are tried at once first, which one validation settles unless a rule
 // refuses one of them; then one at a time.
-func trickySpec(a API, validator *kindValidator, sample, spec map[string]any) (map[string]any, bool) {
+func trickySpec(a api.API, validator *api.KindValidator, sample, spec map[string]any) (map[string]any, bool) {
 	conv := a.Conventions()
-	taken := []*Field{conv.Image, conv.Port, conv.Replicas, conv.MinReplicas, conv.MaxReplicas, conv.Host, conv.Schedule, conv.Env, conv.Requests, conv.Limits}
-	var fields []Field
+	taken := []*api.Field{conv.Image, conv.Port, conv.Replicas, conv.MinReplicas, conv.MaxReplicas, conv.Host, conv.Schedule, conv.Env, conv.Requests, conv.Limits}
+	var fields []api.Field
 	for i, f := range a.Fields {
 		v, ok := trickyValue(f.Type)
 		if !ok || len(f.Enum) > 0 || slices.Contains(taken, &a.Fields[i]) {
@@ -201,7 +203,7 @@ func trickySpec(a API, validator *kindValidator, sample, spec map[string]any) (m
 	all := runtime.DeepCopyJSON(spec)
 	for _, f := range fields {
 		v, _ := trickyValue(f.Type)
-		setPath(all, f.Path(), v)
+		objpath.Set(all, f.Path(), v)
 	}
 	if len(fields) == 0 || valid(all) {
 		return all, len(fields) > 0
@@ -210,7 +212,7 @@ func trickySpec(a API, validator *kindValidator, sample, spec map[string]any) (m
 	for _, f := range fields {
 		before := runtime.DeepCopyJSON(spec)
 		v, _ := trickyValue(f.Type)
-		setPath(spec, f.Path(), v)
+		objpath.Set(spec, f.Path(), v)
 		if !valid(spec) {
 			spec = before
 			continue
@@ -223,7 +225,7 @@ func trickySpec(a API, validator *kindValidator, sample, spec map[string]any) (m
 // specChange is the sample after a change of its spec, with the children
 // of the sample already there: the first accepted case whose children
 // differ from the sample's, as a second generation of the sample.
-func specChange(p Project, a API, sample map[string]any, cases []namedCase) (namedCase, bool) {
+func specChange(p Project, a api.API, sample map[string]any, cases []namedCase) (namedCase, bool) {
 	before := cases[0].c
 	for _, c := range cases[1:] {
 		if c.c.Rejected != "" || jsonEqual(c.c.Children, before.Children) {
@@ -239,7 +241,7 @@ func specChange(p Project, a API, sample map[string]any, cases []namedCase) (nam
 
 // reconciled is the case of an accepted object: the children every style
 // gives it and the status once they are there.
-func reconciled(p Project, a API, description string, obj map[string]any, observed []map[string]any) ConformanceCase {
+func reconciled(p Project, a api.API, description string, obj map[string]any, observed []map[string]any) ConformanceCase {
 	meta := obj["metadata"].(map[string]any)
 	status := a.StatusStarter().Status(meta["name"].(string))
 	maps.Copy(status, a.ScaleStatus(p.Name, meta["name"].(string), obj["spec"].(map[string]any)))
@@ -261,7 +263,7 @@ func reconciled(p Project, a API, description string, obj map[string]any, observ
 
 // caseObject is the sample named after its case, with spec, as the API
 // server returns it.
-func caseObject(a API, sample map[string]any, name string, spec map[string]any, generation int64) map[string]any {
+func caseObject(a api.API, sample map[string]any, name string, spec map[string]any, generation int64) map[string]any {
 	meta := map[string]any{"name": a.Singular() + "-" + name, "uid": conformanceUID, "generation": generation}
 	if a.Namespaced {
 		meta["namespace"] = "default"
@@ -289,38 +291,26 @@ func RoundTripAll(objs []map[string]any) []map[string]any {
 // caseName is the name of a's case of a field and what the case does with
 // it, short enough for the case's object (<singular>-<case name>) to be
 // at most MaxNameLength characters, as its children's labels need.
-func caseName(a API, field, what string) string {
+func caseName(a api.API, field, what string) string {
 	name := strings.Trim(naming.NonNameRE().ReplaceAllString(strings.ToLower(field+"-"+what), "-"), "-")
-	if limit := MaxNameLength - len(a.Singular()) - 1; len(name) > limit && limit > 0 {
+	if limit := api.MaxNameLength - len(a.Singular()) - 1; len(name) > limit && limit > 0 {
 		name = strings.TrimRight(name[:limit], "-")
 	}
 	return name
-}
-
-func pathValue(m map[string]any, path []string) (any, bool) {
-	for _, seg := range path[:len(path)-1] {
-		next, ok := step(m, seg)
-		if !ok {
-			return nil, false
-		}
-		m = next
-	}
-	v, ok := m[path[len(path)-1]]
-	return v, ok
 }
 
 // ConformanceFile is a case as its file: a comment on what it is for, then
 // its keys, what goes in before what comes out. The case's values are as
 // encoding/json decodes them (RoundTrip), as the cases made here and those
 // read from their files hold them.
-func ConformanceFile(a API, c ConformanceCase) ([]byte, error) {
+func ConformanceFile(a api.API, c ConformanceCase) ([]byte, error) {
 	return conformanceFile(fmt.Sprintf("# A conformance case of %s, written by opctl: yours to change, and to add to\n"+
 		"# beside it. Every style's tests check that the object gives these children\n"+
 		"# and status, or that the API server rejects it with this message.\n", a.Kind), c)
 }
 
 // olderCaseFile is a case of an older version (olderCases) as its file.
-func olderCaseFile(old API, c ConformanceCase) ([]byte, error) {
+func olderCaseFile(old api.API, c ConformanceCase) ([]byte, error) {
 	return conformanceFile(fmt.Sprintf("# A conformance case of %s %s, an older version still served, written by\n"+
 		"# opctl: yours to change, and to add to beside it. The API server must store\n"+
 		"# the object as given, or reject it with this message.\n", old.Kind, old.Version), c)
@@ -395,7 +385,7 @@ func addConformanceCases(p Project, kinds []contract, t *machinery.Tree) error {
 	return nil
 }
 
-func addCase(t *machinery.Tree, path string, c ConformanceCase, a API, file func(API, ConformanceCase) ([]byte, error)) error {
+func addCase(t *machinery.Tree, path string, c ConformanceCase, a api.API, file func(api.API, ConformanceCase) ([]byte, error)) error {
 	b, err := file(a, c)
 	if err != nil {
 		return err
@@ -408,7 +398,7 @@ func addCase(t *machinery.Tree, path string, c ConformanceCase, a API, file func
 // with its defaults, and refuses. Only the API server checks them (the
 // styles' tests reconcile the cases beside them, of the version the code
 // reads), so they have no children or status.
-func olderCases(p Project, old API) ([]namedCase, error) {
+func olderCases(p Project, old api.API) ([]namedCase, error) {
 	kind, err := contractOf(p.Domain, old)
 	if err != nil {
 		return nil, err

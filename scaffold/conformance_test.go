@@ -5,6 +5,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/objpath"
 )
 
 func TestConformanceCases(t *testing.T) {
@@ -49,7 +52,7 @@ func TestConformanceCases(t *testing.T) {
 			a := seedAPI()
 			a.Fields, a.Owns = mustFields(t, tt.fields...), tt.owns
 			for _, r := range tt.rules {
-				a.Rules = append(a.Rules, ParseRule(r))
+				a.Rules = append(a.Rules, api.ParseRule(r))
 			}
 			p := bareProject()
 			cases := conformanceCases(p, a, mustContract(t, p, a))
@@ -68,7 +71,7 @@ func TestConformanceCases(t *testing.T) {
 	}
 }
 
-func mustContract(t *testing.T, p Project, a API) contract {
+func mustContract(t *testing.T, p Project, a api.API) contract {
 	t.Helper()
 	c, err := contractOf(p.Domain, a)
 	require.NoError(t, err)
@@ -96,7 +99,7 @@ func TestConformanceSpecChangeKeepsAJob(t *testing.T) {
 func TestCaseNameFitsALabel(t *testing.T) {
 	a := seedAPI()
 	name := caseName(a, "aFieldWithAVeryLongNameThatKeepsGoingWellPastWhatALabelHolds", "beyond-max")
-	assert.Equal(t, MaxNameLength, len(a.Singular()+"-"+name))
+	assert.Equal(t, api.MaxNameLength, len(a.Singular()+"-"+name))
 	assert.Equal(t, "engine-not-in-enum", caseName(a, "engine", "not-in-enum"))
 	assert.Equal(t, "tier-1-0", caseName(a, "tier", "1.0"))
 }
@@ -109,15 +112,15 @@ func TestValueMatchesObject(t *testing.T) {
 		"version:string:maxLength=5", "replicas:int32:min=1:max=5:default=1", "backup.retain:int32:min=1:max=9",
 		"backup.target.bucket:string:required:minLength=3", "size:int64:rule=self % 2 == 0#size is even",
 		"name:string:immutable", "tags:[]string", "labels:map[string]string", "cpu:quantity", "ttl:duration", "on:bool")
-	sample, err := buildSample("example.com", a)
+	sample, err := api.BuildSample("example.com", a)
 	require.NoError(t, err)
-	validator := newKindValidator(BuildCRD("example.com", a))
+	validator := api.NewKindValidator(api.BuildCRD("example.com", a))
 	values := []any{"", "mysql", "not-mysql", "eu-1", "toolongvalue", "1Gi", "1h", "x", int64(0), int64(1), int64(7), int64(10), int64(-1), 1.5,
 		true, []any{"a", 1}, map[string]any{"k": "v"}, map[string]any{"k": int64(1)}, nil}
 	for _, f := range a.Fields {
 		for _, v := range values {
 			obj := stored(RoundTrip(sample)).(map[string]any)
-			setPath(obj["spec"].(map[string]any), f.Path(), v)
+			objpath.Set(obj["spec"].(map[string]any), f.Path(), v)
 			want := validator.Object(obj)
 			got := validator.Value(f.Path(), v)
 			assert.Equal(t, want.ToAggregate(), got.ToAggregate(), "spec.%s = %#v", f.Name, v)

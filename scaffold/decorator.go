@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/naming"
 )
@@ -111,7 +112,7 @@ func validateTarget(src input.Source, t Target) error {
 
 // checkSelector checks label selector keys and values.
 func checkSelector(src input.Source, selector map[string]string) error {
-	for _, k := range SortedKeys(selector) {
+	for _, k := range api.SortedKeys(selector) {
 		if !labelKey().MatchString(k) || !labelValue().MatchString(selector[k]) {
 			return input.Invalid(src, "selector", k+"="+selector[k], "want valid label keys and values (e.g. app-type=web)")
 		}
@@ -159,7 +160,7 @@ func WatchStarterCase(w Watch, indent string) (fixture, message string, err erro
 // dict literal: "k": "v", "k2": "v2".
 func QuotedPairs(selector map[string]string) string {
 	var pairs []string
-	for _, k := range SortedKeys(selector) {
+	for _, k := range api.SortedKeys(selector) {
 		pairs = append(pairs, strconv.Quote(k)+": "+strconv.Quote(selector[k]))
 	}
 	return strings.Join(pairs, ", ")

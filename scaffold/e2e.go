@@ -5,9 +5,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
-
-	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -21,15 +20,6 @@ const (
 
 //go:embed files/*.tmpl
 var engineFiles embed.FS
-
-// Prerequisite is what the cluster needs before the operator deploys: a
-// CRD, and how to install it: Install tells a person, Setup gives the
-// commands that do it unattended (bash, with $KUBECTL and $TIMEOUT) at the
-// versions pinned.
-type Prerequisite struct {
-	CRD, Install string
-	Setup        func(pins.Versions) string
-}
 
 type e2eData struct {
 	Project       Project
@@ -65,7 +55,7 @@ func addE2E(p Project, style Style, t *machinery.Tree) error {
 		d.Prerequisites = append(d.Prerequisites, e2ePrerequisite{CRD: pre.CRD, Install: pre.Install, Setup: setup})
 	}
 	for _, a := range p.APIs {
-		name := sampleName(a)
+		name := api.SampleName(a)
 		k := e2eKind{Kind: a.Kind, Sample: SamplePath(p, a), Resource: a.Plural + "." + a.FullGroup(p.Domain), Name: name}
 		for _, c := range a.OwnedKinds() {
 			k.Children = append(k.Children, strings.ToLower(c.Kind)+"/"+name+"-"+c.Suffix())

@@ -4,11 +4,12 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
-
-	"github.com/stretchr/testify/require"
 )
 
 // plainStyle is a style of the engine's tests only: the engine's own
@@ -23,7 +24,7 @@ func plainStyle() Style {
 		Name:    "plain",
 		Summary: "a style for the engine's tests",
 		Access: Access{Parent: []string{"get", "list", "watch"}, Status: []string{"patch"},
-			Child: func(ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} }},
+			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} }},
 		Runtime: func(Project) Runtime {
 			return Runtime{Command: []string{"/manager"}, HealthPort: 8081, LivenessPath: "/healthz", ReadinessPath: "/readyz"}
 		},
@@ -48,11 +49,11 @@ func testStyles() Styles {
 }
 
 // mustFields parses --field specs for test projects.
-func mustFields(t *testing.T, specs ...string) []Field {
+func mustFields(t *testing.T, specs ...string) []api.Field {
 	t.Helper()
-	var out []Field
+	var out []api.Field
 	for _, s := range specs {
-		f, err := ParseField(s)
+		f, err := api.ParseField(s)
 		require.NoError(t, err)
 		out = append(out, f)
 	}
@@ -65,7 +66,7 @@ func bareProject() Project {
 
 // seedProject is the seed example of DESIGN.md in the test style.
 func seedProject(t *testing.T) Project {
-	p, err := bareProject().AddAPI(input.FlagSource, API{
+	p, err := bareProject().AddAPI(input.FlagSource, api.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true,
 		Fields: mustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
 			"storage:quantity", "replicas:int32:min=1:max=5:default=1"),
@@ -96,4 +97,9 @@ func TestChmodOfAMissingFile(t *testing.T) {
 	require.EqualError(t, r.Err(), "internal error: chmod of b.sh, which is not in the tree")
 	_, ok := tree.Get("b.sh")
 	require.False(t, ok)
+}
+
+// seedAPI is the seed's kind without fields.
+func seedAPI() api.API {
+	return api.API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true}
 }

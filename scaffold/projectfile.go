@@ -12,6 +12,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/naming"
@@ -86,21 +87,21 @@ func oneLine(err error) string { return strings.Join(strings.Fields(err.Error())
 // LoadAPIFile reads one API from a YAML file given to --from. It has the
 // shape of an entry of "apis" in the project file; namespaced defaults to
 // true.
-func LoadAPIFile(path string) (API, error) {
+func LoadAPIFile(path string) (api.API, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return API{}, input.Errorf("--from %s: %v", path, errors.Unwrap(err))
+		return api.API{}, input.Errorf("--from %s: %v", path, errors.Unwrap(err))
 	}
-	a := API{Namespaced: true}
+	a := api.API{Namespaced: true}
 	if err := yaml.UnmarshalStrict(b, &a); err != nil {
-		return API{}, input.Errorf("--from %s: %v", path, oneLine(err))
+		return api.API{}, input.Errorf("--from %s: %v", path, oneLine(err))
 	}
 	return a, nil
 }
 
 // AddAPI returns the project with a new API, rejecting a kind that exists.
-func (p Project) AddAPI(src input.Source, a API) (Project, error) {
-	if err := validateAPI(src, p.Domain, a); err != nil {
+func (p Project) AddAPI(src input.Source, a api.API) (Project, error) {
+	if err := api.ValidateAPI(src, p.Domain, a); err != nil {
 		return p, err
 	}
 	if p.NamespaceScoped() && !a.Namespaced {
@@ -121,7 +122,7 @@ func (p Project) AddAPI(src input.Source, a API) (Project, error) {
 			}
 		}
 	}
-	p.APIs = append(append([]API(nil), p.APIs...), a)
+	p.APIs = append(append([]api.API(nil), p.APIs...), a)
 	return p, nil
 }
 
@@ -131,7 +132,7 @@ func (p Project) RemoveAPI(src input.Source, name string) (Project, error) {
 	var names []string
 	for i, a := range p.APIs {
 		if a.Kind == name {
-			p.APIs = append(append([]API(nil), p.APIs[:i]...), p.APIs[i+1:]...)
+			p.APIs = append(append([]api.API(nil), p.APIs[:i]...), p.APIs[i+1:]...)
 			return p, nil
 		}
 		names = append(names, a.Kind)

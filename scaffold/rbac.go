@@ -9,6 +9,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/opctl/opctl/inflect"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // Access is what a style's runtime does against the API server; RBAC is
@@ -19,7 +20,7 @@ type Access struct {
 	Finalizers []string // verbs on <plural>/finalizers
 	// Child returns the verbs used on an owned kind; nil when something
 	// else (Metacontroller) writes the children.
-	Child func(ChildKind) []string
+	Child func(api.ChildKind) []string
 	// Extra rules the runtime itself needs (events, CRD discovery ...).
 	Extra []rbacv1.PolicyRule
 	// Events are the verbs on Events a watch's handler records with, of
@@ -110,7 +111,7 @@ func ManagerRules(p Project, acc Access) []ScopedRules {
 		}
 	}
 	var out []ScopedRules
-	for _, ns := range SortedKeys(scopes) {
+	for _, ns := range api.SortedKeys(scopes) {
 		rules := scopes[ns].rules()
 		if ns == "" {
 			rules = append(rules, named...)
@@ -244,7 +245,7 @@ func leaderElectionRBAC(p Project) []any {
 // with a kind: admin, editor and viewer, each aggregated into Kubernetes'
 // built-in role of that level (admin, edit, view), so a user bound to
 // "edit" in a namespace can create the kind there.
-func kindRoles(p Project, a API) []any {
+func kindRoles(p Project, a api.API) []any {
 	group := a.FullGroup(p.Domain)
 	role := func(level, aggregateTo string, verbs, statusVerbs []string) *rbacv1.ClusterRole {
 		labels := CommonLabels(p)
@@ -268,4 +269,4 @@ func kindRoles(p Project, a API) []any {
 }
 
 // KindRolesPath is the file of a kind's roles for people.
-func KindRolesPath(a API) string { return "config/rbac/" + a.Singular() + "_roles.yaml" }
+func KindRolesPath(a api.API) string { return "config/rbac/" + a.Singular() + "_roles.yaml" }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 )
@@ -22,16 +23,16 @@ func benchProject(b testing.TB, style scaffold.Style, n int) scaffold.Project {
 		"memory:quantity:default=512Mi", "paused:bool", "notes:string:minLength=0:maxLength=200",
 	}
 	for i := 0; i < n; i++ {
-		var fields []scaffold.Field
+		var fields []api.Field
 		for _, s := range specs {
-			f, err := scaffold.ParseField(s)
+			f, err := api.ParseField(s)
 			if err != nil {
 				b.Fatal(err)
 			}
 			fields = append(fields, f)
 		}
 		var err error
-		p, err = p.AddAPI(input.FlagSource, scaffold.API{Group: "bench", Version: "v1", Kind: fmt.Sprintf("Kind%d", i), Plural: fmt.Sprintf("kind%ds", i),
+		p, err = p.AddAPI(input.FlagSource, api.API{Group: "bench", Version: "v1", Kind: fmt.Sprintf("Kind%d", i), Plural: fmt.Sprintf("kind%ds", i),
 			Namespaced: true, Fields: fields, Owns: []string{"ConfigMap", "Deployment"}})
 		if err != nil {
 			b.Fatal(err)
@@ -86,7 +87,7 @@ func BenchmarkCRD(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := scaffold.ValidateCRD(scaffold.BuildCRD("example.com", a)); err != nil {
+		if err := api.ValidateCRD(api.BuildCRD("example.com", a)); err != nil {
 			b.Fatal(err)
 		}
 	}

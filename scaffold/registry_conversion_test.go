@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 )
@@ -21,7 +22,7 @@ func TestRenamedFieldsConvertOrRefuse(t *testing.T) {
 		}
 		t.Run(s.Name, func(t *testing.T) {
 			p, _, err := seedProject(t, s).AddVersion(input.FlagSource, "Database", "v2",
-				scaffold.APIEdit{Renames: []scaffold.Rename{{From: "engine", To: "flavor"}}})
+				api.APIEdit{Renames: []api.Rename{{From: "engine", To: "flavor"}}})
 			require.NoError(t, err)
 			err = p.Validate(input.FlagSource, styles.All())
 			if s.CannotConvert != "" {

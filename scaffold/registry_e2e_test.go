@@ -25,6 +25,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -39,16 +40,16 @@ import (
 func TestE2E(t *testing.T) {
 	cluster := styletest.StartAPIServer(t, "make test-e2e")
 	ctx := context.Background()
-	api := scaffold.API{Group: "values", Version: "v1", Kind: "Probe", Plural: "probes", Namespaced: true, ShortNames: []string{"pb"}, Categories: []string{"all"},
+	kind := api.API{Group: "values", Version: "v1", Kind: "Probe", Plural: "probes", Namespaced: true, ShortNames: []string{"pb"}, Categories: []string{"all"},
 		Fields: mustFields(t, "labels:map[string]string", "tags:[]string", "backup.retentionDays:int32:default=7",
 			"engine:string:immutable", "replicas:int32:rule=self <= 5#at most 5 replicas", "region:string:immutable"),
-		Rules: []scaffold.Rule{scaffold.ParseRule(`!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres`)}}
+		Rules: []api.Rule{api.ParseRule(`!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres`)}}
 	require.NoError(t, func() error {
-		_, err := scaffold.Project{Domain: "example.com"}.AddAPI(input.FlagSource, api)
+		_, err := scaffold.Project{Domain: "example.com"}.AddAPI(input.FlagSource, kind)
 		return err
 	}(),
 		"the rules must pass opctl's own validation")
-	crd := scaffold.BuildCRD("example.com", api)
+	crd := api.BuildCRD("example.com", kind)
 	_, err := envtest.InstallCRDs(cluster.Config, envtest.CRDInstallOptions{CRDs: []*apiextensionsv1.CustomResourceDefinition{crd}})
 	require.NoError(t, err, "the CRD must be accepted")
 	cluster.CreateNamespace(t, "values", false)
@@ -125,23 +126,23 @@ func TestE2E(t *testing.T) {
 	})
 
 	t.Run("people bound to edit may create the kind, to view may only read it", func(t *testing.T) {
-		checkAggregatedRoles(t, cluster, api)
+		checkAggregatedRoles(t, cluster, kind)
 	})
 }
 
 // checkAggregatedRoles installs the kind's roles for people as a project
 // renders them, lets Kubernetes' ClusterRole aggregation fill the built-in
 // admin, edit and view roles, and asks as users bound to them.
-func checkAggregatedRoles(t *testing.T, cluster *styletest.Cluster, api scaffold.API) {
+func checkAggregatedRoles(t *testing.T, cluster *styletest.Cluster, kind api.API) {
 	ctx := context.Background()
 	style := styles.All()[0]
 	p, err := scaffold.Project{Name: "roles", Domain: "example.com", Repo: "example.com/roles", Style: style.Name,
-		Versions: pins.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, api)
+		Versions: pins.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, kind)
 	require.NoError(t, err)
 	tree, err := scaffold.Render(p, style)
 	require.NoError(t, err)
-	f, ok := tree.Get(scaffold.KindRolesPath(api))
-	require.True(t, ok, "no %s", scaffold.KindRolesPath(api))
+	f, ok := tree.Get(scaffold.KindRolesPath(kind))
+	require.True(t, ok, "no %s", scaffold.KindRolesPath(kind))
 	for _, role := range styletest.DecodeObjects(t, f.Content) {
 		require.NoError(t, cluster.Client.Create(ctx, role))
 	}
@@ -249,14 +250,14 @@ func checkAdmissionPolicy(t *testing.T, cluster *styletest.Cluster, s scaffold.S
 		return o
 	}
 	// The API server loads a new policy within a few seconds.
-	long := sample(strings.Repeat("a", scaffold.MaxNameLength+1))
+	long := sample(strings.Repeat("a", api.MaxNameLength+1))
 	var refused error
 	styletest.WaitFor(t, "the policy to refuse a name too long", func() (bool, error) {
 		refused = c.Create(ctx, long.DeepCopy(), client.DryRunAll)
 		return refused != nil, nil
 	})
 	assert.Contains(t, refused.Error(), p.APIs[0].NameTooLong())
-	good := sample(strings.Repeat("a", scaffold.MaxNameLength))
+	good := sample(strings.Repeat("a", api.MaxNameLength))
 	require.NoError(t, c.Create(ctx, good), "a name of 63 characters is admitted")
 	engine, _, _ := unstructured.NestedString(good.Object, "spec", "engine")
 	other := map[string]string{"mysql": "postgres", "postgres": "mysql"}[engine]

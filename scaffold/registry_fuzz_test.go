@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
-
-	"sigs.k8s.io/yaml"
 )
 
 // FuzzField: whatever --field spec the parser and the model validation
@@ -28,12 +29,12 @@ func FuzzField(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
-		field, err := scaffold.ParseField(spec)
+		field, err := api.ParseField(spec)
 		if err != nil {
 			requireInputError(t, spec, err)
 			return
 		}
-		api := scaffold.API{Group: "fuzz", Version: "v1", Kind: "Fuzz", Plural: "fuzzes", Namespaced: true, Fields: []scaffold.Field{field}, Owns: []string{"ConfigMap"}}
+		api := api.API{Group: "fuzz", Version: "v1", Kind: "Fuzz", Plural: "fuzzes", Namespaced: true, Fields: []api.Field{field}, Owns: []string{"ConfigMap"}}
 		for _, style := range styles.All() {
 			if style.ExistingKinds {
 				continue // no API

@@ -14,16 +14,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/input"
-	"github.com/opctl/opctl/scaffold/machinery"
-	"github.com/opctl/opctl/scaffold/pins"
-	"github.com/opctl/opctl/scaffold/styles"
-
 	"github.com/pmezard/go-difflib/difflib"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/styles"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden trees under testdata/golden")
@@ -32,11 +33,11 @@ var update = flag.Bool("update", false, "rewrite the golden trees under testdata
 var goldenDir = filepath.Join("..", "testdata", "golden")
 
 // mustFields parses --field specs for test projects.
-func mustFields(t testing.TB, specs ...string) []scaffold.Field {
+func mustFields(t testing.TB, specs ...string) []api.Field {
 	t.Helper()
-	var out []scaffold.Field
+	var out []api.Field
 	for _, s := range specs {
-		f, err := scaffold.ParseField(s)
+		f, err := api.ParseField(s)
 		require.NoError(t, err)
 		out = append(out, f)
 	}
@@ -71,7 +72,7 @@ func newProject(s scaffold.Style, name string) scaffold.Project {
 
 // seedProject is the seed example of DESIGN.md in style s.
 func seedProject(t testing.TB, s scaffold.Style) scaffold.Project {
-	p, err := newProject(s, "db-operator").AddAPI(input.FlagSource, scaffold.API{
+	p, err := newProject(s, "db-operator").AddAPI(input.FlagSource, api.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true,
 		Fields: mustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
 			"storage:quantity", "replicas:int32:min=1:max=5:default=1"),
@@ -128,15 +129,15 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			require.NoError(t, scoped.Validate(input.FlagSource, styles.All()))
 			add("namespace", scoped)
 		}
-		cluster, err := newProject(s, "demo").AddAPI(input.FlagSource, scaffold.API{
+		cluster, err := newProject(s, "demo").AddAPI(input.FlagSource, api.API{
 			Group: "platform", Version: "v1alpha1", Kind: "Tenant", Plural: "tenants", Namespaced: false,
 			Fields: mustFields(t, "owner:string:required:column:immutable", "quota:quantity:default=10Gi:immutable"),
-			Rules:  []scaffold.Rule{{Rule: "self.owner != 'root'", Message: "root owns no tenant"}},
+			Rules:  []api.Rule{{Rule: "self.owner != 'root'", Message: "root owns no tenant"}},
 			Status: mustFields(t, "namespace:string:column"),
 		})
 		require.NoError(t, err)
 		add("cluster", cluster)
-		two, err := seedProject(t, s).AddAPI(input.FlagSource, scaffold.API{
+		two, err := seedProject(t, s).AddAPI(input.FlagSource, api.API{
 			Group: "cache", Version: "v2beta1", Kind: "Cache", Plural: "caches", Namespaced: true, ShortNames: []string{"kv", "cch"}, Categories: []string{"all", "storage"},
 			Fields: mustFields(t, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
 				"since:datetime", "type:string", "range.func:int32", "tags:[]string", "shards:[]int32", "surge:int-or-string:default=25%", "labels:map[string]string", "backup.schedule:string:default=@daily",
@@ -150,11 +151,11 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 		require.NoError(t, err)
 		// Admission: the runtime's webhooks where it serves them, else
 		// policies (which take further rules).
-		two, err = two.AddAdmission(input.FlagSource, s, "Database", scaffold.Admission{Validate: true, Default: s.Webhooks})
+		two, err = two.AddAdmission(input.FlagSource, s, "Database", api.Admission{Validate: true, Default: s.Webhooks})
 		require.NoError(t, err)
-		cacheAdmission := scaffold.Admission{Validate: true}
+		cacheAdmission := api.Admission{Validate: true}
 		if !s.Webhooks {
-			cacheAdmission.Rules = []scaffold.Rule{{Rule: "request.operation != 'UPDATE' || object.spec.size >= oldObject.spec.size", Message: "size cannot shrink"}}
+			cacheAdmission.Rules = []api.Rule{{Rule: "request.operation != 'UPDATE' || object.spec.size >= oldObject.spec.size", Message: "size cannot shrink"}}
 		}
 		two, err = two.AddAdmission(input.FlagSource, s, "Cache", cacheAdmission)
 		require.NoError(t, err)
@@ -163,10 +164,10 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			// Three versions, v3 renaming a field: the conversion webhook,
 			// v1 converting through v2 to v3.
 			versions, _, err := seedProject(t, s).AddVersion(input.FlagSource, "Database", "v2",
-				scaffold.APIEdit{Fields: mustFields(t, "tier:string:default=standard")})
+				api.APIEdit{Fields: mustFields(t, "tier:string:default=standard")})
 			require.NoError(t, err)
 			versions, _, err = versions.AddVersion(input.FlagSource, "Database", "v3",
-				scaffold.APIEdit{Renames: []scaffold.Rename{{From: "engine", To: "flavor"}}})
+				api.APIEdit{Renames: []api.Rename{{From: "engine", To: "flavor"}}})
 			require.NoError(t, err)
 			add("versions", versions)
 		}

@@ -5,12 +5,12 @@ import (
 	"path"
 	"slices"
 
-	"github.com/opctl/opctl/scaffold/machinery"
-
 	rbacv1 "k8s.io/api/rbac/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -86,11 +86,11 @@ func Render(p Project, style Style) (*machinery.Tree, error) {
 }
 
 // CRDPath is where the CRD of an API lives, named as controller-gen names it.
-func CRDPath(p Project, a API) string {
+func CRDPath(p Project, a api.API) string {
 	return fmt.Sprintf("config/crd/bases/%s_%s.yaml", a.FullGroup(p.Domain), a.Plural)
 }
 
-func SamplePath(p Project, a API) string {
+func SamplePath(p Project, a api.API) string {
 	return fmt.Sprintf("config/samples/%s_%s_%s.yaml", a.Group, a.Version, a.Singular())
 }
 
@@ -99,7 +99,7 @@ func SamplePath(p Project, a API) string {
 // and its sample.
 type contract struct {
 	crd       *apiextensionsv1.CustomResourceDefinition
-	validator *kindValidator
+	validator *api.KindValidator
 	sample    map[string]any
 }
 
@@ -116,13 +116,13 @@ func contracts(p Project) ([]contract, error) {
 	return out, nil
 }
 
-func contractOf(domain string, a API) (contract, error) {
-	crd := BuildCRD(domain, a)
-	if err := ValidateCRD(crd); err != nil {
+func contractOf(domain string, a api.API) (contract, error) {
+	crd := api.BuildCRD(domain, a)
+	if err := api.ValidateCRD(crd); err != nil {
 		return contract{}, err
 	}
-	validator := newKindValidator(crd)
-	sample, err := sampleOf(domain, a, validator)
+	validator := api.NewKindValidator(crd)
+	sample, err := api.SampleOf(domain, a, validator)
 	return contract{crd: crd, validator: validator, sample: sample}, err
 }
 
@@ -199,7 +199,7 @@ func addManifests(p Project, style Style, kinds []contract, t *machinery.Tree) e
 		return err
 	}
 	resources := map[string][]string{}
-	for _, file := range SortedKeys(files) {
+	for _, file := range api.SortedKeys(files) {
 		if err := add(file, files[file]...); err != nil {
 			return err
 		}
@@ -209,7 +209,7 @@ func addManifests(p Project, style Style, kinds []contract, t *machinery.Tree) e
 		resources["config/crd"] = prefixAll("bases/", crds)
 	}
 	var top []string
-	for _, dir := range SortedKeys(resources) {
+	for _, dir := range api.SortedKeys(resources) {
 		top = append(top, path.Base(dir))
 		if err := addKustomization(dir, &kustomization{Resources: resources[dir]}); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/naming"
@@ -82,7 +83,7 @@ type Style struct {
 	CI func(Project) CI
 	// Prerequisite is what the cluster needs before the operator deploys
 	// (test/e2e/run.sh checks it), if anything.
-	Prerequisite *Prerequisite
+	Prerequisite *api.Prerequisite
 }
 
 // KindOption is a setting of a kind that a style adds to the model: a
@@ -92,7 +93,7 @@ type KindOption struct {
 	// Validate checks a kind's value. files is the project's directory
 	// when the value comes from create api, whose files the value may
 	// name; nil when the project file is read: the value alone is checked.
-	Validate func(src input.Source, a API, value string, files fs.FS) error
+	Validate func(src input.Source, a api.API, value string, files fs.FS) error
 	// RunsInstead: the kind runs what the value names instead of the
 	// style's code, so its conformance cases (opctl's starter children)
 	// say nothing of it: opctl verify does not run them, and opctl migrate

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 )
 
@@ -20,7 +21,7 @@ func templateFuncs() template.FuncMap {
 	return template.FuncMap{
 		"join":       strings.Join,
 		"header":     func() string { return GeneratedHeader },
-		"upperFirst": UpperFirst,
+		"upperFirst": api.UpperFirst,
 		"olmDir":     func() string { return bundleSourceDir },
 		"olmChannel": func() string { return defaultChannel },
 		"olmMinKube": func() string { return minKubeVersion },

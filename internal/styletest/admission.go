@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // WebhookServer starts the admission webhooks of the project in dir as a
@@ -106,7 +107,7 @@ func CheckWebhooks(t *testing.T, cluster *Cluster, style scaffold.Style, serve W
 		// object is created as a dry run.
 		var refused error
 		err := waitUntil(func() (bool, error) {
-			refused = c.Create(ctx, sample(strings.Repeat("a", scaffold.MaxNameLength+1)), client.DryRunAll)
+			refused = c.Create(ctx, sample(strings.Repeat("a", api.MaxNameLength+1)), client.DryRunAll)
 			return refused != nil && strings.Contains(refused.Error(), "denied the request"), nil
 		})
 		require.NoError(t, err, "waiting for the validating webhook to refuse a name too long; the last answer: %v", refused)
@@ -115,7 +116,7 @@ func CheckWebhooks(t *testing.T, cluster *Cluster, style scaffold.Style, serve W
 		good := sample("admitted")
 		require.NoError(t, c.Create(ctx, good))
 		assert.Equal(t, "database", good.GetLabels()[scaffold.DefaultedLabel], "the defaulting webhook sets the label")
-		assert.NoError(t, c.Create(ctx, sample(strings.Repeat("a", scaffold.MaxNameLength))), "a name of 63 characters is admitted")
+		assert.NoError(t, c.Create(ctx, sample(strings.Repeat("a", api.MaxNameLength))), "a name of 63 characters is admitted")
 		if t.Failed() {
 			t.Logf("last refusal: %v", refused)
 		}

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // checkListMerge: the users of an Other (see SeedWithOther), a list of
@@ -22,7 +23,7 @@ import (
 // where an atomic list would keep the last manager's only.
 func checkListMerge(t *testing.T, c client.Client, p scaffold.Project, ns string) {
 	ctx := context.Background()
-	i := slices.IndexFunc(p.APIs, func(a scaffold.API) bool { return a.Kind == "Other" })
+	i := slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Other" })
 	require.NotEqual(t, -1, i, "the project has no Other kind: use SeedWithOther")
 	a := p.APIs[i]
 	object := func(users ...any) *unstructured.Unstructured {
@@ -52,7 +53,7 @@ func checkListMerge(t *testing.T, c client.Client, p scaffold.Project, ns string
 // SeedWithOther) through its scale subresource, as an autoscaler does.
 func checkScale(t *testing.T, cluster *Cluster, p scaffold.Project, ns string) {
 	ctx := context.Background()
-	a := p.APIs[slices.IndexFunc(p.APIs, func(a scaffold.API) bool { return a.Kind == "Other" })]
+	a := p.APIs[slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Other" })]
 	require.Equal(t, "replicas", a.ScaleReplicas, "Other scales its replicas: use SeedWithOther")
 	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": a.FullGroup(p.Domain) + "/" + a.Version, "kind": a.Kind,

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -33,7 +34,7 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 	ctx := context.Background()
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
-	i := slices.IndexFunc(p.APIs, func(a scaffold.API) bool { return a.Kind == "Other" })
+	i := slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Other" })
 	require.NotEqual(t, -1, i, "the project has no Other kind: use SeedWithOther")
 	api := p.APIs[i]
 	cr := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "other.example.com/v1", "kind": "Other",
@@ -69,7 +70,7 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 // waitConverged waits until the children of cr are what opctl's Go
 // reference (scaffold.DesiredChildren) makes of it, its own status fields
 // what the starter reports, and Ready.
-func waitConverged(t *testing.T, c client.Client, p scaffold.Project, api scaffold.API, cr *unstructured.Unstructured, what string) {
+func waitConverged(t *testing.T, c client.Client, p scaffold.Project, api api.API, cr *unstructured.Unstructured, what string) {
 	t.Helper()
 	status := api.StatusStarter().Status(cr.GetName())
 	spec, _ := cr.Object["spec"].(map[string]any)
@@ -154,7 +155,7 @@ func checkCases(t *testing.T, c client.Client, dir, ns string) {
 func checkMicroservice(t *testing.T, c client.Client, dir, ns string) {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
-	i := slices.IndexFunc(p.APIs, func(a scaffold.API) bool { return a.Kind == "Microservice" })
+	i := slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Microservice" })
 	require.NotEqual(t, -1, i, "the project has no Microservice kind: use SeedWithOther")
 	cr := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "platform.example.com/v1", "kind": "Microservice",
 		"metadata": map[string]any{"name": "cart", "namespace": ns},

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -28,13 +29,13 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 	dir := Seed(t, style)
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
-	edit := scaffold.APIEdit{Owns: []string{"Secret"}}
-	f, err := scaffold.ParseField("backup.schedule:string")
+	edit := api.APIEdit{Owns: []string{"Secret"}}
+	f, err := api.ParseField("backup.schedule:string")
 	require.NoError(t, err)
-	edit.Fields = []scaffold.Field{f}
-	sf, err := scaffold.ParseStatusField("endpoint:string:column")
+	edit.Fields = []api.Field{f}
+	sf, err := api.ParseStatusField("endpoint:string:column")
 	require.NoError(t, err)
-	edit.StatusFields = []scaffold.Field{sf}
+	edit.StatusFields = []api.Field{sf}
 	edited, _, err := p.EditAPI(input.FlagSource, "Database", edit)
 	require.NoError(t, err)
 	before, err := scaffold.Render(p, style)
@@ -53,7 +54,7 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 		}
 	}
 	require.NotEmpty(t, changed)
-	t.Logf("changed by the team: %s", strings.Join(scaffold.SortedKeys(changed), " "))
+	t.Logf("changed by the team: %s", strings.Join(api.SortedKeys(changed), " "))
 	MustRun(t, dir, "edit", "api", "--kind", "Database", "--field", "backup.schedule:string", "--owns", "Secret",
 		"--status-field", "endpoint:string:column")
 	for file, want := range changed {

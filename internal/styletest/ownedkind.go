@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -58,7 +59,7 @@ func checkOwnedKindAdded(t *testing.T, cluster *Cluster, dir, ns string, run Run
 	cluster.applyRBAC(t, dir)
 	kubeconfig := cluster.ServiceAccountKubeconfig(t, after.Namespace(), after.Name+"-controller-manager")
 	defer run(t, dir, kubeconfig, cluster.AdminKubeconfig(t)).Stop()
-	i := slices.IndexFunc(after.APIs, func(a scaffold.API) bool { return a.Kind == "Database" })
+	i := slices.IndexFunc(after.APIs, func(a api.API) bool { return a.Kind == "Database" })
 	cr := ReadObjects(t, filepath.Join(dir, "config/samples/myapp_v1_database.yaml"))[0]
 	cr.SetNamespace(ns)
 	cr.SetName("with-secret")

@@ -12,6 +12,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -167,7 +168,7 @@ func AddCache(t *testing.T, dir string, fields ...string) {
 	for _, f := range fields {
 		args = append(args, "--field", f)
 	}
-	MustRun(t, dir, append(args, "--owns", strings.Join(scaffold.ChildKindNames(), ","), "--short-names", "kv,cch", "--categories", "all,storage",
+	MustRun(t, dir, append(args, "--owns", strings.Join(api.ChildKindNames(), ","), "--short-names", "kv,cch", "--categories", "all,storage",
 		"--rbac", "pods/log:get")...)
 }
 

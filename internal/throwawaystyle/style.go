@@ -12,6 +12,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 )
 
@@ -34,7 +35,7 @@ func Style() scaffold.Style {
 		ConformanceTest: `echo "the throwaway style runs no conformance cases: it is a test fixture" >&2; exit 1`,
 		Pins:            []string{"shellOperatorImage"},
 		Access: scaffold.Access{Parent: []string{"get", "list", "watch"}, Status: []string{"patch"},
-			Child: func(scaffold.ChildKind) []string { return []string{"get", "list", "watch", "create", "patch"} }},
+			Child: func(api.ChildKind) []string { return []string{"get", "list", "watch", "create", "patch"} }},
 		Runtime: func(scaffold.Project) scaffold.Runtime {
 			return scaffold.Runtime{Command: []string{"/bin/bash", "/loop/reconcile.sh"}}
 		},

@@ -17,7 +17,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // Break is one breaking change: the flag that made it (Key, as edit api
@@ -35,13 +35,13 @@ func Prerelease(version string) bool { return prerelease.MatchString(version) }
 
 // Check lists what changing the kind from old to new breaks, field by
 // field in old's order, then new fields, then spec rules.
-func Check(old, new scaffold.API) []Break {
+func Check(old, new api.API) []Break {
 	var breaks []Break
 	objects := objectPaths(old.Fields)
 	for _, was := range old.Fields {
-		i := slices.IndexFunc(new.Fields, func(f scaffold.Field) bool { return f.Name == was.Name })
+		i := slices.IndexFunc(new.Fields, func(f api.Field) bool { return f.Name == was.Name })
 		if i < 0 {
-			if slices.ContainsFunc(new.Fields, func(f scaffold.Field) bool { return strings.HasPrefix(f.Name, was.Name+".") }) {
+			if slices.ContainsFunc(new.Fields, func(f api.Field) bool { return strings.HasPrefix(f.Name, was.Name+".") }) {
 				breaks = append(breaks, Break{"field", was.Name, "it changes from " + string(was.Type) + " to an object: values stored in it no longer fit"})
 				continue
 			}
@@ -53,7 +53,7 @@ func Check(old, new scaffold.API) []Break {
 		}
 	}
 	for _, f := range new.Fields {
-		if slices.ContainsFunc(old.Fields, func(o scaffold.Field) bool { return o.Name == f.Name }) {
+		if slices.ContainsFunc(old.Fields, func(o api.Field) bool { return o.Name == f.Name }) {
 			continue
 		}
 		if objects[parent(f.Name)] && f.Required && f.Default == nil {
@@ -61,7 +61,7 @@ func Check(old, new scaffold.API) []Break {
 		}
 	}
 	for _, r := range new.Rules {
-		if !slices.ContainsFunc(old.Rules, func(o scaffold.Rule) bool { return o.Rule == r.Rule }) {
+		if !slices.ContainsFunc(old.Rules, func(o api.Rule) bool { return o.Rule == r.Rule }) {
 			breaks = append(breaks, Break{"rule", r.Rule, "a new rule may refuse objects the version accepted"})
 		}
 	}
@@ -73,18 +73,18 @@ func Check(old, new scaffold.API) []Break {
 }
 
 // listKeyBreaks are the lists of objects whose keys change: server-side
-// apply would merge the objects stored in them by other fields (or, a list
+// Apply would merge the objects stored in them by other fields (or, a list
 // becoming atomic or keyed, replace or merge them).
-func listKeyBreaks(old, new []scaffold.Field) []Break {
+func listKeyBreaks(old, new []api.Field) []Break {
 	var breaks []Break
 	newLists := objectPaths(new)
 	for _, list := range slices.Sorted(maps.Keys(objectPaths(old))) {
-		if !strings.HasSuffix(list, scaffold.ListSuffix) || !newLists[list] {
+		if !strings.HasSuffix(list, api.ListSuffix) || !newLists[list] {
 			continue
 		}
-		was, is := scaffold.ListKeys(below(old, list)), scaffold.ListKeys(below(new, list))
+		was, is := api.ListKeys(below(old, list)), api.ListKeys(below(new, list))
 		if !slices.Equal(was, is) {
-			breaks = append(breaks, Break{"field", strings.TrimSuffix(list, scaffold.ListSuffix),
+			breaks = append(breaks, Break{"field", strings.TrimSuffix(list, api.ListSuffix),
 				fmt.Sprintf("its objects' keys change from %s to %s: server-side apply would merge the objects already stored by other fields", keysText(was), keysText(is))})
 		}
 	}
@@ -92,8 +92,8 @@ func listKeyBreaks(old, new []scaffold.Field) []Break {
 }
 
 // below are the fields under the object or list path, named relative to it.
-func below(fields []scaffold.Field, path string) []scaffold.Field {
-	var out []scaffold.Field
+func below(fields []api.Field, path string) []api.Field {
+	var out []api.Field
 	for _, f := range fields {
 		if rest, ok := strings.CutPrefix(f.Name, path+"."); ok {
 			f.Name = rest
@@ -114,10 +114,10 @@ func keysText(keys []string) string {
 // reading them: a field they read goes, or holds another type. The
 // operator alone writes status, so tightening a bound refuses no user's
 // object (and the API server's ratcheting keeps stored values).
-func statusBreaks(old, new []scaffold.Field) []Break {
+func statusBreaks(old, new []api.Field) []Break {
 	var breaks []Break
 	for _, was := range old {
-		i := slices.IndexFunc(new, func(f scaffold.Field) bool { return f.Name == was.Name })
+		i := slices.IndexFunc(new, func(f api.Field) bool { return f.Name == was.Name })
 		switch {
 		case i < 0:
 			breaks = append(breaks, Break{"remove-status-field", was.Name, "removing a status field breaks the clients that read it"})
@@ -130,7 +130,7 @@ func statusBreaks(old, new []scaffold.Field) []Break {
 
 // narrowings are the ways the new definition of a field accepts less, or
 // reads stored objects differently, than the old one.
-func narrowings(was, is scaffold.Field) []string {
+func narrowings(was, is api.Field) []string {
 	if was.Type != is.Type {
 		return []string{fmt.Sprintf("its type changes from %s to %s: values stored in it no longer fit", was.Type, is.Type)}
 	}
@@ -180,7 +180,7 @@ func narrowings(was, is scaffold.Field) []string {
 		add("it becomes immutable: updates that change it would be refused")
 	}
 	for _, r := range is.Rules {
-		if !slices.ContainsFunc(was.Rules, func(o scaffold.Rule) bool { return o.Rule == r.Rule }) {
+		if !slices.ContainsFunc(was.Rules, func(o api.Rule) bool { return o.Rule == r.Rule }) {
 			add("it gets the rule %q: values already accepted may be refused", r.Rule)
 		}
 	}
@@ -200,7 +200,7 @@ func missing(was, is []string) []string {
 
 // objectPaths are the objects fields sit in: "" (the spec) and each dotted
 // prefix of a field's name.
-func objectPaths(fields []scaffold.Field) map[string]bool {
+func objectPaths(fields []api.Field) map[string]bool {
 	out := map[string]bool{"": true}
 	for _, f := range fields {
 		for p := parent(f.Name); p != ""; p = parent(p) {

@@ -6,15 +6,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/apicompat"
 )
 
-func api(t *testing.T, fields ...string) scaffold.API {
+func kind(t *testing.T, fields ...string) api.API {
 	t.Helper()
-	a := scaffold.API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true}
+	a := api.API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true}
 	for _, spec := range fields {
-		f, err := scaffold.ParseField(spec)
+		f, err := api.ParseField(spec)
 		require.NoError(t, err)
 		a.Fields = append(a.Fields, f)
 	}
@@ -76,9 +76,9 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			old, new := api(t, seed...), api(t, tt.new...)
+			old, new := kind(t, seed...), kind(t, tt.new...)
 			for _, r := range tt.rules {
-				new.Rules = append(new.Rules, scaffold.ParseRule(r))
+				new.Rules = append(new.Rules, api.ParseRule(r))
 			}
 			assert.Equal(t, tt.breaks, apicompat.Check(old, new))
 		})
@@ -86,10 +86,10 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckOfARemovedRuleOrOwnedKind(t *testing.T) {
-	old := api(t, "engine:string")
-	old.Rules = []scaffold.Rule{{Rule: "self.engine != ''"}}
+	old := kind(t, "engine:string")
+	old.Rules = []api.Rule{{Rule: "self.engine != ''"}}
 	old.Owns = []string{"ConfigMap", "Secret"}
-	new := api(t, "engine:string")
+	new := kind(t, "engine:string")
 	new.Owns = []string{"Secret", "Deployment"}
 	assert.Empty(t, apicompat.Check(old, new), "widening: a rule dropped, owned kinds changed")
 }
@@ -101,10 +101,10 @@ func TestPrerelease(t *testing.T) {
 }
 
 func TestCheckStatus(t *testing.T) {
-	withStatus := func(specs ...string) scaffold.API {
-		a := api(t)
+	withStatus := func(specs ...string) api.API {
+		a := kind(t)
 		for _, spec := range specs {
-			f, err := scaffold.ParseStatusField(spec)
+			f, err := api.ParseStatusField(spec)
 			require.NoError(t, err)
 			a.Status = append(a.Status, f)
 		}
@@ -113,7 +113,7 @@ func TestCheckStatus(t *testing.T) {
 	old := withStatus("endpoint:string", "phase:string:enum=Pending,Ready")
 	tests := []struct {
 		name   string
-		new    scaffold.API
+		new    api.API
 		breaks []apicompat.Break
 	}{
 		{"a status field added", withStatus("endpoint:string", "phase:string:enum=Pending,Ready", "readyReplicas:int32"), nil},
@@ -131,19 +131,19 @@ func TestCheckStatus(t *testing.T) {
 }
 
 func TestCheckLists(t *testing.T) {
-	old := api(t, "users[].name:string:required", "users[].roles:[]string")
+	old := kind(t, "users[].name:string:required", "users[].roles:[]string")
 	tests := []struct {
 		name   string
-		new    scaffold.API
+		new    api.API
 		breaks []apicompat.Break
 	}{
-		{"a field added to the objects", api(t, "users[].name:string:required", "users[].roles:[]string", "users[].admin:bool"), nil},
-		{"a required field without a default added to the objects", api(t, "users[].name:string:required", "users[].roles:[]string", "users[].email:string:required"),
+		{"a field added to the objects", kind(t, "users[].name:string:required", "users[].roles:[]string", "users[].admin:bool"), nil},
+		{"a required field without a default added to the objects", kind(t, "users[].name:string:required", "users[].roles:[]string", "users[].email:string:required"),
 			[]apicompat.Break{{"field", "users[].email", "a new required field without a default: objects already stored lack it"}}},
-		{"a new list with a required field", api(t, "users[].name:string:required", "users[].roles:[]string", "backups[].bucket:string:required"), nil},
-		{"the keys changed", api(t, "users[].name:string:required", "users[].roles:[]string", "users[].email:string:required:default=x:key"),
+		{"a new list with a required field", kind(t, "users[].name:string:required", "users[].roles:[]string", "backups[].bucket:string:required"), nil},
+		{"the keys changed", kind(t, "users[].name:string:required", "users[].roles:[]string", "users[].email:string:required:default=x:key"),
 			[]apicompat.Break{{"field", "users", "its objects' keys change from name to email: server-side apply would merge the objects already stored by other fields"}}},
-		{"the list removed", api(t),
+		{"the list removed", kind(t),
 			[]apicompat.Break{{"remove-field", "users[].name", "removing a field drops what objects already stored hold in it"},
 				{"remove-field", "users[].roles", "removing a field drops what objects already stored hold in it"}}},
 	}
@@ -155,7 +155,7 @@ func TestCheckLists(t *testing.T) {
 }
 
 func TestCheckScale(t *testing.T) {
-	old := api(t, "replicas:int32", "shards:int32")
+	old := kind(t, "replicas:int32", "shards:int32")
 	old.ScaleReplicas = "replicas"
 	for _, tt := range []struct {
 		name   string
@@ -201,15 +201,15 @@ func TestNoneBreaks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			newer := api(t, tt.newer...)
+			newer := kind(t, tt.newer...)
 			newer.Version = "v2"
 			if tt.describe {
 				newer.Fields[0].Description = "The database engine."
 			}
 			for _, r := range tt.rules {
-				newer.Rules = append(newer.Rules, scaffold.ParseRule(r))
+				newer.Rules = append(newer.Rules, api.ParseRule(r))
 			}
-			assert.Equal(t, tt.breaks, apicompat.NoneBreaks(api(t, seed...), newer))
+			assert.Equal(t, tt.breaks, apicompat.NoneBreaks(kind(t, seed...), newer))
 		})
 	}
 }

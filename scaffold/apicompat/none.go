@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // NoneBreaks lists what keeps the API server from converting objects
@@ -14,10 +14,10 @@ import (
 // of one version as the other as it is, so the two schemas may differ only
 // by fields with defaults, which the other version fills in or prunes. Each
 // Break names the flag of edit api that made the difference.
-func NoneBreaks(older, newer scaffold.API) []Break {
+func NoneBreaks(older, newer api.API) []Break {
 	var breaks []Break
 	for _, was := range older.Fields {
-		i := slices.IndexFunc(newer.Fields, func(f scaffold.Field) bool { return f.Name == was.Name })
+		i := slices.IndexFunc(newer.Fields, func(f api.Field) bool { return f.Name == was.Name })
 		switch {
 		case i < 0 && was.Default == nil:
 			breaks = append(breaks, Break{"remove-field", was.Name, fmt.Sprintf("it has no default: objects of %s would lose it when read as %s", older.Version, newer.Version)})
@@ -28,7 +28,7 @@ func NoneBreaks(older, newer scaffold.API) []Break {
 		}
 	}
 	for _, f := range newer.Fields {
-		if f.Default == nil && !slices.ContainsFunc(older.Fields, func(o scaffold.Field) bool { return o.Name == f.Name }) {
+		if f.Default == nil && !slices.ContainsFunc(older.Fields, func(o api.Field) bool { return o.Name == f.Name }) {
 			breaks = append(breaks, Break{"field", f.Name, fmt.Sprintf("it is new and has no default: objects written as %s would lose it", older.Version)})
 		}
 	}
@@ -53,7 +53,7 @@ func NoneBreaks(older, newer scaffold.API) []Break {
 // differs says how a field present in two versions differs in what it
 // accepts or how it reads, "" if it does not: its description and printer
 // column may differ.
-func differs(older, newer string, was, is scaffold.Field) string {
+func differs(older, newer string, was, is api.Field) string {
 	if w := narrowings(was, is); len(w) > 0 {
 		return fmt.Sprintf("from %s to %s %s", older, newer, w[0])
 	}

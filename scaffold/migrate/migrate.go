@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 )
@@ -63,7 +64,7 @@ func To(p scaffold.Project, src input.Source, from, to scaffold.Style, styles sc
 		// The kind's options the new style lacks go: one that ran
 		// something instead of the style's code leaves it to port.
 		n.APIs[i].Options = nil
-		for _, name := range scaffold.SortedKeys(a.Options) {
+		for _, name := range api.SortedKeys(a.Options) {
 			if _, ok := to.KindOption(name); ok {
 				if n.APIs[i].Options == nil {
 					n.APIs[i].Options = map[string]string{}
@@ -143,8 +144,8 @@ func Differences(p scaffold.Project, from, to scaffold.Style) []string {
 		}
 		return "writes quantities and durations into the children as written"
 	}
-	typed := slices.ContainsFunc(p.APIs, func(a scaffold.API) bool {
-		return slices.ContainsFunc(a.Fields, func(f scaffold.Field) bool { return f.Type == scaffold.TypeQuantity || f.Type == scaffold.TypeDuration })
+	typed := slices.ContainsFunc(p.APIs, func(a api.API) bool {
+		return slices.ContainsFunc(a.Fields, func(f api.Field) bool { return f.Type == api.TypeQuantity || f.Type == api.TypeDuration })
 	})
 	if from.CanonicalValues != to.CanonicalValues && typed {
 		out = append(out, fmt.Sprintf("spec values: %s %s; %s %s (a conformance case whose spec writes one otherwise holds in one of them only)", from.Name, canonical(from), to.Name, canonical(to)))
@@ -155,7 +156,7 @@ func Differences(p scaffold.Project, from, to scaffold.Style) []string {
 		}
 		return "gets ValidatingAdmissionPolicies, which check but cannot default"
 	}
-	if from.Webhooks != to.Webhooks && slices.ContainsFunc(p.APIs, func(a scaffold.API) bool { return a.Admission != nil }) {
+	if from.Webhooks != to.Webhooks && slices.ContainsFunc(p.APIs, func(a api.API) bool { return a.Admission != nil }) {
 		out = append(out, fmt.Sprintf("admission: %s %s; %s %s", from.Name, admission(from), to.Name, admission(to)))
 	}
 	reads := func(s scaffold.Style) string {
@@ -173,11 +174,11 @@ func Differences(p scaffold.Project, from, to scaffold.Style) []string {
 
 // NewPrerequisites are what the cluster needs for the project in to that
 // it did not need in from.
-func NewPrerequisites(old scaffold.Project, from scaffold.Style, migrated scaffold.Project, to scaffold.Style) []scaffold.Prerequisite {
-	var out []scaffold.Prerequisite
+func NewPrerequisites(old scaffold.Project, from scaffold.Style, migrated scaffold.Project, to scaffold.Style) []api.Prerequisite {
+	var out []api.Prerequisite
 	had := scaffold.Prerequisites(old, from)
 	for _, pre := range scaffold.Prerequisites(migrated, to) {
-		if !slices.ContainsFunc(had, func(h scaffold.Prerequisite) bool { return h.CRD == pre.CRD }) {
+		if !slices.ContainsFunc(had, func(h api.Prerequisite) bool { return h.CRD == pre.CRD }) {
 			out = append(out, pre)
 		}
 	}
@@ -189,7 +190,7 @@ func NewPrerequisites(old scaffold.Project, from scaffold.Style, migrated scaffo
 // files you added that opctl never wrote; caches, build output and hidden
 // directories but .github and .devcontainer are left out.
 func YourChanges(dir string, p scaffold.Project) (changed, added []string, err error) {
-	for _, path := range scaffold.SortedKeys(p.Starters) {
+	for _, path := range api.SortedKeys(p.Starters) {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -19,6 +19,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -273,7 +274,7 @@ func TestUpgradeKeepsRandomEdits(t *testing.T) {
 			git("init", "-q")
 			git("add", "-A")
 			git("commit", "-qm", "scaffolded by an earlier opctl")
-			starters := scaffold.SortedKeys(p.Starters)
+			starters := api.SortedKeys(p.Starters)
 			added := map[string][]string{}
 			for range 5 {
 				path := starters[r.IntN(len(starters))]

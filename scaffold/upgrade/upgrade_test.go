@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
@@ -34,14 +35,14 @@ func kopfSeed(t *testing.T) (string, scaffold.Project, scaffold.Style) {
 	t.Helper()
 	style, err := styles.All().Lookup("kopf")
 	require.NoError(t, err)
-	fields := []scaffold.Field{}
+	fields := []api.Field{}
 	for _, spec := range []string{"engine:string:enum=mysql,postgres:required", "replicas:int32:min=1:max=5:default=1"} {
-		f, err := scaffold.ParseField(spec)
+		f, err := api.ParseField(spec)
 		require.NoError(t, err)
 		fields = append(fields, f)
 	}
 	p, err := scaffold.Project{Name: "db-operator", Domain: "example.com", Version: scaffold.DefaultVersion, Style: "kopf",
-		Versions: pins.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, scaffold.API{
+		Versions: pins.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, api.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true, Fields: fields, Owns: []string{"ConfigMap"}})
 	require.NoError(t, err)
 	tree, err := scaffold.Render(p, style)

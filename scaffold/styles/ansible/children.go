@@ -4,13 +4,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // jinjaLeaf is one spec field as a child template reads it: spec.<path>
 // in Jinja2.
 type jinjaLeaf struct {
-	scaffold.Field
+	api.Field
 	// Value is the field's value (spec.backup.schedule); Text the value as
 	// the children hold it (scaffold.FieldText), before to_json or
 	// b64encode.
@@ -28,7 +28,7 @@ func (l jinjaLeaf) Get(otherwise string) string { return l.Value + " | default("
 // ansibleChild is an owned kind's template: a user-owned file of the
 // kind's role.
 type ansibleChild struct {
-	scaffold.ChildKind
+	api.ChildKind
 	// Template is the file under the role's templates/ (configmap.yaml.j2).
 	Template string
 	// CreateOnce: the child's spec cannot change once created (a Job).
@@ -36,7 +36,7 @@ type ansibleChild struct {
 	// Scaled: the owner's HorizontalPodAutoscaler sets its replicas.
 	Scaled bool
 	// Target is the workload an autoscaler scales.
-	Target scaffold.ChildKind
+	Target api.ChildKind
 }
 
 // dictAttributes are names Jinja2 resolves to a dict's own attributes
@@ -61,7 +61,7 @@ func jinjaPath(path []string) string {
 type templated struct {
 	Leaves    []jinjaLeaf
 	EnvLeaves []jinjaLeaf
-	Conv      scaffold.ConventionsOf[jinjaLeaf]
+	Conv      api.ConventionsOf[jinjaLeaf]
 	Children  []ansibleChild
 	// Workloads: the kind owns a kind that runs pods (its templates
 	// include pod.yaml.j2); Resources are the container's requests and
@@ -77,23 +77,23 @@ type jinjaResources struct {
 	*jinjaLeaf
 }
 
-func newTemplated(a scaffold.API) templated {
+func newTemplated(a api.API) templated {
 	var t templated
 	for _, f := range a.Values() {
 		l := jinjaLeaf{Field: f, Value: jinjaPath(f.Path()), Always: f.Required && !strings.Contains(f.Name, ".")}
 		switch f.Type {
-		case scaffold.TypeString, scaffold.TypeDuration, scaffold.TypeDatetime:
+		case api.TypeString, api.TypeDuration, api.TypeDatetime:
 			l.Text = l.Value
-		case scaffold.TypeBool:
+		case api.TypeBool:
 			l.Text = l.Value + " | to_json"
-		case scaffold.TypeInt32, scaffold.TypeInt64, scaffold.TypeQuantity, scaffold.TypeIntOrStr:
+		case api.TypeInt32, api.TypeInt64, api.TypeQuantity, api.TypeIntOrStr:
 			l.Text = l.Value + " | string"
 		default: // lists and maps: compact JSON, keys sorted, UTF-8 as it is
 			l.Text = l.Value + " | to_json(separators=(',', ':'), ensure_ascii=False, sort_keys=True)"
 		}
 		t.Leaves = append(t.Leaves, l)
 	}
-	t.Conv, t.EnvLeaves = scaffold.ConventionLeaves(a, t.Leaves, func(l jinjaLeaf) string { return l.Name })
+	t.Conv, t.EnvLeaves = api.ConventionLeaves(a, t.Leaves, func(l jinjaLeaf) string { return l.Name })
 	for _, r := range []jinjaResources{{"requests", t.Conv.Requests}, {"limits", t.Conv.Limits}} {
 		if r.jinjaLeaf != nil {
 			t.Resources = append(t.Resources, r)
@@ -102,7 +102,7 @@ func newTemplated(a scaffold.API) templated {
 	for _, ck := range a.OwnedKinds() {
 		child := ansibleChild{ChildKind: ck, Template: ck.Suffix() + ".yaml.j2", CreateOnce: !ck.Mutable, Scaled: ck.Kind == a.ScaledKind()}
 		if ck.Kind == "HorizontalPodAutoscaler" {
-			child.Target, _ = scaffold.LookupChildKind(a.ScaledKind())
+			child.Target, _ = api.LookupChildKind(a.ScaledKind())
 		}
 		t.Children = append(t.Children, child)
 		t.Workloads = t.Workloads || ck.Workload

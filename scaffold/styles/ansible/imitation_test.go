@@ -27,6 +27,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -52,7 +53,7 @@ func runRole(t *testing.T, dir, kubeconfig, _ string) *styletest.Process {
 
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
-	owns := map[string][]scaffold.ChildKind{}
+	owns := map[string][]api.ChildKind{}
 	for _, a := range p.APIs {
 		owns[a.Kind] = a.OwnedKinds()
 	}
@@ -145,7 +146,7 @@ type kindLoop struct {
 	c                client.Client
 	injector         *ownerInjectingProxy
 	w                watchEntry
-	owns             []scaffold.ChildKind
+	owns             []api.ChildKind
 	dir, collections string
 	logf             func(string, ...any)
 	// seen is each object's state (its resourceVersion and its

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 )
 
@@ -29,12 +30,12 @@ func PlaybookOption() scaffold.KindOption {
 }
 
 // playbookOf is the playbook a kind runs, "" when it runs its role.
-func playbookOf(a scaffold.API) string { return a.Options["playbook"] }
+func playbookOf(a api.API) string { return a.Options["playbook"] }
 
 // validatePlaybook checks a kind's playbook: where it may be, that the
 // kind sets no status of its own there, and, given the project's files,
 // that it is a playbook.
-func validatePlaybook(src input.Source, a scaffold.API, p string, files fs.FS) error {
+func validatePlaybook(src input.Source, a api.API, p string, files fs.FS) error {
 	if len(a.Status) > 0 {
 		return input.Invalid(src, "status-field", a.Status[0].Name, "%s runs your playbook %s, which opctl does not change: set the status there (operator_sdk.util.k8s_status), or drop --playbook for a role with a status template", a.Kind, p)
 	}
@@ -83,6 +84,6 @@ func checkPlaybook(src input.Source, p string, content []byte) error {
 // playbookFor names the playbooks opctl writes around a kind's playbook:
 // run-<kind>.yml (what the operator runs) and local-<kind>.yml (a run
 // outside the operator).
-func playbookFor(a scaffold.API, prefix string) string {
+func playbookFor(a api.API, prefix string) string {
 	return fmt.Sprintf("%s/%s-%s.yml", playbookDir, prefix, a.Singular())
 }

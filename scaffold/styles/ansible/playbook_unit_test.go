@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 )
 
@@ -19,10 +19,10 @@ func TestValidatePlaybook(t *testing.T) {
 		"playbooks/empty.yml": {Data: []byte("[]\n")},
 		"playbooks/all.yml":   {Data: []byte("- ansible.builtin.import_playbook: site.yml\n")},
 	}
-	status := []scaffold.Field{{Name: "endpoint", Type: scaffold.TypeString}}
+	status := []api.Field{{Name: "endpoint", Type: api.TypeString}}
 	for _, tc := range []struct {
 		playbook string
-		status   []scaffold.Field
+		status   []api.Field
 		files    bool
 		want     string // "" when valid
 	}{
@@ -40,7 +40,7 @@ func TestValidatePlaybook(t *testing.T) {
 		{"playbooks/empty.yml", nil, true, `--playbook "playbooks/empty.yml": has no play`},
 		{"playbooks/tasks.yml", nil, true, `--playbook "playbooks/tasks.yml": play 1 has no hosts`},
 	} {
-		a := scaffold.API{Kind: "Database", Status: tc.status}
+		a := api.API{Kind: "Database", Status: tc.status}
 		var fsys fs.FS // nil: the project file alone
 		if tc.files {
 			fsys = files
@@ -59,11 +59,11 @@ func TestValidatePlaybook(t *testing.T) {
 // A kind's playbook is a key of its own in the project file, as it was
 // before styles had options, and reads back as the kind's option.
 func TestPlaybookKeyRoundTrips(t *testing.T) {
-	a := scaffold.API{Group: "ops", Version: "v1", Kind: "Backup", Plural: "backups", Namespaced: true, Options: map[string]string{"playbook": "playbooks/backup.yml"}}
+	a := api.API{Group: "ops", Version: "v1", Kind: "Backup", Plural: "backups", Namespaced: true, Options: map[string]string{"playbook": "playbooks/backup.yml"}}
 	b, err := a.MarshalJSON()
 	assert.NoError(t, err)
 	assert.Contains(t, string(b), `"playbook":"playbooks/backup.yml"`)
-	var back scaffold.API
+	var back api.API
 	assert.NoError(t, back.UnmarshalJSON(b))
 	assert.Equal(t, a, back)
 	assert.Equal(t, "playbooks/backup.yml", playbookOf(back))

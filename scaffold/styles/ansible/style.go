@@ -17,6 +17,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/yamltext"
@@ -59,7 +60,7 @@ func Style() scaffold.Style {
 			// kubernetes.core.k8s gets, then server-side applies (a patch,
 			// which creates a missing child); the operator lists and
 			// watches what the role reads.
-			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
 			// A watch's role reads its Event (past the operator's cache),
 			// then creates it.
@@ -140,7 +141,7 @@ vars_files vars_prompt when while with yield`)
 
 // CRVar is the variable holding the whole object in the Ansible Operator:
 // _<group with . and - as _>_<kind in lower case>.
-func CRVar(domain string, a scaffold.API) string {
+func CRVar(domain string, a api.API) string {
 	return objectVar(a.FullGroup(domain), a.Kind)
 }
 
@@ -151,7 +152,7 @@ func objectVar(group, kind string) string {
 }
 
 type ansibleAPI struct {
-	scaffold.API
+	api.API
 	templated
 	Project     scaffold.Project
 	V           pins.Versions
@@ -236,7 +237,7 @@ func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 				createOnce = append(createOnce, c.Kind)
 			}
 		}
-		for _, node := range scaffold.GroupFields(a.Fields) {
+		for _, node := range api.GroupFields(a.Fields) {
 			snake := SnakeCase(node.Name)
 			lossy := false
 			for i := 1; i < len(node.Name); i++ {
@@ -404,7 +405,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 			continue // no role: the user's playbook
 		}
 		defaults := map[string]any{}
-		for _, node := range scaffold.GroupFields(a.Fields) {
+		for _, node := range api.GroupFields(a.Fields) {
 			if slices.Contains(ansibleReserved, SnakeCase(node.Name)) {
 				continue
 			}
@@ -412,7 +413,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 			if node.Field == nil {
 				v = map[string]any{}
 			} else if node.Field.Default != nil {
-				v = scaffold.TypedDefault(*node.Field)
+				v = api.TypedDefault(*node.Field)
 			}
 			defaults[SnakeCase(node.Name)] = v
 		}
@@ -428,7 +429,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 // stay short and lint-clean (no line over ansible-lint's 160 columns).
 func flowYAML(m map[string]any) []byte {
 	out := []byte("---\n")
-	for _, k := range scaffold.SortedKeys(m) {
+	for _, k := range api.SortedKeys(m) {
 		var v []byte
 		if list, ok := m[k].([]string); ok {
 			v = []byte("[]")

@@ -6,13 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // goLeaf is one spec field as a child builder reads it, written out for
 // the kind's Go types.
 type goLeaf struct {
-	scaffold.Field
+	api.Field
 	// Guard is when the object sets the field ("" when it always does:
 	// a required field outside optional objects).
 	Guard string
@@ -28,7 +28,7 @@ type goLeaf struct {
 // goChild is an owned kind's builder: a user-owned file of the kind's
 // controller package.
 type goChild struct {
-	scaffold.ChildKind
+	api.ChildKind
 	// Func builds the child (databaseConfigMap); Var holds it in the
 	// generated wiring (configMap); File is the builder's file.
 	Func, Var, File string
@@ -42,7 +42,7 @@ type goChild struct {
 	// Scaled: the owner's HorizontalPodAutoscaler sets its replicas.
 	Scaled bool
 	// Target is the workload an autoscaler scales.
-	Target scaffold.ChildKind
+	Target api.ChildKind
 	// New is a Go expression of an empty object of the kind.
 	New string
 }
@@ -75,7 +75,7 @@ func goVar(kind string) string {
 
 // goLeaves are the kind's values (a list of objects whole) as its
 // builders read them from v.
-func goLeaves(a scaffold.API, v string) []goLeaf {
+func goLeaves(a api.API, v string) []goLeaf {
 	var out []goLeaf
 	for _, f := range a.Values() {
 		out = append(out, newGoLeaf(f, v))
@@ -83,16 +83,16 @@ func goLeaves(a scaffold.API, v string) []goLeaf {
 	return out
 }
 
-func newGoLeaf(f scaffold.Field, v string) goLeaf {
+func newGoLeaf(f api.Field, v string) goLeaf {
 	path := f.Path()
 	expr := v + ".Spec"
 	var guards []string
 	for _, seg := range path[:len(path)-1] {
 		// Nested objects are pointers (goStructs).
-		expr += "." + scaffold.UpperFirst(seg)
+		expr += "." + api.UpperFirst(seg)
 		guards = append(guards, expr+" != nil")
 	}
-	expr += "." + scaffold.UpperFirst(path[len(path)-1])
+	expr += "." + api.UpperFirst(path[len(path)-1])
 	l := goLeaf{Field: f, Expr: expr, Value: expr, Filled: strings.Join(append(slices.Clone(guards), "len("+expr+") > 0"), " && ")}
 	switch {
 	case f.Required:
@@ -105,20 +105,20 @@ func newGoLeaf(f scaffold.Field, v string) goLeaf {
 	l.Guard = strings.Join(guards, " && ")
 	l.Int32 = l.Value
 	switch f.Type {
-	case scaffold.TypeString:
+	case api.TypeString:
 		l.Text = l.Value
-	case scaffold.TypeBool:
+	case api.TypeBool:
 		l.Text = fmt.Sprintf("strconv.FormatBool(%s)", l.Value)
-	case scaffold.TypeInt32:
+	case api.TypeInt32:
 		l.Text = fmt.Sprintf("strconv.FormatInt(int64(%s), 10)", l.Value)
-	case scaffold.TypeInt64:
+	case api.TypeInt64:
 		l.Text = fmt.Sprintf("strconv.FormatInt(%s, 10)", l.Value)
 		l.Int32 = fmt.Sprintf("int32(%s)", l.Value)
-	case scaffold.TypeQuantity, scaffold.TypeIntOrStr:
+	case api.TypeQuantity, api.TypeIntOrStr:
 		l.Text = expr + ".String()"
-	case scaffold.TypeDuration:
+	case api.TypeDuration:
 		l.Text = expr + ".Duration.String()"
-	case scaffold.TypeDatetime:
+	case api.TypeDatetime:
 		l.Text = expr + ".UTC().Format(time.RFC3339)"
 	default: // lists and maps
 		l.Text = fmt.Sprintf("jsonText(%s)", l.Value)
@@ -130,7 +130,7 @@ func newGoLeaf(f scaffold.Field, v string) goLeaf {
 // k8s.io/api/<group>/<version>, as kubebuilder names them (corev1,
 // appsv1, networkingv1), or "" for a kind it has none of: one of a group
 // outside Kubernetes' own (those have no dot or end in .k8s.io), a CRD's.
-func goPackage(c scaffold.ChildKind) string {
+func goPackage(c api.ChildKind) string {
 	switch {
 	case c.Group == "":
 		return "core" + c.Version
@@ -142,7 +142,7 @@ func goPackage(c scaffold.ChildKind) string {
 }
 
 // goChildren are the builders of the kind's owned kinds.
-func goChildren(a scaffold.API) []goChild {
+func goChildren(a api.API) []goChild {
 	var out []goChild
 	for _, c := range a.OwnedKinds() {
 		g := goChild{ChildKind: c, Func: strings.ToLower(a.Kind[:1]) + a.Kind[1:] + c.Kind, Var: strings.ToLower(c.Kind[:1]) + c.Kind[1:],
@@ -154,7 +154,7 @@ func goChildren(a scaffold.API) []goChild {
 			g.New = fmt.Sprintf(`&unstructured.Unstructured{Object: map[string]any{"apiVersion": %q, "kind": %q}}`, c.APIVersion(), c.Kind)
 		}
 		if c.Kind == "HorizontalPodAutoscaler" {
-			g.Target, _ = scaffold.LookupChildKind(a.ScaledKind())
+			g.Target, _ = api.LookupChildKind(a.ScaledKind())
 		}
 		out = append(out, g)
 	}
@@ -162,8 +162,8 @@ func goChildren(a scaffold.API) []goChild {
 }
 
 // ownsWorkload reports whether the kind owns a kind that runs pods.
-func ownsWorkload(a scaffold.API) bool {
-	return slices.ContainsFunc(a.OwnedKinds(), func(c scaffold.ChildKind) bool { return c.Workload })
+func ownsWorkload(a api.API) bool {
+	return slices.ContainsFunc(a.OwnedKinds(), func(c api.ChildKind) bool { return c.Workload })
 }
 
 // goMapLines is a map[string]string variable a builder declares, and its
@@ -220,7 +220,7 @@ func (a *goAPI) setChildren() {
 	a.Var = goVar(a.Kind)
 	leaves := goLeaves(a.API, a.Var)
 	var envLeaves []goLeaf
-	a.Conv, envLeaves = scaffold.ConventionLeaves(a.API, leaves, func(l goLeaf) string { return l.Name })
+	a.Conv, envLeaves = api.ConventionLeaves(a.API, leaves, func(l goLeaf) string { return l.Name })
 	a.Children = goChildren(a.API)
 	a.Workloads = ownsWorkload(a.API)
 	a.DataText = goMapLines{Var: "data"}

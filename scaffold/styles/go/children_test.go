@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // Every child kind opctl offers has the package kubebuilder's projects
@@ -20,8 +20,8 @@ func TestGoPackage(t *testing.T) {
 		"HorizontalPodAutoscaler": "autoscalingv2",
 		"ServiceMonitor":          "",
 	}
-	for _, name := range scaffold.ChildKindNames() {
-		c, ok := scaffold.LookupChildKind(name)
+	for _, name := range api.ChildKindNames() {
+		c, ok := api.LookupChildKind(name)
 		require.True(t, ok, name)
 		expected, known := want[name]
 		require.True(t, known, "%s: a child kind this test does not know yet: say which package it is in", name)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
 )
@@ -59,7 +60,7 @@ func Style() scaffold.Style {
 			// Children are server-side applied: a patch, which creates a
 			// missing child (the API server asks for create then); the
 			// controller caches them.
-			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
 			// A watch's handler records Events with the events.k8s.io API.
 			Events: []string{"create", "patch"}, EventsGroup: "events.k8s.io",
 			// A watch lists its target through a cache of its own, narrowed
@@ -113,7 +114,7 @@ func Style() scaffold.Style {
 
 // goAPI is the template data of one kind in the go style.
 type goAPI struct {
-	scaffold.API
+	api.API
 	FullGroup    string
 	Version      string
 	Import       string // Go import path of the scaffold.API package
@@ -141,7 +142,7 @@ type goAPI struct {
 	// Secret's data, EnvText the workloads' SPEC_ variables; ContainerPort
 	// and Replicas the conventions' int32 values, Resources the container's
 	// requests and limits.
-	Conv          scaffold.ConventionsOf[goLeaf]
+	Conv          api.ConventionsOf[goLeaf]
 	DataText      goMapLines
 	EnvText       goMapLines
 	ContainerPort goInt32
@@ -172,11 +173,11 @@ type goNext struct {
 	// the next version is it.
 	HubAlias, HubVersion string
 	NextIsHub            bool
-	Renames              []scaffold.Rename
+	Renames              []api.Rename
 	// Moved are the fields the hub calls otherwise (scaffold.API.Moved);
 	// CasesDir holds the version's conformance cases, seen from its
 	// package.
-	Moved    []scaffold.Rename
+	Moved    []api.Rename
 	CasesDir string
 }
 
@@ -219,12 +220,12 @@ type goData struct {
 	V        pins.Versions
 	APIs     []goAPI
 	GVs      []goGV
-	Children []scaffold.ChildKind
+	Children []api.ChildKind
 	// Workloads: some kind owns a kind that runs pods; CreateOnce: some
 	// kind owns a kind whose spec cannot change (the helpers they use).
 	Workloads, CreateOnce bool
 	// PrerequisiteKinds are the owned kinds that are not built in.
-	PrerequisiteKinds []scaffold.ChildKind
+	PrerequisiteKinds []api.ChildKind
 	Watches           []goWatch
 	// Lease is cmd/main.go's default leader-election lease.
 	Lease scaffold.Lease
@@ -233,7 +234,7 @@ type goData struct {
 // goAPIDir is where the types of an API live: api/<version> for the first
 // group, like kubebuilder's single-group layout, and api/<group>/<version>
 // for groups added later, so adding a group never moves existing files.
-func goAPIDir(p scaffold.Project, a scaffold.API) string {
+func goAPIDir(p scaffold.Project, a api.API) string {
 	if a.Group == p.Groups()[0] {
 		return path.Join("api", a.Version)
 	}
@@ -276,7 +277,7 @@ func newGoData(p scaffold.Project) goData {
 			addSpokes(p, a, ga, gv, &d)
 		}
 	}
-	for _, c := range scaffold.ChildKinds() {
+	for _, c := range api.ChildKinds() {
 		if owned[c.Kind] {
 			d.Children = append(d.Children, c)
 			if c.Prerequisite != nil {
@@ -289,7 +290,7 @@ func newGoData(p scaffold.Project) goData {
 
 // addSpokes adds the older versions of a kind that converts (hub, its
 // current version) to their group-versions, each converting to the next.
-func addSpokes(p scaffold.Project, a scaffold.API, hub goAPI, gv func(string, goAPI) int, d *goData) {
+func addSpokes(p scaffold.Project, a api.API, hub goAPI, gv func(string, goAPI) int, d *goData) {
 	older := a.OlderVersions()
 	for i, old := range older {
 		old.Admission = nil
@@ -314,7 +315,7 @@ func addSpokes(p scaffold.Project, a scaffold.API, hub goAPI, gv func(string, go
 }
 
 // newGoAPI is the template data of a kind, as it is in its version.
-func newGoAPI(p scaffold.Project, a scaffold.API) goAPI {
+func newGoAPI(p scaffold.Project, a api.API) goAPI {
 	dir := goAPIDir(p, a)
 	return goAPI{
 		API:       a,
@@ -327,17 +328,17 @@ func newGoAPI(p scaffold.Project, a scaffold.API) goAPI {
 			{Name: "ObservedGeneration"}, {Name: "Conditions", Copy: "conditions"},
 		}, goStatusFields(a)...)},
 		StatusFields:  goStatusFields(a),
-		ScaleRequired: slices.ContainsFunc(a.Fields, func(f scaffold.Field) bool { return f.Name == a.ScaleReplicas && f.Required }),
+		ScaleRequired: slices.ContainsFunc(a.Fields, func(f api.Field) bool { return f.Name == a.ScaleReplicas && f.Required }),
 		Markers:       kindMarkers(a),
 		RBACMarkers:   rbacMarkers(p, a),
-		UsesQuantity:  usesType(a, scaffold.TypeQuantity),
-		UsesIntOrStr:  usesType(a, scaffold.TypeIntOrStr),
+		UsesQuantity:  usesType(a, api.TypeQuantity),
+		UsesIntOrStr:  usesType(a, api.TypeIntOrStr),
 		SamplePath:    scaffold.SamplePath(p, a),
 		ProjectName:   p.Name,
 
 		ValidatingPath: a.ValidatePath(p.Domain), MutatingPath: a.MutatePath(p.Domain),
 		ValidatingName: a.WebhookName(p.Domain, "v"), MutatingName: a.WebhookName(p.Domain, "m"),
-		NameTooLongDetail: a.NameTooLongDetail(), MaxNameLength: scaffold.MaxNameLength,
+		NameTooLongDetail: a.NameTooLongDetail(), MaxNameLength: api.MaxNameLength,
 		DefaultedLabel: scaffold.DefaultedLabel,
 		Hub:            a.Converts(),
 	}
@@ -374,9 +375,9 @@ func newGoWatch(p scaffold.Project, w scaffold.Watch) (goWatch, error) {
 
 // rbacMarkers are the kubebuilder RBAC markers of a controller; they say
 // the same as config/rbac/role.yaml.
-func rbacMarkers(p scaffold.Project, a scaffold.API) []string {
+func rbacMarkers(p scaffold.Project, a api.API) []string {
 	single := p
-	single.APIs, single.Watches = []scaffold.API{a}, nil
+	single.APIs, single.Watches = []api.API{a}, nil
 	return markersOf(single)
 }
 

@@ -9,7 +9,7 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/opctl/opctl/inflect"
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // goStruct is one Go struct of an API's types file.
@@ -35,18 +35,18 @@ type goField struct {
 
 // goStructs returns the spec struct of an API followed by one struct per
 // nested object, depth first.
-func goStructs(a scaffold.API) []goStruct {
+func goStructs(a api.API) []goStruct {
 	var out []goStruct
-	var walk func(name, doc, of string, fields []scaffold.Field)
-	walk = func(name, doc, of string, fields []scaffold.Field) {
-		rules := scaffold.ObjectRules(fields)
+	var walk func(name, doc, of string, fields []api.Field)
+	walk = func(name, doc, of string, fields []api.Field) {
+		rules := api.ObjectRules(fields)
 		if name == a.Kind+"Spec" {
-			rules = scaffold.SpecRules(a)
+			rules = api.SpecRules(a)
 		}
 		s := goStruct{Name: name, Doc: doc, Markers: ruleMarkers(rules)}
 		i := len(out)
 		out = append(out, s)
-		for _, node := range scaffold.GroupFields(fields) {
+		for _, node := range api.GroupFields(fields) {
 			if node.Field != nil {
 				s.Fields = append(s.Fields, goScalarField(*node.Field, node.Name, of))
 				continue
@@ -55,12 +55,12 @@ func goStructs(a scaffold.API) []goStruct {
 			if name == a.Kind+"Spec" {
 				prefix = a.Kind
 			}
-			child := prefix + scaffold.UpperFirst(node.Name)
+			child := prefix + api.UpperFirst(node.Name)
 			if node.List {
 				// DatabaseUser, each object of the list users.
-				child = prefix + scaffold.UpperFirst(singular(node.Name))
+				child = prefix + api.UpperFirst(singular(node.Name))
 				markers := []string{"+optional", "+listType=atomic"}
-				if keys := scaffold.ListKeys(node.Children); keys != nil {
+				if keys := api.ListKeys(node.Children); keys != nil {
 					markers = []string{"+optional", "+listType=map"}
 					for _, k := range keys {
 						markers = append(markers, "+listMapKey="+k)
@@ -68,22 +68,22 @@ func goStructs(a scaffold.API) []goStruct {
 				}
 				// No omitempty, as other lists: an empty list stays [].
 				s.Fields = append(s.Fields, goField{
-					Name: scaffold.UpperFirst(node.Name), JSON: node.Name,
+					Name: api.UpperFirst(node.Name), JSON: node.Name,
 					Type: "[]" + child, Elem: child, Copy: "structSlice",
-					Doc:     fmt.Sprintf("%s holds the %s objects.", scaffold.UpperFirst(node.Name), node.Name),
+					Doc:     fmt.Sprintf("%s holds the %s objects.", api.UpperFirst(node.Name), node.Name),
 					Markers: markers,
 				})
 				walk(child, fmt.Sprintf("%s is one object of the %s list of %s.", child, node.Name, name), "each "+singular(node.Name), node.Children)
 				continue
 			}
 			markers := []string{"+optional"}
-			if scaffold.DefaultsToEmpty(node.Children) {
+			if api.DefaultsToEmpty(node.Children) {
 				markers = append(markers, "+kubebuilder:default={}")
 			}
 			s.Fields = append(s.Fields, goField{
-				Name: scaffold.UpperFirst(node.Name), JSON: node.Name + ",omitempty",
+				Name: api.UpperFirst(node.Name), JSON: node.Name + ",omitempty",
 				Type: "*" + child, Elem: child, Copy: "ptrStruct",
-				Doc:     fmt.Sprintf("%s holds the %s settings.", scaffold.UpperFirst(node.Name), node.Name),
+				Doc:     fmt.Sprintf("%s holds the %s settings.", api.UpperFirst(node.Name), node.Name),
 				Markers: markers,
 			})
 			walk(child, fmt.Sprintf("%s is the %s object of %s.", child, node.Name, name), of, node.Children)
@@ -96,9 +96,9 @@ func goStructs(a scaffold.API) []goStruct {
 
 // goScalarField is the field f of the resource, or of each object of a list
 // (of says which).
-func goScalarField(f scaffold.Field, jsonName, of string) goField {
+func goScalarField(f api.Field, jsonName, of string) goField {
 	goType := f.Type.Go()
-	g := goField{Name: scaffold.UpperFirst(jsonName), Doc: f.Description}
+	g := goField{Name: api.UpperFirst(jsonName), Doc: f.Description}
 	if g.Doc == "" {
 		g.Doc = fmt.Sprintf("%s is the %s of %s.", g.Name, jsonName, of)
 	}
@@ -135,10 +135,10 @@ func goScalarField(f scaffold.Field, jsonName, of string) goField {
 	if f.Pattern != "" {
 		g.Markers = append(g.Markers, v+"Pattern=`"+f.Pattern+"`")
 	}
-	g.Markers = append(g.Markers, ruleMarkers(scaffold.FieldRules(f))...)
+	g.Markers = append(g.Markers, ruleMarkers(api.FieldRules(f))...)
 	if f.Default != nil {
-		d := fmt.Sprint(scaffold.TypedDefault(f))
-		if s, ok := scaffold.TypedDefault(f).(string); ok {
+		d := fmt.Sprint(api.TypedDefault(f))
+		if s, ok := api.TypedDefault(f).(string); ok {
 			d = strconv.Quote(s)
 		}
 		g.Markers = append(g.Markers, "+kubebuilder:default="+d)
@@ -160,7 +160,7 @@ func ruleMarkers(rules apiextensionsv1.ValidationRules) []string {
 }
 
 // kindMarkers are the type-level markers of the root kind.
-func kindMarkers(a scaffold.API) []string {
+func kindMarkers(a api.API) []string {
 	resource := fmt.Sprintf("+kubebuilder:resource:path=%s,scope=%s", a.Plural, a.Scope())
 	if len(a.ShortNames) > 0 {
 		resource += ",shortName=" + strings.Join(a.ShortNames, ";")
@@ -170,13 +170,13 @@ func kindMarkers(a scaffold.API) []string {
 	}
 	m := []string{"+kubebuilder:object:root=true", "+kubebuilder:subresource:status", resource}
 	if f := a.ScaleReplicas; f != "" {
-		m = append(m, fmt.Sprintf("+kubebuilder:subresource:scale:specpath=.spec.%s,statuspath=.status.%s,selectorpath=.status.%s", f, f, scaffold.ScaleSelector))
+		m = append(m, fmt.Sprintf("+kubebuilder:subresource:scale:specpath=.spec.%s,statuspath=.status.%s,selectorpath=.status.%s", f, f, api.ScaleSelector))
 	}
 	if a.Converts() {
 		// The hub of the versions is the one the API server stores.
 		m = append(m, "+kubebuilder:storageversion")
 	}
-	for _, c := range scaffold.PrinterColumns(a) {
+	for _, c := range api.PrinterColumns(a) {
 		m = append(m, fmt.Sprintf("+kubebuilder:printcolumn:name=%q,type=%s,JSONPath=`%s`", c.Name, c.Type, c.JSONPath))
 	}
 	return m
@@ -186,7 +186,7 @@ func kindMarkers(a scaffold.API) []string {
 // status types write them: strings, numbers and booleans as plain values
 // that omitempty leaves out, the struct types (which omitempty cannot
 // leave out) behind pointers.
-func goStatusFields(a scaffold.API) []goField {
+func goStatusFields(a api.API) []goField {
 	var out []goField
 	for _, f := range a.StatusFields() {
 		g := goScalarField(f, f.Name, "the resource")
@@ -202,8 +202,8 @@ func goStatusFields(a scaffold.API) []goField {
 }
 
 // usesType reports whether any spec or status field of the API has type t.
-func usesType(a scaffold.API, t scaffold.FieldType) bool {
-	return slices.ContainsFunc(slices.Concat(a.Fields, a.Status), func(f scaffold.Field) bool { return f.Type == t })
+func usesType(a api.API, t api.FieldType) bool {
+	return slices.ContainsFunc(slices.Concat(a.Fields, a.Status), func(f api.Field) bool { return f.Type == t })
 }
 
 // singular names one object of a list: users → user; a name that is no

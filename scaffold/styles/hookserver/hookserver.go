@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles/python"
@@ -33,8 +34,8 @@ func Command(p scaffold.Project) []string {
 func Partials() fs.FS { return machinery.TemplateDir(files, "templates/partials") }
 
 // Prerequisite is Metacontroller itself, installed once per cluster.
-func Prerequisite() *scaffold.Prerequisite {
-	return &scaffold.Prerequisite{CRD: "compositecontrollers.metacontroller.k8s.io", Install: "install Metacontroller first: make install-metacontroller",
+func Prerequisite() *api.Prerequisite {
+	return &api.Prerequisite{CRD: "compositecontrollers.metacontroller.k8s.io", Install: "install Metacontroller first: make install-metacontroller",
 		// What make install-metacontroller applies, then its StatefulSet
 		// running.
 		Setup: func(v pins.Versions) string {
@@ -91,7 +92,7 @@ type UpdateStrategy struct {
 // Child is the rule for an owned kind: InPlace, since the default,
 // OnDelete, never updates a child; OnDelete for a kind whose spec cannot
 // change once created (a Job), which the API server would refuse to update.
-func Child(c scaffold.ChildKind) ChildResourceRule {
+func Child(c api.ChildKind) ChildResourceRule {
 	method := "InPlace"
 	if !c.Mutable {
 		method = "OnDelete"

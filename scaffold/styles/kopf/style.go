@@ -11,6 +11,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
@@ -105,7 +106,7 @@ func Style() scaffold.Style {
 			// reconcile.py server-side applies (a patch, which creates a
 			// missing child: the API server asks for create then) and gets
 			// a child created once; its child handlers watch them.
-			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{
 				{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
 				// Cluster-wide Kopf observes CRDs and namespaces.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/styles/hookserver"
 	"github.com/opctl/opctl/scaffold/styles/python"
@@ -86,7 +87,7 @@ func manifests(p scaffold.Project) map[string][]any {
 			dc.Spec.Resources[0].LabelSelector = &metav1.LabelSelector{MatchLabels: d.Selector}
 		}
 		for _, kind := range d.Owns {
-			if c, ok := scaffold.LookupChildKind(kind); ok {
+			if c, ok := api.LookupChildKind(kind); ok {
 				dc.Spec.Attachments = append(dc.Spec.Attachments, hookserver.Child(c))
 			}
 		}

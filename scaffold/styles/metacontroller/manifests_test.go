@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/styles/hookserver"
 )
 
@@ -15,7 +16,7 @@ import (
 // which the API server would refuse), its hook the Service by the name
 // kustomize gives it.
 func TestCompositeControllers(t *testing.T) {
-	p := scaffold.Project{Name: "db-operator", Domain: "example.com", ResyncSeconds: 60, APIs: []scaffold.API{
+	p := scaffold.Project{Name: "db-operator", Domain: "example.com", ResyncSeconds: 60, APIs: []api.API{
 		{Group: "myapp", Version: "v2", Kind: "Database", Plural: "databases", Owns: []string{"ConfigMap", "Job"}},
 		{Group: "myapp", Version: "v1", Kind: "Cache", Plural: "caches"},
 	}}

@@ -4,13 +4,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // Leaf is one spec field as a child builder reads it, written out in
 // Python for the fields the kind has.
 type Leaf struct {
-	scaffold.Field
+	api.Field
 	// In is the dict holding the field (spec, or spec_backup for a field
 	// of the object backup); Key its key there.
 	In, Key string
@@ -44,14 +44,14 @@ type Object struct {
 // Child is an owned kind's builder: a user-owned module of the package
 // with one function.
 type Child struct {
-	scaffold.ChildKind
+	api.ChildKind
 	// Module is the builder's module (database_configmap), Func its
 	// function (config_map).
 	Module, Func string
 	// Scaled: the owner's HorizontalPodAutoscaler sets its replicas.
 	Scaled bool
 	// Target is the workload an autoscaler scales.
-	Target scaffold.ChildKind
+	Target api.ChildKind
 }
 
 // Snake is a kind in snake_case: ConfigMap is config_map.
@@ -98,13 +98,13 @@ type builder struct {
 	// DataText is the ConfigMap's and Secret's data, EnvText the workloads'
 	// SPEC_ variables (the pyDict partial).
 	DataText, EnvText Dict
-	Conv              scaffold.ConventionsOf[Leaf]
+	Conv              api.ConventionsOf[Leaf]
 	Children          []Child
 	// Workloads: the kind owns a kind that runs pods.
 	Workloads bool
 }
 
-func newBuilder(a scaffold.API) builder {
+func newBuilder(a api.API) builder {
 	b := builder{Var: Var(a.Kind)}
 	seen := map[string]bool{}
 	for _, f := range a.Values() {
@@ -121,13 +121,13 @@ func newBuilder(a scaffold.API) builder {
 		key := path[len(path)-1]
 		l := Leaf{Field: f, In: in, Key: key, Value: in + `["` + key + `"]`}
 		l.Text = l.Value
-		if f.Type != scaffold.TypeString && f.Type != scaffold.TypeDuration && f.Type != scaffold.TypeDatetime {
+		if f.Type != api.TypeString && f.Type != api.TypeDuration && f.Type != api.TypeDatetime {
 			l.Text = "text(" + l.Value + ")"
 		}
 		b.Leaves = append(b.Leaves, l)
 	}
 	var envLeaves []Leaf
-	b.Conv, envLeaves = scaffold.ConventionLeaves(a, b.Leaves, func(l Leaf) string { return l.Name })
+	b.Conv, envLeaves = api.ConventionLeaves(a, b.Leaves, func(l Leaf) string { return l.Name })
 	b.DataText = Dict{Var: "data"}
 	for _, l := range b.Leaves {
 		b.DataText.Entries = append(b.DataText.Entries, Entry{Key: l.Name, Guard: l.entryGuard(), Text: l.Text})
@@ -139,7 +139,7 @@ func newBuilder(a scaffold.API) builder {
 	for _, ck := range a.OwnedKinds() {
 		child := Child{ChildKind: ck, Module: a.Singular() + "_" + ck.Suffix(), Func: Snake(ck.Kind), Scaled: ck.Kind == a.ScaledKind()}
 		if ck.Kind == "HorizontalPodAutoscaler" {
-			child.Target, _ = scaffold.LookupChildKind(a.ScaledKind())
+			child.Target, _ = api.LookupChildKind(a.ScaledKind())
 		}
 		b.Children = append(b.Children, child)
 		b.Workloads = b.Workloads || ck.Workload

@@ -13,6 +13,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
 )
@@ -65,7 +66,7 @@ conftest fake_api kopf_stand_in observed tests`)
 
 // API is the template data of one kind in the Python styles.
 type API struct {
-	scaffold.API
+	api.API
 	builder
 	FullGroup  string
 	Package    string
@@ -96,7 +97,7 @@ type Data struct {
 	// the children are of, CreateOnceKinds those whose spec cannot change
 	// once created.
 	Modules         []string
-	ChildResources  []scaffold.ChildKind
+	ChildResources  []api.ChildKind
 	CreateOnceKinds []string
 }
 
@@ -107,7 +108,7 @@ func NewData(p scaffold.Project, command []string, runtime string) Data {
 	for _, a := range p.APIs {
 		pa := API{API: a, builder: newBuilder(a), FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: scaffold.SamplePath(p, a),
 			ValidateID: strings.TrimPrefix(a.ValidatePath(p.Domain), "/"), MutateID: strings.TrimPrefix(a.MutatePath(p.Domain), "/"),
-			NameTooLong: a.NameTooLong(), MaxNameLength: scaffold.MaxNameLength, DefaultedLabel: scaffold.DefaultedLabel}
+			NameTooLong: a.NameTooLong(), MaxNameLength: api.MaxNameLength, DefaultedLabel: scaffold.DefaultedLabel}
 		for _, c := range pa.Children {
 			d.Modules = append(d.Modules, c.Module)
 		}
@@ -116,8 +117,8 @@ func NewData(p scaffold.Project, command []string, runtime string) Data {
 		}
 		d.APIs = append(d.APIs, pa)
 	}
-	for _, c := range scaffold.ChildKinds() {
-		if slices.ContainsFunc(p.APIs, func(a scaffold.API) bool { return slices.Contains(a.Owns, c.Kind) }) {
+	for _, c := range api.ChildKinds() {
+		if slices.ContainsFunc(p.APIs, func(a api.API) bool { return slices.Contains(a.Owns, c.Kind) }) {
 			d.ChildResources = append(d.ChildResources, c)
 			if !c.Mutable {
 				d.CreateOnceKinds = append(d.CreateOnceKinds, c.Kind)

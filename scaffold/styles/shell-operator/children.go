@@ -4,13 +4,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 // jqLeaf is one spec field as a child template reads it: .spec.<path> in
 // jq, null when the object does not set it.
 type jqLeaf struct {
-	scaffold.Field
+	api.Field
 	// Value is the field's value (.spec.backup.schedule); Text the value as
 	// the children hold it (scaffold.FieldText), null when it is not set.
 	Value, Text string
@@ -25,14 +25,14 @@ func (l jqLeaf) Get(otherwise string) string { return "(" + l.Value + " // " + o
 // jqChild is an owned kind's template: a user-owned jq module under
 // hooks/lib, which shell-operator never runs as a hook, defining one function.
 type jqChild struct {
-	scaffold.ChildKind
+	api.ChildKind
 	// Module is the template's module (lib/databases/configmap), Func its
 	// function (configmap).
 	Module, Func string
 	// Scaled: the owner's HorizontalPodAutoscaler sets its replicas.
 	Scaled bool
 	// Target is the workload an autoscaler scales.
-	Target scaffold.ChildKind
+	Target api.ChildKind
 }
 
 // jqKeywords are jq's keywords: a field so named is read as .["name"].
@@ -61,7 +61,7 @@ func jqKey(key string) string {
 type jqTemplated struct {
 	Leaves    []jqLeaf
 	EnvLeaves []jqLeaf
-	Conv      scaffold.ConventionsOf[jqLeaf]
+	Conv      api.ConventionsOf[jqLeaf]
 	Children  []jqChild
 	// Workloads: the kind owns a kind that runs pods (its templates
 	// include pod.jq).
@@ -73,17 +73,17 @@ type jqTemplated struct {
 	ScaleReplicas string
 }
 
-func newJQTemplated(a scaffold.API) jqTemplated {
+func newJQTemplated(a api.API) jqTemplated {
 	var t jqTemplated
 	for _, f := range a.Values() {
 		l := jqLeaf{Field: f, Value: jqPath(f.Path())}
 		l.Text = l.Value
-		if f.Type != scaffold.TypeString && f.Type != scaffold.TypeDuration && f.Type != scaffold.TypeDatetime {
+		if f.Type != api.TypeString && f.Type != api.TypeDuration && f.Type != api.TypeDatetime {
 			l.Text = "(" + l.Value + " | text)"
 		}
 		t.Leaves = append(t.Leaves, l)
 	}
-	t.Conv, t.EnvLeaves = scaffold.ConventionLeaves(a, t.Leaves, func(l jqLeaf) string { return l.Name })
+	t.Conv, t.EnvLeaves = api.ConventionLeaves(a, t.Leaves, func(l jqLeaf) string { return l.Name })
 	if len(a.Status) > 0 {
 		t.StatusModule = "lib/" + a.Plural + "/status"
 	}
@@ -91,7 +91,7 @@ func newJQTemplated(a scaffold.API) jqTemplated {
 	for _, ck := range a.OwnedKinds() {
 		child := jqChild{ChildKind: ck, Module: "lib/" + a.Plural + "/" + ck.Suffix(), Func: ck.Suffix(), Scaled: ck.Kind == a.ScaledKind()}
 		if ck.Kind == "HorizontalPodAutoscaler" {
-			child.Target, _ = scaffold.LookupChildKind(a.ScaledKind())
+			child.Target, _ = api.LookupChildKind(a.ScaledKind())
 		}
 		t.Children = append(t.Children, child)
 		t.Workloads = t.Workloads || ck.Workload
@@ -119,7 +119,7 @@ func (t jqTemplated) Program() string {
 		// The scale subresource's: the replicas the spec asks for and the
 		// selector of the pods.
 		b.WriteString(`include "lib/children"; `)
-		own += ` + {"` + f + `": (.spec["` + f + `"] // 1), "` + scaffold.ScaleSelector +
+		own += ` + {"` + f + `": (.spec["` + f + `"] // 1), "` + api.ScaleSelector +
 			`": (selector_labels | to_entries | sort_by(.key) | map(.key + "=" + .value) | join(","))}`
 	}
 	if calls == nil {

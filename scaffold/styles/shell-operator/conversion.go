@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 )
 
@@ -99,17 +100,17 @@ func newShellConversion(p scaffold.Project, sa shellAPI) (shellConversion, error
 // jqRename is the jq that renames the spec field from to the last part of
 // to, in every object holding it (each object of a list on the way).
 func jqRename(from, to string) string {
-	path := scaffold.Field{Name: from}.Path()
+	path := api.Field{Name: from}.Path()
 	parent := ".spec | objects"
 	for _, seg := range path[:len(path)-1] {
-		key, list := strings.CutSuffix(seg, scaffold.ListSuffix)
+		key, list := strings.CutSuffix(seg, api.ListSuffix)
 		if list {
 			parent += " | " + jqGet(key) + " | arrays | .[] | objects"
 		} else {
 			parent += " | " + jqGet(key) + " | objects"
 		}
 	}
-	newPath := scaffold.Field{Name: to}.Path()
+	newPath := api.Field{Name: to}.Path()
 	return fmt.Sprintf("(%s) |= rename(%q; %q)", parent, path[len(path)-1], newPath[len(newPath)-1])
 }
 
@@ -124,7 +125,7 @@ func jqGet(key string) string {
 
 // addConversion adds the conversion hook of a kind whose versions convert
 // (generated: its binding follows the versions), the user's module of each
-// step, and the test of the cases of the older versions.
+// Step, and the test of the cases of the older versions.
 func addConversion(p scaffold.Project, r *machinery.Renderer, sa shellAPI) error {
 	c, err := newShellConversion(p, sa)
 	if err != nil {

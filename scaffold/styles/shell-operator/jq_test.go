@@ -5,7 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 )
 
 func TestJQPaths(t *testing.T) {
@@ -40,7 +40,7 @@ func TestJQRename(t *testing.T) {
 // Hooks run in the order of their names: each kind's hook in the order
 // of the kinds, ten apart so that a team's own hooks fit between.
 func TestHookName(t *testing.T) {
-	assert.Equal(t, "10-databases", HookName(0, scaffold.API{Plural: "databases"}))
-	assert.Equal(t, "20-caches", HookName(1, scaffold.API{Plural: "caches"}))
-	assert.Equal(t, "databases-configmaps", childBinding(scaffold.API{Plural: "databases"}, scaffold.ChildKind{Resource: "configmaps"}))
+	assert.Equal(t, "10-databases", HookName(0, api.API{Plural: "databases"}))
+	assert.Equal(t, "20-caches", HookName(1, api.API{Plural: "caches"}))
+	assert.Equal(t, "databases-configmaps", childBinding(api.API{Plural: "databases"}, api.ChildKind{Resource: "configmaps"}))
 }

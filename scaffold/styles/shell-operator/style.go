@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
 )
@@ -53,7 +54,7 @@ func Style() scaffold.Style {
 			// The hooks watch the children (snapshots); shell-operator's
 			// CreateOrUpdate creates, and on AlreadyExists gets and updates
 			// (pkg/kube/object_patch/patch.go).
-			Child: func(scaffold.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
+			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
 			// A watch hook's Events are Create operations.
 			Events: []string{"create"},
 			// A binding's namespace.nameSelector.matchNames makes an
@@ -118,7 +119,7 @@ func Style() scaffold.Style {
 
 // shellAPI is the template data of one kind in the shell-operator style.
 type shellAPI struct {
-	scaffold.API
+	api.API
 	jqTemplated
 	FullGroup         string
 	Hook              string // hook file name without .sh: 10-databases
@@ -190,13 +191,13 @@ type failureIsolation struct {
 }
 
 // childBinding names the binding that watches one owned kind of a.
-func childBinding(a scaffold.API, c scaffold.ChildKind) string { return a.Plural + "-" + c.Resource }
+func childBinding(a api.API, c api.ChildKind) string { return a.Plural + "-" + c.Resource }
 
 // newHookConfig watches the kind (changes of its spec and labels only: the
 // jqFilter keeps status writes from running the hook again) and each owned
 // kind, narrowed to this kind's children by their labels, all in one group
 // so that every run sees the objects and their children as they are.
-func newHookConfig(p scaffold.Project, a scaffold.API) hookConfig {
+func newHookConfig(p scaffold.Project, a api.API) hookConfig {
 	group := snapshotGroup{Group: a.Plural}
 	isolated := failureIsolation{Queue: a.Plural}
 	cfg := hookConfig{ConfigVersion: "v1", Kubernetes: []kubernetesBinding{{
@@ -399,7 +400,7 @@ func addAdmissionHooks(p scaffold.Project, r *machinery.Renderer, sa shellAPI) e
 				Resources: []string{a.Plural}, Scope: &scope},
 		}}, FailurePolicy: admissionv1.Fail, SideEffects: admissionv1.SideEffectClassNone, TimeoutSeconds: 10}}
 	}
-	d := shellAdmission{shellAPI: sa, MaxNameLength: scaffold.MaxNameLength, NameTooLong: a.NameTooLong(),
+	d := shellAdmission{shellAPI: sa, MaxNameLength: api.MaxNameLength, NameTooLong: a.NameTooLong(),
 		DefaultedLabel: scaffold.DefaultedLabel, DefaultedLabelPointer: strings.ReplaceAll(scaffold.DefaultedLabel, "/", "~1")}
 	for _, op := range []struct {
 		on   bool
@@ -429,7 +430,7 @@ func addAdmissionHooks(p scaffold.Project, r *machinery.Renderer, sa shellAPI) e
 }
 
 // HookName numbers hooks in steps of ten, in the order kinds were added.
-func HookName(i int, a scaffold.API) string { return fmt.Sprintf("%02d-%s", 10*(i+1), a.Plural) }
+func HookName(i int, a api.API) string { return fmt.Sprintf("%02d-%s", 10*(i+1), a.Plural) }
 
 func shellOperatorFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := struct {

@@ -1,4 +1,4 @@
-package scaffold
+package api
 
 import (
 	"strings"
@@ -16,10 +16,10 @@ import (
 )
 
 func TestCRDValidatesObjects(t *testing.T) {
-	p := seedProject(t)
-	crd := BuildCRD(p.Domain, p.APIs[0])
+	a := seedKind(t)
+	crd := BuildCRD("example.com", a)
 	require.NoError(t, ValidateCRD(crd))
-	sample, err := buildSample(p.Domain, p.APIs[0])
+	sample, err := BuildSample("example.com", a)
 	require.NoError(t, err)
 	assert.Empty(t, validateObject(crd, sample), "the sample must be valid")
 
@@ -60,7 +60,7 @@ func TestMapKeysAreAnyKeys(t *testing.T) {
 }
 
 func TestValidateCRDRejectsBrokenSchema(t *testing.T) {
-	crd := BuildCRD("example.com", seedProject(t).APIs[0])
+	crd := BuildCRD("example.com", seedKind(t))
 	// A property without a type is not structural: the API server refuses it.
 	crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"].Properties["engine"] = apiextensionsv1.JSONSchemaProps{}
 	err := ValidateCRD(crd)
@@ -72,7 +72,7 @@ func TestSampleUsesDefaultsAndFirstEnum(t *testing.T) {
 	a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true,
 		Fields: mustFields(t, "mode:string:enum=fast,slow", "size:int32:default=3", "name:string:minLength=10",
 			"code:string:required:pattern=^[0-9]+$", "nested.flag:bool:default=true")}
-	got, err := buildSample("example.com", a)
+	got, err := BuildSample("example.com", a)
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{
 		"mode": "fast", "size": int64(3), "name": "examplexxx", "code": "1",
@@ -102,7 +102,7 @@ func TestSampleFromPattern(t *testing.T) {
 			f := mustFields(t, tt.spec)
 			require.NoError(t, ValidateFields(input.FlagSource, f))
 			a := API{Group: "g", Version: "v1", Kind: "K", Plural: "ks", Namespaced: true, Fields: f}
-			sample, err := buildSample("example.com", a)
+			sample, err := BuildSample("example.com", a)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, sample["spec"].(map[string]any)[f[0].Name])
 		})
@@ -145,58 +145,5 @@ func defaulted(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, obj 
 // A kind with an older version: the CRD serves both, stores the kind's
 // version, and each has its own schema and columns; the older version gets
 // its own conformance cases, with no children (the API server checks them).
-func TestCRDOfAKindWithAnOlderVersion(t *testing.T) {
-	p := seedProject(t)
-	p, _, err := p.AddVersion(input.FlagSource, "Database", "v2", APIEdit{Fields: mustFields(t, "tier:string:default=standard:column")})
-	require.NoError(t, err)
-	a := p.APIs[0]
-	crd := BuildCRD(p.Domain, a)
-	require.NoError(t, ValidateCRD(crd))
-	require.Len(t, crd.Spec.Versions, 2)
-	v2, v1 := crd.Spec.Versions[0], crd.Spec.Versions[1]
-	assert.Equal(t, []any{"v2", true, true, "v1", true, false}, []any{v2.Name, v2.Served, v2.Storage, v1.Name, v1.Served, v1.Storage})
-	assert.Contains(t, v2.Schema.OpenAPIV3Schema.Properties["spec"].Properties, "tier")
-	assert.NotContains(t, v1.Schema.OpenAPIV3Schema.Properties["spec"].Properties, "tier")
-	assert.Len(t, v2.AdditionalPrinterColumns, len(v1.AdditionalPrinterColumns)+1, "tier's column, in v2 only")
-	assert.Nil(t, crd.Spec.Conversion, "None conversion, the default")
-
-	tree := render(t, p)
-	file := func(path string) string {
-		f, ok := tree.Get(ConformanceDir + "/database/" + path)
-		require.True(t, ok, path)
-		return string(f.Content)
-	}
-	assert.Contains(t, file("v1/engine-missing.yaml"), "apiVersion: myapp.example.com/v1\n")
-	assert.Contains(t, file("v1/engine-missing.yaml"), "rejected: 'spec.engine: Required value'")
-	assert.NotContains(t, file("v1/sample.yaml"), "children:")
-	assert.Contains(t, file("sample.yaml"), "apiVersion: myapp.example.com/v2\n")
-	assert.Contains(t, file("sample.yaml"), "children:")
-}
-
 // Fields renamed over several versions: each older version's fields are
 // known by their names in the current one, lists and objects included.
-func TestMovedThroughVersions(t *testing.T) {
-	p := seedProject(t)
-	p, _, err := p.EditAPI(input.FlagSource, "Database", APIEdit{Fields: mustFields(t, "users[].name:string:required", "backup.schedule:string")})
-	require.NoError(t, err)
-	p, _, err = p.AddVersion(input.FlagSource, "Database", "v2", APIEdit{Renames: []Rename{{"engine", "flavor"}, {"users[].name", "users[].login"}}})
-	require.NoError(t, err)
-	p, _, err = p.AddVersion(input.FlagSource, "Database", "v3", APIEdit{Renames: []Rename{{"users", "members"}, {"backup", "backups"}}})
-	require.NoError(t, err)
-	a := p.APIs[0]
-	assert.True(t, a.Converts())
-	assert.Equal(t, []Rename{{"engine", "flavor"}, {"users[].name", "members[].login"}, {"backup.schedule", "backups.schedule"}}, a.Moved(0))
-	assert.Equal(t, []Rename{{"users[].login", "members[].login"}, {"backup.schedule", "backups.schedule"}}, a.Moved(1))
-	assert.Equal(t, []string{"flavor", "version", "storage", "replicas", "members[].login", "backups.schedule"}, fieldList(a.Fields))
-
-	_, _, err = p.AddVersion(input.FlagSource, "Database", "v4", APIEdit{Renames: []Rename{{"members", "people"}, {"members[].login", "members[].user"}}})
-	assert.ErrorContains(t, err, `--rename-field "members[].login=members[].user": it renames what --rename-field members=people renames`)
-}
-
-func fieldList(fields []Field) []string {
-	var out []string
-	for _, f := range fields {
-		out = append(out, f.Name)
-	}
-	return out
-}

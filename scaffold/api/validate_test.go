@@ -1,4 +1,4 @@
-package scaffold
+package api
 
 import (
 	"errors"
@@ -9,10 +9,6 @@ import (
 
 	"github.com/opctl/opctl/scaffold/input"
 )
-
-func seedAPI() API {
-	return API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true}
-}
 
 func TestParseField(t *testing.T) {
 	one, five := int64(1), int64(5)
@@ -102,7 +98,7 @@ func TestValidateAPIErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := seedAPI()
 			tt.mutate(&a)
-			err := validateAPI(input.FlagSource, "example.com", a)
+			err := ValidateAPI(input.FlagSource, "example.com", a)
 			require.Error(t, err)
 			assert.Equal(t, tt.want, err.Error())
 		})
@@ -112,23 +108,8 @@ func TestValidateAPIErrors(t *testing.T) {
 func TestValidateAPIFileSource(t *testing.T) {
 	a := seedAPI()
 	a.Kind = "database"
-	err := validateAPI(input.FileSource("db.yaml"), "example.com", a)
+	err := ValidateAPI(input.FileSource("db.yaml"), "example.com", a)
 	assert.EqualError(t, err, `db.yaml: kind "database": must be UpperCamelCase (e.g. Database), at most 63 characters`)
-}
-
-func TestAddAPIRejectsDuplicates(t *testing.T) {
-	p := Project{Name: "demo", Domain: "example.com", Style: "plain", APIs: []API{seedAPI()}}
-	again := seedAPI()
-	again.Version = "v2"
-	_, err := p.AddAPI(input.FlagSource, again)
-	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it, and adds a version with --new-version)`)
-	again.Group = "other"
-	_, err = p.AddAPI(input.FlagSource, again)
-	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it, and adds a version with --new-version)`)
-	plural := seedAPI()
-	plural.Kind = "Databasey"
-	_, err = p.AddAPI(input.FlagSource, plural)
-	assert.EqualError(t, err, `--plural "databases": group myapp already has a kind with this plural (Database)`)
 }
 
 func TestParseRule(t *testing.T) {

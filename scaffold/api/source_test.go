@@ -1,4 +1,4 @@
-package scaffold
+package api
 
 import (
 	"errors"
@@ -22,7 +22,7 @@ func TestInputErrorNamesTheInputItCameFrom(t *testing.T) {
 		{input.FlagSource, `--kind "db": ` + rule},
 		{input.FileSource("api.yaml"), `api.yaml: kind "db": ` + rule},
 	} {
-		err := validateAPI(tt.src, "example.com", a)
+		err := ValidateAPI(tt.src, "example.com", a)
 		assert.EqualError(t, err, tt.want)
 		var inputErr *input.Error
 		require.True(t, errors.As(err, &inputErr))

@@ -1,4 +1,4 @@
-package scaffold
+package api
 
 import (
 	"context"
@@ -17,19 +17,21 @@ import (
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 	"k8s.io/kube-openapi/pkg/validation/strfmt"
+
+	"github.com/opctl/opctl/scaffold/objpath"
 )
 
-// buildSample returns a custom resource that exercises every field: the
+// BuildSample returns a custom resource that exercises every field: the
 // default where there is one, else the first enum value, else a value that
 // satisfies the field's bounds. An optional string no value could be made
 // for is left out (validation refuses such a required one). The sample is
 // checked against the CRD schema.
-func buildSample(domain string, a API) (map[string]any, error) {
-	return sampleOf(domain, a, newKindValidator(BuildCRD(domain, a)))
+func BuildSample(domain string, a API) (map[string]any, error) {
+	return SampleOf(domain, a, NewKindValidator(BuildCRD(domain, a)))
 }
 
-// sampleOf is buildSample with the checks of the kind's CRD at hand.
-func sampleOf(domain string, a API, validator *kindValidator) (map[string]any, error) {
+// SampleOf is buildSample with the checks of the kind's CRD at hand.
+func SampleOf(domain string, a API, validator *KindValidator) (map[string]any, error) {
 	spec := map[string]any{}
 	conv := a.Conventions()
 	for i, f := range a.Fields {
@@ -39,13 +41,13 @@ func sampleOf(domain string, a API, validator *kindValidator) (map[string]any, e
 			v, ok = map[string]any{"cpu": "100m", "memory": "64Mi"}, true
 		}
 		if ok {
-			setPath(spec, f.Path(), v)
+			objpath.Set(spec, f.Path(), v)
 		}
 	}
 	obj := map[string]any{
 		"apiVersion": a.FullGroup(domain) + "/" + a.Version,
 		"kind":       a.Kind,
-		"metadata":   map[string]any{"name": sampleName(a)},
+		"metadata":   map[string]any{"name": SampleName(a)},
 		"spec":       spec,
 	}
 	for {
@@ -58,7 +60,7 @@ func sampleOf(domain string, a API, validator *kindValidator) (map[string]any, e
 		dropped := false
 		for _, f := range a.Fields {
 			if !f.Required && len(f.Rules) > 0 && slices.ContainsFunc(errs, func(e *field.Error) bool { return e.Field == "spec."+f.Name }) {
-				dropped = deletePath(spec, f.Path()) || dropped
+				dropped = objpath.Delete(spec, f.Path()) || dropped
 			}
 		}
 		if !dropped {
@@ -79,31 +81,18 @@ func (e *sampleError) Error() string {
 	return fmt.Sprintf("internal error: sample %s does not match its CRD: %v", e.kind, e.errs.ToAggregate())
 }
 
-func deletePath(m map[string]any, path []string) bool {
-	for _, seg := range path[:len(path)-1] {
-		next, ok := step(m, seg)
-		if !ok {
-			return false
-		}
-		m = next
-	}
-	_, ok := m[path[len(path)-1]]
-	delete(m, path[len(path)-1])
-	return ok
-}
-
-// sampleName is the name of a kind's sample.
-func sampleName(a API) string { return a.Singular() + "-sample" }
+// SampleName is the name of a kind's sample.
+func SampleName(a API) string { return a.Singular() + "-sample" }
 
 // validateObject checks a custom resource against the CRD's schema and its
 // CEL rules the way the API server does.
 func validateObject(crd *apiextensionsv1.CustomResourceDefinition, obj map[string]any) field.ErrorList {
-	return newKindValidator(crd).Object(obj)
+	return NewKindValidator(crd).Object(obj)
 }
 
-// kindValidator prepares the checks of validateObject once, for a CRD whose
+// KindValidator prepares the checks of validateObject once, for a CRD whose
 // objects are checked many times (the conformance cases).
-type kindValidator struct {
+type KindValidator struct {
 	openapi    *spec.Schema
 	object     apivalidation.SchemaValidator
 	structural *structuralschema.Structural
@@ -119,26 +108,26 @@ type valueValidator struct {
 	rules      *cel.Validator
 }
 
-func newKindValidator(crd *apiextensionsv1.CustomResourceDefinition) *kindValidator {
+func NewKindValidator(crd *apiextensionsv1.CustomResourceDefinition) *KindValidator {
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
-		return &kindValidator{err: err}
+		return &KindValidator{err: err}
 	}
 	object, openapi, err := apivalidation.NewSchemaValidator(&internal)
 	if err != nil {
-		return &kindValidator{err: err}
+		return &KindValidator{err: err}
 	}
 	structural, err := structuralschema.NewStructural(&internal)
 	if err != nil {
-		return &kindValidator{err: err}
+		return &KindValidator{err: err}
 	}
-	return &kindValidator{openapi: openapi, object: object, structural: structural,
+	return &KindValidator{openapi: openapi, object: object, structural: structural,
 		rules: cel.NewValidator(structural, true, celconfig.PerCallLimit), values: map[string]valueValidator{}}
 }
 
 // Object checks a whole object, its integers int64 as the API server
 // decodes them.
-func (v *kindValidator) Object(obj map[string]any) field.ErrorList {
+func (v *KindValidator) Object(obj map[string]any) field.ErrorList {
 	if v.err != nil {
 		return field.ErrorList{field.InternalError(nil, v.err)}
 	}
@@ -153,7 +142,7 @@ func (v *kindValidator) Object(obj map[string]any) field.ErrorList {
 // looks at it: no CEL rule but transition rules (which need an old
 // object), no count of properties, every object on the way there before.
 // Checking only the value spares the schema's every other field.
-func (v *kindValidator) Value(path []string, value any) field.ErrorList {
+func (v *KindValidator) Value(path []string, value any) field.ErrorList {
 	if v.err != nil {
 		return field.ErrorList{field.InternalError(nil, v.err)}
 	}
@@ -176,46 +165,14 @@ func (v *kindValidator) Value(path []string, value any) field.ErrorList {
 	return append(errs, celErrs...)
 }
 
-// structuralOf is the structural schema of the CRD's version, the API
+// StructuralOf is the structural schema of the CRD's version, the API
 // server's own form of it.
-func structuralOf(crd *apiextensionsv1.CustomResourceDefinition) (*structuralschema.Structural, error) {
+func StructuralOf(crd *apiextensionsv1.CustomResourceDefinition) (*structuralschema.Structural, error) {
 	var internal apiextensions.JSONSchemaProps
 	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(crd.Spec.Versions[0].Schema.OpenAPIV3Schema, &internal, nil); err != nil {
 		return nil, err
 	}
 	return structuralschema.NewStructural(&internal)
-}
-
-func setPath(m map[string]any, path []string, v any) {
-	for _, seg := range path[:len(path)-1] {
-		next, ok := step(m, seg)
-		if !ok {
-			next = map[string]any{}
-			if list, isList := strings.CutSuffix(seg, ListSuffix); isList {
-				m[list] = []any{next}
-			} else {
-				m[seg] = next
-			}
-		}
-		m = next
-	}
-	m[path[len(path)-1]] = v
-}
-
-// step is the object a segment of a path names in m: a nested object, or
-// for a list of objects (users[]) its first object.
-func step(m map[string]any, seg string) (map[string]any, bool) {
-	list, isList := strings.CutSuffix(seg, ListSuffix)
-	if !isList {
-		next, ok := m[seg].(map[string]any)
-		return next, ok
-	}
-	items, _ := m[list].([]any)
-	if len(items) == 0 {
-		return nil, false
-	}
-	next, ok := items[0].(map[string]any)
-	return next, ok
 }
 
 func sampleValue(f Field) (any, bool) {

@@ -1,4 +1,4 @@
-package scaffold
+package api
 
 import (
 	"cmp"
@@ -24,9 +24,9 @@ var quantityRE = naming.LazyRegexp(quantityPattern)
 // or generated Go methods.
 var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "status", "deepCopy", "deepCopyInto", "deepCopyObject"}
 
-// validateAPI checks one API against the rules of Kubernetes, Go and the
+// ValidateAPI checks one API against the rules of Kubernetes, Go and the
 // CRD schema, and returns the first broken rule as an input.Error.
-func validateAPI(src input.Source, domain string, a API) error {
+func ValidateAPI(src input.Source, domain string, a API) error {
 	checks := []struct {
 		key, value string
 		check      func(string) error
@@ -75,8 +75,8 @@ func validateAPI(src input.Source, domain string, a API) error {
 // the properties down to it, the rule's index, and rule or message.
 var ruleErrorPath = naming.LazyRegexp(`^spec\.validation\.openAPIV3Schema\.properties\[spec\]((?:\.properties\[[^\]]+\])*)\.x-kubernetes-validations\[(\d+)\](?:\.(rule|message))?$`)
 
-// compileError is the first line of a CEL compilation error.
-var compileError = naming.LazyRegexp(`ERROR: <input>:\d+:(\d+): ([^\n]*)`)
+// CompileError is the first line of a CEL compilation error.
+var CompileError = naming.LazyRegexp(`ERROR: <input>:\d+:(\d+): ([^\n]*)`)
 
 // validateRules checks the API's CEL rules as the API server will when the
 // CRD is applied, with its own CEL support: each must compile against the
@@ -134,7 +134,7 @@ func validateRules(src input.Source, domain string, a API) error {
 // keeps the rules: a required field, or the spec, breaking one needs
 // defaults that keep it.
 func validateSampleRules(src input.Source, domain string, a API) error {
-	_, err := buildSample(domain, a)
+	_, err := BuildSample(domain, a)
 	var se *sampleError
 	if !errors.As(err, &se) {
 		return err
@@ -164,7 +164,7 @@ func ruleProblem(e *field.Error, part string) string {
 	case part == "message":
 		return "has a message the API server refuses: " + e.Detail
 	case e.Type == field.ErrorTypeInvalid:
-		if m := compileError().FindStringSubmatch(e.Detail); m != nil {
+		if m := CompileError().FindStringSubmatch(e.Detail); m != nil {
 			return fmt.Sprintf("does not compile: %s (column %s)", m[2], m[1])
 		}
 		return "is refused: " + strings.SplitN(e.Detail, "\n", 2)[0]
