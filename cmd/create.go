@@ -14,6 +14,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 func newCreateCmd(env Env) *cobra.Command {
@@ -170,7 +171,7 @@ func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error
 	if style.Webhooks {
 		_, err = fmt.Fprintln(env.IO.Out, "admission: the webhook's certificate comes from cert-manager, which the cluster needs (https://cert-manager.io/docs/installation/)")
 	} else {
-		_, err = fmt.Fprintf(env.IO.Out, "admission: a ValidatingAdmissionPolicy (%s); the API server checks its rules itself, but it cannot change objects nor call other systems\n", scaffold.PolicyPath(api.API{Kind: o.kind}))
+		_, err = fmt.Fprintf(env.IO.Out, "admission: a ValidatingAdmissionPolicy (%s); the API server checks its rules itself, but it cannot change objects nor call other systems\n", render.PolicyPath(api.API{Kind: o.kind}))
 	}
 	return err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 func newDeleteCmd(env Env) *cobra.Command {
@@ -73,14 +74,14 @@ func writeChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w 
 	if err != nil {
 		return err
 	}
-	previous, err := scaffold.Render(before, style)
+	previous, err := render.Project(before, style)
 	if err != nil {
 		return err
 	}
-	if err := scaffold.CheckWrittenStyle(before, previous, env.Styles); err != nil {
+	if err := render.CheckWrittenStyle(before, previous, env.Styles); err != nil {
 		return err
 	}
-	tree, err := scaffold.Render(after, style)
+	tree, err := render.Project(after, style)
 	if err != nil {
 		return err
 	}

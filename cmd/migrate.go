@@ -16,6 +16,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/migrate"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 type migrateOptions struct {
@@ -93,7 +94,7 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	if err != nil {
 		return err
 	}
-	cases, err := readTree(env.Dir, scaffold.ConformanceDir)
+	cases, err := readTree(env.Dir, render.ConformanceDir)
 	if err != nil {
 		return err
 	}
@@ -148,7 +149,7 @@ func readTree(dir, sub string) (map[string][]byte, error) {
 func withoutCases(paths []string) []string {
 	var out []string
 	for _, p := range paths {
-		if !strings.HasPrefix(p, scaffold.ConformanceDir+"/") {
+		if !strings.HasPrefix(p, render.ConformanceDir+"/") {
 			out = append(out, p)
 		}
 	}
@@ -160,7 +161,7 @@ func withoutCases(paths []string) []string {
 func carriedOver(oldDir, newDir string, p scaffold.Project) ([]string, error) {
 	var out []string
 	for _, a := range p.APIs {
-		for _, path := range []string{scaffold.CRDPath(p, a), scaffold.SamplePath(p, a)} {
+		for _, path := range []string{render.CRDPath(p, a), render.SamplePath(p, a)} {
 			old, err := os.ReadFile(filepath.Join(oldDir, filepath.FromSlash(path)))
 			if err != nil {
 				return nil, err

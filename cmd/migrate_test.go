@@ -12,6 +12,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -62,7 +63,7 @@ func TestMigrate(t *testing.T) {
 	p, err := scaffold.LoadProject(filepath.Join(root, "db-go"), styles.All())
 	require.NoError(t, err)
 	assert.Equal(t, "go", p.Style)
-	for _, path := range []string{scaffold.CRDPath(p, p.APIs[0]), scaffold.SamplePath(p, p.APIs[0])} {
+	for _, path := range []string{render.CRDPath(p, p.APIs[0]), render.SamplePath(p, p.APIs[0])} {
 		assert.Equal(t, before[path], snapshot(t, filepath.Join(root, "db-go"))[path], "%s byte for byte", path)
 		assert.Contains(t, r.stdout, "\n  "+path+"\n")
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 func newVerifyCmd(env Env) *cobra.Command {
@@ -75,7 +76,7 @@ func runVerify(ctx context.Context, env Env, dirs [2]string) error {
 		if len(p.APIs) == 0 {
 			return usageErrorf("%s has no kinds of its own: there are no conformance cases to compare", dir)
 		}
-		cases, err := readTree(dir, scaffold.ConformanceDir)
+		cases, err := readTree(dir, render.ConformanceDir)
 		if err != nil {
 			return err
 		}
@@ -102,7 +103,7 @@ func runVerify(ctx context.Context, env Env, dirs [2]string) error {
 func crdFiles(v verified) map[string][]byte {
 	out := map[string][]byte{}
 	for _, a := range v.project.APIs {
-		path := scaffold.CRDPath(v.project, a)
+		path := render.CRDPath(v.project, a)
 		if b, err := os.ReadFile(filepath.Join(v.dir, filepath.FromSlash(path))); err == nil {
 			out[path] = b
 		}
@@ -182,7 +183,7 @@ func notRun(v verified) map[string]string {
 			continue
 		}
 		for path := range v.cases {
-			if strings.HasPrefix(path, scaffold.ConformanceDir+"/"+a.Singular()+"/") {
+			if strings.HasPrefix(path, render.ConformanceDir+"/"+a.Singular()+"/") {
 				out[path] = a.Kind + " runs " + instead
 			}
 		}
@@ -198,7 +199,7 @@ func printVerification(w io.Writer, sides [2]verified, outcomes [2]map[string]st
 	bad := 0
 	skipped := [2]map[string]string{notRun(sides[0]), notRun(sides[1])}
 	for _, path := range api.SortedKeys(sides[0].cases) {
-		name := strings.TrimPrefix(path, scaffold.ConformanceDir+"/")
+		name := strings.TrimPrefix(path, render.ConformanceDir+"/")
 		a, c := outcomes[0][name], outcomes[1][name]
 		mark := ""
 		for i, side := range []*string{&a, &c} {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // writeFlags are the flags of every command that writes a project.
@@ -40,11 +41,11 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 	if err != nil {
 		return err
 	}
-	tree, err := scaffold.Render(p, style)
+	tree, err := render.Project(p, style)
 	if err != nil {
 		return err
 	}
-	if err := scaffold.CheckWrittenStyle(p, tree, env.Styles); err != nil {
+	if err := render.CheckWrittenStyle(p, tree, env.Styles); err != nil {
 		return err
 	}
 	changes, err := machinery.Plan(dir, tree, p.Recorded(), w.force)

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apiserver/pkg/cel/openapi/resolver"
 	"k8s.io/kube-openapi/pkg/validation/spec"
 
+	"github.com/opctl/opctl/internal/apitest"
 	"github.com/opctl/opctl/scaffold/api"
 )
 
@@ -20,8 +21,8 @@ import (
 // server's own policy type checker (which opctl's binary does not link),
 // on expressions it accepts and refuses.
 func TestPolicyTypeEnvMatchesTheAPIServer(t *testing.T) {
-	a := seedAPI()
-	a.Fields = mustFields(t, "engine:string:enum=mysql,postgres:required", "replicas:int32:min=1:max=5:default=1",
+	a := apitest.SeedAPI()
+	a.Fields = apitest.MustFields(t, "engine:string:enum=mysql,postgres:required", "replicas:int32:min=1:max=5:default=1",
 		"tags:[]string", "labels:map[string]string", "backup.retain:int32", "users[].name:string:required")
 	expressions := []string{
 		"object.spec.engine == 'mysql'", "object.spec.replicas <= 3", "object.spec.nope == 'x'", "object.spec.replicas == 'three'",

@@ -1,10 +1,7 @@
 package scaffold
 
 import (
-	"cmp"
-	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/opctl/opctl/scaffold/api"
@@ -120,52 +117,6 @@ func checkSelector(src input.Source, selector map[string]string) error {
 	return nil
 }
 
-// WatchHandledReason is the reason of the Event a watch's handler records
-// on each object the user's code handled.
-const WatchHandledReason = "Handled"
-
-// WatchFixture is an object the watch sees, for the styles' tests: in the
-// watched namespace ("default" when it watches every one), with the
-// selector's labels.
-func WatchFixture(w Watch, name, uid, resourceVersion string) map[string]any {
-	meta := map[string]any{"name": name, "uid": uid, "resourceVersion": resourceVersion}
-	if len(w.Selector) > 0 {
-		labels := map[string]any{}
-		for k, v := range w.Selector {
-			labels[k] = v
-		}
-		meta["labels"] = labels
-	}
-	if !w.Target.ClusterScoped() {
-		meta["namespace"] = cmp.Or(w.Namespace, "default")
-	}
-	return map[string]any{"apiVersion": w.Target.APIVersion, "kind": w.Target.Kind, "metadata": meta}
-}
-
-// WatchStarterObject is the object the tests of a watch's starter handler
-// hand it, for the styles whose tests call it on one object.
-func WatchStarterObject(w Watch) map[string]any {
-	return WatchFixture(w, "first", "00000000-0000-4000-8000-000000000001", "41")
-}
-
-// WatchStarterCase is WatchStarterObject as JSON (indented with indent)
-// and the message the starter gives for it.
-func WatchStarterCase(w Watch, indent string) (fixture, message string, err error) {
-	obj := WatchStarterObject(w)
-	b, err := json.MarshalIndent(obj, "", indent)
-	return string(b), WatchMessage(obj), err
-}
-
-// QuotedPairs is a label selector as the entries of a Go map or Python
-// dict literal: "k": "v", "k2": "v2".
-func QuotedPairs(selector map[string]string) string {
-	var pairs []string
-	for _, k := range api.SortedKeys(selector) {
-		pairs = append(pairs, strconv.Quote(k)+": "+strconv.Quote(selector[k]))
-	}
-	return strings.Join(pairs, ", ")
-}
-
 // AddWatch returns the project with a new watch of an existing kind, whose
 // inputs src names in errors.
 func (p Project) AddWatch(src input.Source, w Watch) (Project, error) {
@@ -206,10 +157,10 @@ func (p Project) AddWatch(src input.Source, w Watch) (Project, error) {
 	return p, nil
 }
 
-// clusterScopedBuiltins are the built-in cluster-scoped kinds, by
+// ClusterScopedBuiltins are the built-in cluster-scoped kinds, by
 // apiVersion/kind: a decorator cannot attach namespaced objects to them,
 // a watch of them has no namespace.
-var clusterScopedBuiltins = []string{
+var ClusterScopedBuiltins = []string{
 	"v1/Namespace", "v1/Node", "v1/PersistentVolume", "v1/ComponentStatus",
 	"rbac.authorization.k8s.io/v1/ClusterRole", "rbac.authorization.k8s.io/v1/ClusterRoleBinding",
 	"storage.k8s.io/v1/StorageClass", "storage.k8s.io/v1/CSIDriver", "storage.k8s.io/v1/CSINode", "storage.k8s.io/v1/VolumeAttachment",

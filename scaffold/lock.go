@@ -33,8 +33,8 @@ type lock struct {
 	Starters  map[string]string `json:"starters,omitempty"`
 }
 
-// marshalLock renders the lock file of p.
-func marshalLock(p Project) ([]byte, error) {
+// MarshalLock renders the lock file of p.
+func MarshalLock(p Project) ([]byte, error) {
 	b, err := yamltext.Marshal(lock{Format: lockFormat, Generated: p.Generated, Starters: p.Starters})
 	if err != nil {
 		return nil, err

@@ -178,5 +178,5 @@ func (t Target) Version() string {
 // ClusterScoped reports whether the target is a built-in cluster-scoped
 // kind.
 func (t Target) ClusterScoped() bool {
-	return slices.Contains(clusterScopedBuiltins, t.APIVersion+"/"+t.Kind)
+	return slices.Contains(ClusterScopedBuiltins, t.APIVersion+"/"+t.Kind)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -51,7 +52,7 @@ func BenchmarkRenderSeed(b *testing.B) {
 		b.Run(style.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
-				if _, err := scaffold.Render(p, style); err != nil {
+				if _, err := render.Project(p, style); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -71,7 +72,7 @@ func BenchmarkRenderKinds(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					if _, err := scaffold.Render(p, style); err != nil {
+					if _, err := render.Project(p, style); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -126,7 +127,7 @@ var renderBudget = struct {
 func TestRenderBudget(t *testing.T) {
 	render := func(p scaffold.Project, style scaffold.Style) float64 {
 		return testing.AllocsPerRun(3, func() {
-			if _, err := scaffold.Render(p, style); err != nil {
+			if _, err := render.Project(p, style); err != nil {
 				t.Fatal(err)
 			}
 		})

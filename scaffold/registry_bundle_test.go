@@ -26,7 +26,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/internal/styletest"
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // TestBundlesPassOLMValidation: every golden project's make bundle writes
@@ -53,7 +53,7 @@ func TestBundlesPassOLMValidation(t *testing.T) {
 			cmd := exec.Command("make", "bundle", "IMG="+img, "CHANNELS=candidate,stable")
 			cmd.Dir = dir
 			out, err := cmd.CombinedOutput()
-			if _, ok := tree.Get(scaffold.CSVPath(c.project)); !ok {
+			if _, ok := tree.Get(render.CSVPath(c.project)); !ok {
 				require.Error(t, err, "make bundle without a bundle: %s", out)
 				assert.Contains(t, string(out), "OLM cannot serve")
 				return
@@ -147,7 +147,7 @@ func TestBundlesPassOLMValidation(t *testing.T) {
 const olmCertDir = "/tmp/k8s-webhook-server/serving-certs"
 
 // checkWebhooks: every webhook of config/ is defined in the CSV, by
-// name, rules and path, and every CRD's conversion; OLM's Service sends
+// Name, rules and path, and every CRD's conversion; OLM's Service sends
 // port 443 where config/'s webhook Services do.
 func checkWebhooks(t *testing.T, objs []*unstructured.Unstructured, container corev1.Container, defs []operatorsv1alpha1.WebhookDescription) {
 	t.Helper()

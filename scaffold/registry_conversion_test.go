@@ -6,9 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -32,9 +32,9 @@ func TestRenamedFieldsConvertOrRefuse(t *testing.T) {
 			require.NoError(t, err)
 			rt := s.Runtime(p)
 			require.NotNil(t, rt.Conversion, "the runtime serves the conversion")
-			tree, err := scaffold.Render(p, s)
+			tree, err := render.Project(p, s)
 			require.NoError(t, err)
-			crd, ok := tree.Get(scaffold.CRDPath(p, p.APIs[0]))
+			crd, ok := tree.Get(render.CRDPath(p, p.APIs[0]))
 			require.True(t, ok)
 			assert.Contains(t, string(crd.Content), "    strategy: Webhook\n")
 			assert.Contains(t, string(crd.Content), "path: "+rt.Conversion.Path(p.APIs[0].CRDName(p.Domain))+"\n")

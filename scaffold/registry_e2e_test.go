@@ -23,11 +23,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/opctl/opctl/internal/apitest"
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -41,7 +43,7 @@ func TestE2E(t *testing.T) {
 	cluster := styletest.StartAPIServer(t, "make test-e2e")
 	ctx := context.Background()
 	kind := api.API{Group: "values", Version: "v1", Kind: "Probe", Plural: "probes", Namespaced: true, ShortNames: []string{"pb"}, Categories: []string{"all"},
-		Fields: mustFields(t, "labels:map[string]string", "tags:[]string", "backup.retentionDays:int32:default=7",
+		Fields: apitest.MustFields(t, "labels:map[string]string", "tags:[]string", "backup.retentionDays:int32:default=7",
 			"engine:string:immutable", "replicas:int32:rule=self <= 5#at most 5 replicas", "region:string:immutable"),
 		Rules: []api.Rule{api.ParseRule(`!has(self.replicas) || self.replicas <= 3 || self.engine == "postgres"#over 3 replicas needs postgres`)}}
 	require.NoError(t, func() error {
@@ -139,10 +141,10 @@ func checkAggregatedRoles(t *testing.T, cluster *styletest.Cluster, kind api.API
 	p, err := scaffold.Project{Name: "roles", Domain: "example.com", Repo: "example.com/roles", Style: style.Name,
 		Versions: pins.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, kind)
 	require.NoError(t, err)
-	tree, err := scaffold.Render(p, style)
+	tree, err := render.Project(p, style)
 	require.NoError(t, err)
-	f, ok := tree.Get(scaffold.KindRolesPath(kind))
-	require.True(t, ok, "no %s", scaffold.KindRolesPath(kind))
+	f, ok := tree.Get(render.KindRolesPath(kind))
+	require.True(t, ok, "no %s", render.KindRolesPath(kind))
 	for _, role := range styletest.DecodeObjects(t, f.Content) {
 		require.NoError(t, cluster.Client.Create(ctx, role))
 	}
@@ -222,7 +224,7 @@ func checkAdmissionPolicy(t *testing.T, cluster *styletest.Cluster, s scaffold.S
 		"--rule", "request.operation != 'UPDATE' || object.spec.engine == oldObject.spec.engine#engine cannot change")
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
-	crd := styletest.ReadObjects(t, filepath.Join(dir, scaffold.CRDPath(p, p.APIs[0])))[0]
+	crd := styletest.ReadObjects(t, filepath.Join(dir, render.CRDPath(p, p.APIs[0])))[0]
 	require.NoError(t, client.IgnoreAlreadyExists(c.Create(ctx, crd)))
 	out, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "config")).Output()
 	require.NoError(t, err)
@@ -244,7 +246,7 @@ func checkAdmissionPolicy(t *testing.T, cluster *styletest.Cluster, s scaffold.S
 	ns := "policy-" + s.Name
 	cluster.CreateNamespace(t, ns, false)
 	sample := func(name string) *unstructured.Unstructured {
-		o := styletest.ReadObjects(t, filepath.Join(dir, scaffold.SamplePath(p, p.APIs[0])))[0]
+		o := styletest.ReadObjects(t, filepath.Join(dir, render.SamplePath(p, p.APIs[0])))[0]
 		o.SetNamespace(ns)
 		o.SetName(name)
 		return o

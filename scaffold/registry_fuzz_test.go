@@ -9,9 +9,9 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -44,7 +44,7 @@ func FuzzField(f *testing.F) {
 				requireInputError(t, spec, err)
 				return
 			}
-			tree, err := scaffold.Render(p, style)
+			tree, err := render.Project(p, style)
 			if err != nil {
 				requireInputError(t, spec, err)
 				return
@@ -62,7 +62,7 @@ func FuzzField(f *testing.F) {
 					}
 				// Helm templates are YAML only once Helm renders them
 				// (registry_helm_test.go).
-				case strings.HasSuffix(file.Path, ".yaml") && !strings.HasPrefix(file.Path, scaffold.ChartDir+"/templates/"):
+				case strings.HasSuffix(file.Path, ".yaml") && !strings.HasPrefix(file.Path, render.ChartDir+"/templates/"):
 					for _, doc := range bytes.Split(file.Content, []byte("\n---\n")) {
 						var v any
 						if err := yaml.Unmarshal(doc, &v); err != nil {

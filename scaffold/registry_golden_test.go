@@ -19,11 +19,13 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
+	"github.com/opctl/opctl/internal/apitest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -31,18 +33,6 @@ var update = flag.Bool("update", false, "rewrite the golden trees under testdata
 
 // goldenDir is testdata/golden at the repository's root.
 var goldenDir = filepath.Join("..", "testdata", "golden")
-
-// mustFields parses --field specs for test projects.
-func mustFields(t testing.TB, specs ...string) []api.Field {
-	t.Helper()
-	var out []api.Field
-	for _, s := range specs {
-		f, err := api.ParseField(s)
-		require.NoError(t, err)
-		out = append(out, f)
-	}
-	return out
-}
 
 // goldenCase is a project and the style it is rendered in.
 type goldenCase struct {
@@ -52,7 +42,7 @@ type goldenCase struct {
 
 func (c goldenCase) render(t testing.TB) *machinery.Tree {
 	t.Helper()
-	tree, err := scaffold.Render(c.project, c.style)
+	tree, err := render.Project(c.project, c.style)
 	require.NoError(t, err)
 	return tree
 }
@@ -74,7 +64,7 @@ func newProject(s scaffold.Style, name string) scaffold.Project {
 func seedProject(t testing.TB, s scaffold.Style) scaffold.Project {
 	p, err := newProject(s, "db-operator").AddAPI(input.FlagSource, api.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true,
-		Fields: mustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
+		Fields: apitest.MustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
 			"storage:quantity", "replicas:int32:min=1:max=5:default=1"),
 		Owns: []string{"ConfigMap"},
 	})
@@ -131,22 +121,22 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 		}
 		cluster, err := newProject(s, "demo").AddAPI(input.FlagSource, api.API{
 			Group: "platform", Version: "v1alpha1", Kind: "Tenant", Plural: "tenants", Namespaced: false,
-			Fields: mustFields(t, "owner:string:required:column:immutable", "quota:quantity:default=10Gi:immutable"),
+			Fields: apitest.MustFields(t, "owner:string:required:column:immutable", "quota:quantity:default=10Gi:immutable"),
 			Rules:  []api.Rule{{Rule: "self.owner != 'root'", Message: "root owns no tenant"}},
-			Status: mustFields(t, "namespace:string:column"),
+			Status: apitest.MustFields(t, "namespace:string:column"),
 		})
 		require.NoError(t, err)
 		add("cluster", cluster)
 		two, err := seedProject(t, s).AddAPI(input.FlagSource, api.API{
 			Group: "cache", Version: "v2beta1", Kind: "Cache", Plural: "caches", Namespaced: true, ShortNames: []string{"kv", "cch"}, Categories: []string{"all", "storage"},
-			Fields: mustFields(t, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
+			Fields: apitest.MustFields(t, "size:int64:min=0:column", "ttl:duration:default=1h", "enabled:bool:default=true",
 				"since:datetime", "type:string", "range.func:int32", "tags:[]string", "shards:[]int32", "surge:int-or-string:default=25%", "labels:map[string]string", "backup.schedule:string:default=@daily",
 				"backup.target.bucket:string:required:pattern=^[a-z0-9-]+$", "tier:string:minLength=2:maxLength=8:rule=self != 'root'#tier root is reserved",
 				"replicas:int32:min=1:default=2", "nodes[].host:string:required:key", "nodes[].weight:int32:default=1", "nodes[].labels:map[string]string", "backup.targets[].bucket:string:required"),
 			Owns:          []string{"Deployment", "Service", "Secret", "StatefulSet", "Job"},
 			RBAC:          []string{"pods/log:get", "deployments.apps/scale:get,patch"},
 			ScaleReplicas: "replicas",
-			Status:        mustFields(t, "endpoint:string", "hits:int64:min=0:column", "phase:string:enum=Warming,Serving", "lastCompaction:datetime", "usage:quantity", "shards:[]string"),
+			Status:        apitest.MustFields(t, "endpoint:string", "hits:int64:min=0:column", "phase:string:enum=Warming,Serving", "lastCompaction:datetime", "usage:quantity", "shards:[]string"),
 		})
 		require.NoError(t, err)
 		// Admission: the runtime's webhooks where it serves them, else
@@ -164,7 +154,7 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 			// Three versions, v3 renaming a field: the conversion webhook,
 			// v1 converting through v2 to v3.
 			versions, _, err := seedProject(t, s).AddVersion(input.FlagSource, "Database", "v2",
-				api.APIEdit{Fields: mustFields(t, "tier:string:default=standard")})
+				api.APIEdit{Fields: apitest.MustFields(t, "tier:string:default=standard")})
 			require.NoError(t, err)
 			versions, _, err = versions.AddVersion(input.FlagSource, "Database", "v3",
 				api.APIEdit{Renames: []api.Rename{{From: "engine", To: "flavor"}}})
@@ -314,8 +304,8 @@ func TestCRDIdenticalInEveryStyle(t *testing.T) {
 		}
 		t.Run(style.Name, func(t *testing.T) {
 			p := seedProject(t, style)
-			f, ok := goldenCase{style, p}.render(t).Get(scaffold.CRDPath(p, p.APIs[0]))
-			require.True(t, ok, "no CRD at %s", scaffold.CRDPath(p, p.APIs[0]))
+			f, ok := goldenCase{style, p}.render(t).Get(render.CRDPath(p, p.APIs[0]))
+			require.True(t, ok, "no CRD at %s", render.CRDPath(p, p.APIs[0]))
 			if want == nil {
 				want = f.Content
 			}

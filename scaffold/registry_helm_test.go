@@ -18,8 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/opctl/opctl/internal/styletest"
-	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // TestChartsMatchKustomize checks every golden project's Helm chart with
@@ -38,7 +38,7 @@ func TestChartsMatchKustomize(t *testing.T) {
 			p := c.project
 			dir := writeTree(t, c.render(t))
 
-			linter := lint.RunAll(filepath.Join(dir, scaffold.ChartDir), nil, p.Namespace())
+			linter := lint.RunAll(filepath.Join(dir, render.ChartDir), nil, p.Namespace())
 			for _, m := range linter.Messages {
 				assert.Less(t, m.Severity, support.WarningSev, "helm lint: %s", m)
 			}
@@ -255,7 +255,7 @@ func TestChartCRDs(t *testing.T) {
 				assert.NotContains(t, crd.GetAnnotations(), "helm.sh/resource-policy", crd.GetName())
 			}
 			assert.Empty(t, crds(map[string]any{"crds": map[string]any{"install": false}}))
-			entries, err := os.ReadDir(filepath.Join(dir, scaffold.ChartDir, "crds"))
+			entries, err := os.ReadDir(filepath.Join(dir, render.ChartDir, "crds"))
 			assert.True(t, os.IsNotExist(err), "no crds/ directory, which Helm never upgrades: %v", entries)
 		})
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest"
-	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // TestKubeScore runs kube-score, an outside checker, over every style's
@@ -52,7 +52,7 @@ func TestKubeScore(t *testing.T) {
 			require.NoError(t, err)
 			readme := strings.Join(strings.Fields(string(b)), " ")
 			for _, o := range styletest.DecodeObjects(t, []byte(manifests)) {
-				ignored := o.GetAnnotations()[scaffold.KubeScoreIgnore]
+				ignored := o.GetAnnotations()[render.KubeScoreIgnore]
 				for _, check := range strings.Split(ignored, ",") {
 					if check != "" {
 						assert.True(t, strings.Contains(readme, "`"+check+"` ("), "%s %s ignores %s: README.md must say why, as `%s` (why)", o.GetKind(), o.GetName(), check, check)

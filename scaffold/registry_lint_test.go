@@ -15,7 +15,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/opctl/opctl/internal/styletest"
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // TestGoldenScriptsPassLinters checks every Python file of every golden
@@ -83,10 +83,10 @@ func TestGoldenWorkflowsPassActionlint(t *testing.T) {
 			tree := c.render(t)
 			dir := writeTree(t, tree)
 			require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755), "actionlint finds the workflows from the repository root")
-			styletest.ExecIn(t, dir, actionlint, "-color=false", scaffold.WorkflowPath)
+			styletest.ExecIn(t, dir, actionlint, "-color=false", render.WorkflowPath)
 			makefile, ok := tree.Get("Makefile")
 			require.True(t, ok)
-			workflow, _ := tree.Get(scaffold.WorkflowPath)
+			workflow, _ := tree.Get(render.WorkflowPath)
 			runs := 0
 			for _, m := range makeRun.FindAllStringSubmatch(string(workflow.Content), -1) {
 				for _, target := range strings.Fields(m[1]) {
@@ -121,7 +121,7 @@ if [ "$1 $2" = "get crd" ]; then [ "$HAS_CRDS" = 1 ]; exit; fi
 			dir := writeTree(t, c.render(t))
 			run := func(has string) string {
 				calls := filepath.Join(t.TempDir(), "calls")
-				cmd := exec.Command("bash", scaffold.PrerequisitesScriptPath)
+				cmd := exec.Command("bash", render.PrerequisitesScriptPath)
 				cmd.Dir = dir
 				cmd.Env = append(os.Environ(), "KUBECTL="+fake, "CALLS="+calls, "HAS_CRDS="+has)
 				out, err := cmd.CombinedOutput()
@@ -130,14 +130,14 @@ if [ "$1 $2" = "get crd" ]; then [ "$HAS_CRDS" = 1 ]; exit; fi
 				return string(b)
 			}
 			missing, present := run("0"), run("1")
-			for _, pre := range scaffold.Prerequisites(c.project, c.style) {
+			for _, pre := range render.Prerequisites(c.project, c.style) {
 				assert.Contains(t, missing, "wait --for=condition=Established crd/"+pre.CRD+" ", "installed and waited for")
 				// Its first command, as kubectl gets it.
 				first, _, _ := strings.Cut(pre.Setup(c.project.Versions), "\n")
 				assert.Contains(t, missing, strings.ReplaceAll(strings.TrimPrefix(first, `"$KUBECTL" `), `"`, "")+"\n", "its install, at the version pinned")
 			}
 			assert.NotContains(t, present, "apply", "nothing installed when every CRD is there")
-			if len(scaffold.Prerequisites(c.project, c.style)) == 0 {
+			if len(render.Prerequisites(c.project, c.style)) == 0 {
 				assert.Empty(t, missing, "no prerequisite, no kubectl")
 			}
 		})
@@ -161,7 +161,7 @@ current-context: none
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := writeTree(t, c.render(t))
-			cmd := exec.Command("bash", scaffold.E2EScriptPath)
+			cmd := exec.Command("bash", render.E2EScriptPath)
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig)
 			out, err := cmd.CombinedOutput()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // TestPinsAreWhatTheFilesUse renders every golden project with each pin
@@ -34,7 +35,7 @@ func TestPinsAreWhatTheFilesUse(t *testing.T) {
 	for name, c := range goldenCases(t) {
 		p := c.project
 		p.Versions = marked
-		tree, err := scaffold.Render(p, c.style)
+		tree, err := render.Project(p, c.style)
 		require.NoError(t, err, name)
 		styles[c.style.Name] = c.style
 		if used[c.style.Name] == nil {

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opctl/opctl/scaffold"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // TestSafeOutput walks every file of every golden case and checks what
@@ -47,7 +48,7 @@ func TestSafeOutput(t *testing.T) {
 						}
 					}
 					assert.Contains(t, string(f.Content), "\nUSER ", "%s runs as root", f.Path)
-				case f.Path == scaffold.DevContainerPath:
+				case f.Path == render.DevContainerPath:
 					var dev struct{ Image string }
 					require.NoError(t, json.Unmarshal(f.Content, &dev), f.Path)
 					assert.True(t, pinned(dev.Image), "%s: image %s is not pinned", f.Path, dev.Image)

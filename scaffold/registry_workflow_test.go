@@ -9,7 +9,7 @@ import (
 	"golang.org/x/mod/semver"
 	"sigs.k8s.io/yaml"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // node24Since is each action's first release on Node 24 (its action.yml's
@@ -35,7 +35,7 @@ var pinnedAction = regexp.MustCompile(`(?m)^\s+uses: ([\w.-]+/[\w.-]+)@[0-9a-f]{
 func TestGoldenWorkflowsAreLocked(t *testing.T) {
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
-			f, ok := c.render(t).Get(scaffold.WorkflowPath)
+			f, ok := c.render(t).Get(render.WorkflowPath)
 			require.True(t, ok)
 			uses := regexp.MustCompile(`(?m)^\s+uses: `).FindAllIndex(f.Content, -1)
 			pinned := pinnedAction.FindAllSubmatch(f.Content, -1)

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-5}
 KUBEBUILDER_VERSION=v4.16.0
-CONTROLLER_GEN_VERSION=$(sed -n 's/.*ControllerTools: *"\(v[^"]*\)".*/\1/p' scaffold/versions.go)
+CONTROLLER_GEN_VERSION=$(sed -n 's/.*ControllerTools: *"\(v[^"]*\)".*/\1/p' scaffold/pins/versions.go)
 tools="$PWD/.cache/bench-tools"
 mkdir -p "$tools"
 if [ ! -x "$tools/kubebuilder" ]; then

@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 )
 
@@ -33,7 +34,7 @@ func run() error {
 	// The go style's projects carry the sources (hack/envtest).
 	style := golang.Style()
 	p := scaffold.Project{Name: "envtest", Domain: "opctl.invalid", Repo: "opctl.invalid/envtest", Style: style.Name, Versions: v}
-	tree, err := scaffold.Render(p, style)
+	tree, err := render.Project(p, style)
 	if err != nil {
 		return err
 	}

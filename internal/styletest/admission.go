@@ -19,6 +19,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // WebhookServer starts the admission webhooks of the project in dir as a
@@ -34,7 +35,7 @@ type WebhookServer func(t *testing.T, dir, kubeconfig string, server *envtest.We
 // cluster. The certificate names the address the API server calls.
 func webhookOptions(t *testing.T, dir string) *envtest.WebhookInstallOptions {
 	o := &envtest.WebhookInstallOptions{LocalServingHost: "127.0.0.1"}
-	path := filepath.Join(dir, scaffold.WebhookManifestsPath)
+	path := filepath.Join(dir, render.WebhookManifestsPath)
 	if _, err := os.Stat(path); os.IsNotExist(err) {
 		return o
 	}

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -24,23 +25,23 @@ func CheckHandAddedCase(t *testing.T, dir string, test ...string) string {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	a := p.APIs[0]
-	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(scaffold.ConformancePath(a, "sample"))))
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(render.ConformancePath(a, "sample"))))
 	require.NoError(t, err)
-	var c scaffold.ConformanceCase
+	var c render.ConformanceCase
 	require.NoError(t, yaml.Unmarshal(b, &c))
 	c.Description = "Written by hand: another version."
 	c.Object["metadata"].(map[string]any)["name"] = a.Singular() + "-hand-added"
 	c.Object["spec"].(map[string]any)["version"] = "16.4"
-	c.Children = scaffold.RoundTripAll(scaffold.DesiredChildren(p, a, c.Object))
-	path := filepath.Join(dir, filepath.FromSlash(scaffold.ConformancePath(a, "hand-added")))
-	write := func(c scaffold.ConformanceCase) {
-		b, err := scaffold.ConformanceFile(a, c)
+	c.Children = render.RoundTripAll(render.DesiredChildren(p, a, c.Object))
+	path := filepath.Join(dir, filepath.FromSlash(render.ConformancePath(a, "hand-added")))
+	write := func(c render.ConformanceCase) {
+		b, err := render.ConformanceFile(a, c)
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(path, b, 0o644))
 	}
 
-	wrong := scaffold.ConformanceCase{Description: c.Description, Object: c.Object, Status: c.Status,
-		Children: scaffold.RoundTripAll(c.Children)}
+	wrong := render.ConformanceCase{Description: c.Description, Object: c.Object, Status: c.Status,
+		Children: render.RoundTripAll(c.Children)}
 	for _, child := range wrong.Children {
 		if data, ok := child["data"].(map[string]any); ok && child["kind"] == "ConfigMap" {
 			data["version"] = "15"

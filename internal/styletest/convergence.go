@@ -20,13 +20,14 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
 // checkConvergence: an Other (see SeedWithOther) holding the tricky values
 // gets children whose content equals, byte for byte, what opctl's Go
-// reference (scaffold.DesiredChildren) makes of the resource, and Ready; a
-// key added to a map reaches the children and Ready again (Metacontroller
+// reference (render.DesiredChildren) makes of the resource, and Ready; a
+// Key added to a map reaches the children and Ready again (Metacontroller
 // appends the new env entry at the end of the list: an order the runtime
 // keeps is no drift); a key removed leaves them; and an env list put in
 // another order by hand is no drift either.
@@ -68,14 +69,14 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 }
 
 // waitConverged waits until the children of cr are what opctl's Go
-// reference (scaffold.DesiredChildren) makes of it, its own status fields
+// reference (render.DesiredChildren) makes of it, its own status fields
 // what the starter reports, and Ready.
 func waitConverged(t *testing.T, c client.Client, p scaffold.Project, api api.API, cr *unstructured.Unstructured, what string) {
 	t.Helper()
 	status := api.StatusStarter().Status(cr.GetName())
 	spec, _ := cr.Object["spec"].(map[string]any)
 	maps.Copy(status, api.ScaleStatus(p.Name, cr.GetName(), spec))
-	waitChildren(t, c, cr, func() []map[string]any { return scaffold.DesiredChildren(p, api, cr.Object) }, status, what)
+	waitChildren(t, c, cr, func() []map[string]any { return render.DesiredChildren(p, api, cr.Object) }, status, what)
 }
 
 // waitChildren waits until the children of cr are the ones children gives
@@ -99,14 +100,14 @@ func waitChildren(t *testing.T, c client.Client, cr *unstructured.Unstructured, 
 				diff += fmt.Sprintf("%s %s: %v\n", got.GetKind(), key.Name, client.IgnoreNotFound(err))
 				continue
 			}
-			if d := cmp.Diff(managedContent(scaffold.RoundTrip(want)), managedContent(got.Object)); d != "" {
+			if d := cmp.Diff(managedContent(render.RoundTrip(want)), managedContent(got.Object)); d != "" {
 				diff += fmt.Sprintf("%s %s (-want +got):\n%s", got.GetKind(), key.Name, d)
 			}
 		}
 		got, _ := cr.Object["status"].(map[string]any)
 		for k, want := range status {
 			// As JSON: a case's numbers come from YAML, the object's from the API.
-			if k != "observedGeneration" && k != "conditions" && !reflect.DeepEqual(scaffold.RoundTrip(map[string]any{k: got[k]}), scaffold.RoundTrip(map[string]any{k: want})) {
+			if k != "observedGeneration" && k != "conditions" && !reflect.DeepEqual(render.RoundTrip(map[string]any{k: got[k]}), render.RoundTrip(map[string]any{k: want})) {
 				diff += fmt.Sprintf("status.%s = %v, want %v\n", k, got[k], want)
 			}
 		}
@@ -164,7 +165,7 @@ func checkMicroservice(t *testing.T, c client.Client, dir, ns string) {
 	t.Cleanup(func() { _ = c.Delete(context.Background(), cr) })
 	waitConverged(t, c, p, p.APIs[i], cr, "the Microservice's Deployment, Service, HorizontalPodAutoscaler and ServiceMonitor")
 	kinds := map[any]bool{}
-	for _, child := range scaffold.DesiredChildren(p, p.APIs[i], cr.Object) {
+	for _, child := range render.DesiredChildren(p, p.APIs[i], cr.Object) {
 		kinds[child["kind"]] = true
 	}
 	require.Equal(t, map[any]bool{"Deployment": true, "Service": true, "HorizontalPodAutoscaler": true, "ServiceMonitor": true}, kinds)

@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // ConversionPort is where a runtime serves the conversion webhook in
@@ -80,7 +81,7 @@ func CheckConversion(t *testing.T, cluster *Cluster, style scaffold.Style, start
 		var sample struct {
 			Object map[string]any `json:"object"`
 		}
-		b, err := os.ReadFile(filepath.Join(dir, scaffold.ConformanceDir, "database", "v1", "sample.yaml"))
+		b, err := os.ReadFile(filepath.Join(dir, render.ConformanceDir, "database", "v1", "sample.yaml"))
 		require.NoError(t, err)
 		require.NoError(t, yaml.Unmarshal(b, &sample))
 		obj := &unstructured.Unstructured{Object: sample.Object}

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -26,7 +27,7 @@ func (c *Cluster) installCRD(t *testing.T, dir string) (scaffold.Project, string
 	require.NoError(t, err)
 	var paths []string
 	for _, a := range p.APIs {
-		paths = append(paths, filepath.Join(dir, scaffold.CRDPath(p, a)))
+		paths = append(paths, filepath.Join(dir, render.CRDPath(p, a)))
 	}
 	// A CRD installed already (a check run within another on the same
 	// kind) is updated, and left for the one that made it to delete.

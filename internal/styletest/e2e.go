@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // Runner starts a style's reconcile logic for the project in dir against
@@ -172,7 +173,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 func (c *Cluster) RunE2EScript(t *testing.T, dir string, env ...string) {
 	t.Helper()
 	RequireTools(t, "kubectl", "kubectl")
-	cmd := exec.Command("bash", scaffold.E2EScriptPath)
+	cmd := exec.Command("bash", render.E2EScriptPath)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+c.AdminKubeconfig(t), "E2E_DEPLOY=0", "TIMEOUT=120s"), env...)
 	out, err := cmd.CombinedOutput()

@@ -14,6 +14,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -38,9 +39,9 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 	edit.StatusFields = []api.Field{sf}
 	edited, _, err := p.EditAPI(input.FlagSource, "Database", edit)
 	require.NoError(t, err)
-	before, err := scaffold.Render(p, style)
+	before, err := render.Project(p, style)
 	require.NoError(t, err)
-	after, err := scaffold.Render(edited, style)
+	after, err := render.Project(edited, style)
 	require.NoError(t, err)
 
 	changed := map[string][]byte{}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -50,7 +51,7 @@ func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check stri
 	owners := func() map[string]machinery.Ownership {
 		p, err := scaffold.LoadProject(dir, styles.All())
 		require.NoError(t, err)
-		tree, err := scaffold.Render(p, style)
+		tree, err := render.Project(p, style)
 		require.NoError(t, err)
 		out := map[string]machinery.Ownership{}
 		for _, f := range tree.Files() {

@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // Faults are the fault checks of the seed project, as an extra check of
@@ -125,7 +126,7 @@ func checkTakeover(t *testing.T, cluster *Cluster, install Install, ns string, s
 	leader.Kill()
 	killed := time.Now()
 	suite.Runs(standBy)
-	lease := time.Duration(scaffold.DefaultLease().DurationSeconds) * time.Second
+	lease := time.Duration(render.DefaultLease().DurationSeconds) * time.Second
 	// The stand-by sees the lease run out a retry period (2 s) after it
 	// does, at worst; the rest is slack for two busy cores.
 	WaitWithin(t, lease+15*time.Second, "the second replica to take the lease", func() (bool, error) {

@@ -19,7 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // RenderChart renders the Helm chart of the project in dir with Helm's own
@@ -27,7 +27,7 @@ import (
 // chart's, and returns every object it installs, CRDs first.
 func RenderChart(t testing.TB, dir, release, ns string, values map[string]any) []*unstructured.Unstructured {
 	t.Helper()
-	chrt, err := loader.Load(filepath.Join(dir, scaffold.ChartDir))
+	chrt, err := loader.Load(filepath.Join(dir, render.ChartDir))
 	require.NoError(t, err)
 	vals, err := util.ToRenderValues(chrt, values, common.ReleaseOptions{Name: release, Namespace: ns, IsInstall: true}, common.DefaultCapabilities)
 	require.NoError(t, err)
@@ -55,7 +55,7 @@ func RenderChart(t testing.TB, dir, release, ns string, values map[string]any) [
 // (its values.schema.json), as helm install would, or nil.
 func ChartValuesError(t testing.TB, dir string, values map[string]any) error {
 	t.Helper()
-	chrt, err := loader.Load(filepath.Join(dir, scaffold.ChartDir))
+	chrt, err := loader.Load(filepath.Join(dir, render.ChartDir))
 	require.NoError(t, err)
 	_, err = util.ToRenderValues(chrt, values, common.ReleaseOptions{Name: "release", Namespace: "ns", IsInstall: true}, common.DefaultCapabilities)
 	return err

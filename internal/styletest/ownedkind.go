@@ -15,6 +15,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -30,7 +31,7 @@ func checkOwnedKindAdded(t *testing.T, cluster *Cluster, dir, ns string, run Run
 	require.NoError(t, err)
 	changed := map[string][]byte{}
 	for file := range before.Starters {
-		if strings.HasPrefix(file, scaffold.ConformanceDir+"/") {
+		if strings.HasPrefix(file, render.ConformanceDir+"/") {
 			continue
 		}
 		if b, ok := withComment(t, filepath.Join(dir, file)); ok {
@@ -49,7 +50,7 @@ func checkOwnedKindAdded(t *testing.T, cluster *Cluster, dir, ns string, run Run
 	}
 	var added []string
 	for file := range after.Starters {
-		if _, ok := before.Starters[file]; !ok && !strings.HasPrefix(file, scaffold.ConformanceDir+"/") {
+		if _, ok := before.Starters[file]; !ok && !strings.HasPrefix(file, render.ConformanceDir+"/") {
 			added = append(added, file)
 		}
 	}
@@ -66,7 +67,7 @@ func checkOwnedKindAdded(t *testing.T, cluster *Cluster, dir, ns string, run Run
 	require.NoError(t, cluster.Client.Create(context.Background(), cr))
 	t.Cleanup(func() { _ = cluster.Client.Delete(context.Background(), cr) })
 	kinds := map[any]bool{}
-	for _, c := range scaffold.DesiredChildren(after, after.APIs[i], cr.Object) {
+	for _, c := range render.DesiredChildren(after, after.APIs[i], cr.Object) {
 		kinds[c["kind"]] = true
 	}
 	require.True(t, kinds["Secret"], "the reference gives the Database no Secret")

@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // FakePrepare writes, in place of the starter's prepare step of the
@@ -116,7 +117,7 @@ func CheckOutdatedJob(t *testing.T, c client.Client, obj *unstructured.Unstructu
 			return false, err
 		}
 		cond := readyCondition(obj)
-		return cond != nil && cond["status"] == "False" && cond["reason"] == scaffold.OutdatedReason &&
+		return cond != nil && cond["status"] == "False" && cond["reason"] == render.OutdatedReason &&
 			fmt.Sprint(cond["observedGeneration"]) == fmt.Sprint(obj.GetGeneration()), nil
 	})
 	assert.Contains(t, readyCondition(obj)["message"], "Job "+jobKey.Name, "the message names the Job")

@@ -13,6 +13,7 @@ import (
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -136,7 +137,7 @@ func relativeSnapshot(t *testing.T, dir string) map[string]string {
 // conventional fields (no image: the checks add it, and the starter's
 // command must then go).
 func OtherSpec() map[string]any {
-	return scaffold.RoundTrip(map[string]any{
+	return render.RoundTrip(map[string]any{
 		"html":   []any{"a&b<c>"},
 		"utf8":   []any{"café", "日本"},
 		"quotes": []any{`say "hi"`, `back\slash`},

@@ -16,13 +16,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // projectCase is a conformance case of a project, its file's path under
 // test/conformance, and its object as a client creates it in a namespace.
 type projectCase struct {
-	scaffold.ConformanceCase
+	render.ConformanceCase
 	name   string
 	object *unstructured.Unstructured
 }
@@ -33,10 +33,10 @@ type projectCase struct {
 // namespaced) without the uid and generation the API server sets.
 func projectCases(t *testing.T, dir, ns string, olderVersions bool) []projectCase {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, scaffold.ConformanceDir, "*", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join(dir, render.ConformanceDir, "*", "*.yaml"))
 	require.NoError(t, err)
 	if olderVersions {
-		older, err := filepath.Glob(filepath.Join(dir, scaffold.ConformanceDir, "*", "*", "*.yaml"))
+		older, err := filepath.Glob(filepath.Join(dir, render.ConformanceDir, "*", "*", "*.yaml"))
 		require.NoError(t, err)
 		files = append(files, older...)
 	}
@@ -45,9 +45,9 @@ func projectCases(t *testing.T, dir, ns string, olderVersions bool) []projectCas
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		require.NoError(t, err)
-		var tc scaffold.ConformanceCase
+		var tc render.ConformanceCase
 		require.NoError(t, yaml.UnmarshalStrict(b, &tc), f)
-		name, err := filepath.Rel(filepath.Join(dir, scaffold.ConformanceDir), f)
+		name, err := filepath.Rel(filepath.Join(dir, render.ConformanceDir), f)
 		require.NoError(t, err)
 		obj := &unstructured.Unstructured{Object: tc.Object}
 		obj.SetUID("")

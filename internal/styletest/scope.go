@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // checkNamespaceScope runs the seed project made with --scope namespace,
@@ -34,7 +35,7 @@ func checkNamespaceScope(t *testing.T, cluster *Cluster, style scaffold.Style, s
 	suite.Runs(start(t, dir, kubeconfig, cluster.AdminKubeconfig(t), cluster))
 	a := p.APIs[0]
 	cluster.assertMayList(t, p, a.FullGroup(p.Domain), a.Plural, map[string]bool{own: true, other: false})
-	sample := ReadObjects(t, filepath.Join(dir, scaffold.SamplePath(p, a)))[0]
+	sample := ReadObjects(t, filepath.Join(dir, render.SamplePath(p, a)))[0]
 	outside := sample.DeepCopy()
 	outside.SetNamespace(other)
 	require.NoError(t, c.Create(ctx, outside))

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // Target is what a check (the bench, the fault checks) makes objects of in
@@ -114,7 +115,7 @@ func seedIn(t *testing.T, cluster *Cluster, style scaffold.Style, ns string) (di
 	dir = Seed(t, style)
 	p, _, kubeconfig = cluster.installProject(t, dir)
 	cluster.CreateNamespace(t, ns, false)
-	sample = ReadObjects(t, filepath.Join(dir, scaffold.SamplePath(p, p.APIs[0])))[0]
+	sample = ReadObjects(t, filepath.Join(dir, render.SamplePath(p, p.APIs[0])))[0]
 	sample.SetNamespace(ns)
 	// The API server deletes a collection in one namespace at a time; a
 	// CRD made just now may not be served yet, and holds no Database.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -63,7 +64,7 @@ func CheckWatch(t *testing.T, cluster *Cluster, style scaffold.Style, run Runner
 			return func() (bool, error) {
 				events, err := handled(matching)
 				for _, e := range events {
-					if e.Reason == scaffold.WatchHandledReason && e.Type == corev1.EventTypeNormal && e.Message == want {
+					if e.Reason == render.WatchHandledReason && e.Type == corev1.EventTypeNormal && e.Message == want {
 						return true, nil
 					}
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 //go:embed templates
@@ -47,7 +48,7 @@ func Style() scaffold.Style {
 }
 
 func addFiles(p scaffold.Project, t *machinery.Tree) error {
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))
 	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, p)
 	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, p)
 	r.File("reconcile.sh", "reconcile.sh.tmpl", machinery.UserOwned, p)

@@ -17,6 +17,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // Migration is a project moved to another style.
@@ -78,7 +79,7 @@ func To(p scaffold.Project, src input.Source, from, to scaffold.Style, styles sc
 			}
 			m.Dropped = append(m.Dropped, fmt.Sprintf("kind %s ran the %s %s: the %s starter code takes its place; port what it did to it. "+
 				"Its conformance cases (%s/%s/) are opctl's starter children, which the %s never made: make them say what it did",
-				a.Kind, name, a.Options[name], to.Name, scaffold.ConformanceDir, a.Singular(), name))
+				a.Kind, name, a.Options[name], to.Name, render.ConformanceDir, a.Singular(), name))
 		}
 	}
 	if n.Domain == "" && !to.ExistingKinds {
@@ -176,8 +177,8 @@ func Differences(p scaffold.Project, from, to scaffold.Style) []string {
 // it did not need in from.
 func NewPrerequisites(old scaffold.Project, from scaffold.Style, migrated scaffold.Project, to scaffold.Style) []api.Prerequisite {
 	var out []api.Prerequisite
-	had := scaffold.Prerequisites(old, from)
-	for _, pre := range scaffold.Prerequisites(migrated, to) {
+	had := render.Prerequisites(old, from)
+	for _, pre := range render.Prerequisites(migrated, to) {
 		if !slices.ContainsFunc(had, func(h api.Prerequisite) bool { return h.CRD == pre.CRD }) {
 			out = append(out, pre)
 		}

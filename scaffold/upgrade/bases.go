@@ -27,7 +27,7 @@ type Bases interface {
 	Scaffolded() ([]string, error)
 }
 
-// ProjectBases looks in the project's scaffold.BaseDir, then, for a
+// ProjectBases looks in the project's machinery.BaseDir, then, for a
 // project made before opctl kept bases, in its git history: the newest
 // commit of the file that holds what opctl wrote, known by its hash in any
 // committed opctl.yaml.

@@ -22,6 +22,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -84,7 +85,7 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 	style, err := styles.All().Lookup(p.Style)
 	require.NoError(t, err)
 	p.Versions = pins.DefaultVersions()
-	now, err := scaffold.Render(p, style)
+	now, err := render.Project(p, style)
 	require.NoError(t, err)
 
 	// The team's lines, each where the earlier file and this

@@ -11,6 +11,7 @@ import (
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/merge"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 // Pin is a version the upgrade moves, with its upgrade notes: what the
@@ -48,7 +49,7 @@ var Labels = merge.Labels{Ours: "yours", Base: "opctl before", Theirs: "opctl no
 // pins become this opctl's, every file is rendered again, and each file of
 // the user's that the user changed and that opctl now writes otherwise is
 // merged: from its base (what opctl last wrote there, kept in
-// scaffold.BaseDir, else found in the project's git history) three ways,
+// machinery.BaseDir, else found in the project's git history) three ways,
 // else two ways. Generated files are planned as opctl generate plans them,
 // force as its --force.
 func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, force bool) (Plan, error) {
@@ -66,7 +67,7 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 		}
 	}
 	plan.Project.Versions = defaults
-	tree, err := scaffold.Render(plan.Project, style)
+	tree, err := render.Project(plan.Project, style)
 	if err != nil {
 		return Plan{}, err
 	}

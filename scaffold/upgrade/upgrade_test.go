@@ -16,6 +16,7 @@ import (
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -45,7 +46,7 @@ func kopfSeed(t *testing.T) (string, scaffold.Project, scaffold.Style) {
 		Versions: pins.DefaultVersions(), ResyncSeconds: 60}.AddAPI(input.FlagSource, api.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true, Fields: fields, Owns: []string{"ConfigMap"}})
 	require.NoError(t, err)
-	tree, err := scaffold.Render(p, style)
+	tree, err := render.Project(p, style)
 	require.NoError(t, err)
 	dir := t.TempDir()
 	for _, f := range tree.Files() {

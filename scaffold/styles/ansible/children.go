@@ -12,7 +12,7 @@ import (
 type jinjaLeaf struct {
 	api.Field
 	// Value is the field's value (spec.backup.schedule); Text the value as
-	// the children hold it (scaffold.FieldText), before to_json or
+	// the children hold it (render.FieldText), before to_json or
 	// b64encode.
 	Value, Text string
 	// Always: every object sets it (a required field outside objects).

@@ -16,6 +16,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/ansible"
 )
@@ -45,7 +46,7 @@ func checkPlaybookKind(t *testing.T, cluster *styletest.Cluster, _ string) {
 			"--field", "target:string:required", "--owns", "ConfigMap", "--playbook", "playbooks/backup.yml")
 		p, err := scaffold.LoadProject(dir, styles.All())
 		require.NoError(t, err)
-		_, err = envtest.InstallCRDs(cluster.Config, envtest.CRDInstallOptions{Paths: []string{filepath.Join(dir, scaffold.CRDPath(p, p.APIs[1]))}})
+		_, err = envtest.InstallCRDs(cluster.Config, envtest.CRDInstallOptions{Paths: []string{filepath.Join(dir, render.CRDPath(p, p.APIs[1]))}})
 		require.NoError(t, err)
 		ns := "e2e-ansible-playbook"
 		cluster.CreateNamespace(t, ns, false)

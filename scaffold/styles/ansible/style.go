@@ -20,6 +20,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
@@ -85,7 +86,7 @@ func Style() scaffold.Style {
 				// As operator-sdk's Ansible scaffold runs it: a Lease named
 				// after the project, in the operator's namespace; held as
 				// long as the go manager holds its own.
-				LeaderElectionArgs: append([]string{"--leader-elect", "--leader-election-id=" + p.Name}, scaffold.DefaultLease().Args()...),
+				LeaderElectionArgs: append([]string{"--leader-elect", "--leader-election-id=" + p.Name}, render.DefaultLease().Args()...),
 			}
 		},
 		Files: ansibleFiles,
@@ -200,8 +201,8 @@ func (w ansibleWatch) Description() string {
 
 func newAnsibleWatch(p scaffold.Project, w scaffold.Watch) (ansibleWatch, error) {
 	aw := ansibleWatch{WatchIn: p.WatchIn(w), Project: p, Role: "watch_" + w.Ident(),
-		ObjVar: objectVar(w.Target.Group(), w.Target.Kind), Reason: scaffold.WatchHandledReason}
-	obj := scaffold.WatchStarterObject(w)
+		ObjVar: objectVar(w.Target.Group(), w.Target.Kind), Reason: render.WatchHandledReason}
+	obj := render.WatchStarterObject(w)
 	b, err := yamltext.Marshal(obj)
 	if err != nil {
 		return aw, err
@@ -223,11 +224,11 @@ func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 		CreateOnceKinds string
 		// Lease is the Deployment's leader-election lease.
 		Lease scaffold.Lease
-	}{Project: p, V: p.Versions, Lease: scaffold.DefaultLease()}
+	}{Project: p, V: p.Versions, Lease: render.DefaultLease()}
 	createOnce := []string{}
 	for _, a := range p.APIs {
 		aa := ansibleAPI{API: a, templated: newTemplated(a), Project: p, V: p.Versions, FullGroup: a.FullGroup(p.Domain),
-			CRVar: CRVar(p.Domain, a), SamplePath: scaffold.SamplePath(p, a), Playbook: playbookOf(a), PlaybookFile: path.Base(playbookOf(a)),
+			CRVar: CRVar(p.Domain, a), SamplePath: render.SamplePath(p, a), Playbook: playbookOf(a), PlaybookFile: path.Base(playbookOf(a)),
 			Role: a.Singular(), Var: jinjaVar(a.Singular()), RecordStatus: "record-status.yml"}
 		if aa.Playbook != "" {
 			aa.RecordStatus = "record-status-" + a.Singular() + ".yml"
@@ -255,7 +256,7 @@ func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 	}
 	d.CreateOnceKinds = string(b)
 	// Jinja2 is full of {{ and }}: opctl's actions go between [[ and ]].
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates")).Delims("[[", "]]")
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates")).Delims("[[", "]]")
 	r.File("ansible.cfg", "ansible.cfg.tmpl", machinery.UserOwned, d)
 	r.File(".ansible-lint", "ansible-lint.tmpl", machinery.UserOwned, d)
 	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
@@ -387,7 +388,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 		}
 		header := "---\n"
 		if owner == machinery.Generated {
-			header += "# " + scaffold.GeneratedHeader + "\n"
+			header += "# " + render.GeneratedHeader + "\n"
 		}
 		return t.Add(machinery.File{Path: path, Content: append([]byte(header), b...), Owner: owner})
 	}

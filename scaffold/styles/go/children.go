@@ -19,7 +19,7 @@ type goLeaf struct {
 	// Expr is the field in the object (database.Spec.Backup.Schedule),
 	// Value its value (*database.Spec.Backup.Schedule), Int32 an integer's
 	// value as an int32, and Text the value as the children hold it
-	// (scaffold.FieldText).
+	// (render.FieldText).
 	Expr, Value, Int32, Text string
 	// Filled is when the object sets a list or a map and it is not empty.
 	Filled string

@@ -19,6 +19,7 @@ import (
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -40,7 +41,7 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	for _, a := range p.APIs {
-		path := scaffold.CRDPath(p, a)
+		path := render.CRDPath(p, a)
 		ours := loadCRD(t, filepath.Join(dir, path))
 		theirs := loadCRD(t, filepath.Join(out, filepath.Base(path)))
 		assert.Equal(t, theirs, ours, "controller-gen's schema for %s differs from opctl's", a.Kind)
@@ -60,7 +61,7 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 	// The webhook markers say what config/webhook/manifests.yaml says.
 	styletest.ExecIn(t, dir, controllerGen, "webhook", "paths=./internal/webhook/...", "output:webhook:dir="+out)
 	assert.Equal(t, webhookConfigurations(t, filepath.Join(out, "manifests.yaml")),
-		webhookConfigurations(t, filepath.Join(dir, scaffold.WebhookManifestsPath)),
+		webhookConfigurations(t, filepath.Join(dir, render.WebhookManifestsPath)),
 		"controller-gen's webhook configurations differ from opctl's")
 }
 

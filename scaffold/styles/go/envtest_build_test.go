@@ -14,6 +14,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 )
 
@@ -35,7 +36,7 @@ func TestEnvtestBuildsOnceAtATime(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	require.NoError(t, err, "the test runs hack/envtest/build.sh: install bash")
 	p := scaffold.Project{Name: "envtest", Domain: "example.com", Repo: "example.com/envtest", Style: "go", Versions: pins.DefaultVersions()}
-	tree, err := scaffold.Render(p, golang.Style())
+	tree, err := render.Project(p, golang.Style())
 	require.NoError(t, err)
 	src := t.TempDir()
 	for _, f := range tree.Files() {

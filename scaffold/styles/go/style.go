@@ -16,6 +16,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 //go:embed all:templates
@@ -117,7 +118,7 @@ type goAPI struct {
 	api.API
 	FullGroup    string
 	Version      string
-	Import       string // Go import path of the scaffold.API package
+	Import       string // Go import path of the api.API package
 	Alias        string // import alias: <group><version>, dots and dashes removed
 	Structs      []goStruct
 	StatusStruct goStruct
@@ -154,7 +155,7 @@ type goAPI struct {
 	NameTooLongDetail            string
 	MaxNameLength                int
 	DefaultedLabel               string
-	// Hub: the kind converts between its versions (scaffold.API.Converts)
+	// Hub: the kind converts between its versions (api.API.Converts)
 	// and this is its current version, the one the others convert to and
 	// from (controller-runtime's hub); Next, on an older version of such a
 	// kind, is how it converts.
@@ -174,7 +175,7 @@ type goNext struct {
 	HubAlias, HubVersion string
 	NextIsHub            bool
 	Renames              []api.Rename
-	// Moved are the fields the hub calls otherwise (scaffold.API.Moved);
+	// Moved are the fields the hub calls otherwise (api.API.Moved);
 	// CasesDir holds the version's conformance cases, seen from its
 	// package.
 	Moved    []api.Rename
@@ -242,7 +243,7 @@ func goAPIDir(p scaffold.Project, a api.API) string {
 }
 
 func newGoData(p scaffold.Project) goData {
-	d := goData{Project: p, Module: p.Repo, V: p.Versions, Lease: scaffold.DefaultLease()}
+	d := goData{Project: p, Module: p.Repo, V: p.Versions, Lease: render.DefaultLease()}
 	gvIndex := map[string]int{}
 	owned := map[string]bool{}
 	// gv is the index of the group-version of ga, in dir, added if new.
@@ -302,7 +303,7 @@ func addSpokes(p scaffold.Project, a api.API, hub goAPI, gv func(string, goAPI) 
 		dir := goAPIDir(p, old)
 		spoke.Next = &goNext{Alias: next.Alias, Import: next.Import, Version: next.Version, RenamesVar: goVar(a.Kind) + "Renames", HubAlias: hub.Alias, HubVersion: hub.Version, NextIsHub: i+1 == len(older),
 			Renames: a.Served[i].Renames, Moved: a.Moved(i),
-			CasesDir: path.Join(strings.Repeat("../", strings.Count(dir, "/")+1), scaffold.ConformanceDir, a.Singular(), old.Version)}
+			CasesDir: path.Join(strings.Repeat("../", strings.Count(dir, "/")+1), render.ConformanceDir, a.Singular(), old.Version)}
 		j := gv(dir, spoke)
 		d.GVs[j].Spokes = true
 		for _, imp := range []goImport{{next.Alias, next.Import}, {hub.Alias, hub.Import}} {
@@ -333,7 +334,7 @@ func newGoAPI(p scaffold.Project, a api.API) goAPI {
 		RBACMarkers:   rbacMarkers(p, a),
 		UsesQuantity:  usesType(a, api.TypeQuantity),
 		UsesIntOrStr:  usesType(a, api.TypeIntOrStr),
-		SamplePath:    scaffold.SamplePath(p, a),
+		SamplePath:    render.SamplePath(p, a),
 		ProjectName:   p.Name,
 
 		ValidatingPath: a.ValidatePath(p.Domain), MutatingPath: a.MutatePath(p.Domain),
@@ -366,10 +367,10 @@ func newGoWatch(p scaffold.Project, w scaffold.Watch) (goWatch, error) {
 	single := p
 	single.APIs, single.Watches = nil, []scaffold.Watch{w}
 	gw := goWatch{WatchIn: p.WatchIn(w), Type: strings.Join(camel, "") + "Watch",
-		Reason: scaffold.WatchHandledReason, RBACMarkers: markersOf(single)}
-	gw.SelectorGo = scaffold.QuotedPairs(w.Selector)
+		Reason: render.WatchHandledReason, RBACMarkers: markersOf(single)}
+	gw.SelectorGo = render.QuotedPairs(w.Selector)
 	var err error
-	gw.Fixture, gw.Message, err = scaffold.WatchStarterCase(w, "\t")
+	gw.Fixture, gw.Message, err = render.WatchStarterCase(w, "\t")
 	return gw, err
 }
 
@@ -384,7 +385,7 @@ func rbacMarkers(p scaffold.Project, a api.API) []string {
 // markersOf are the kubebuilder RBAC markers of the project's rules.
 func markersOf(single scaffold.Project) []string {
 	var out []string
-	for _, scope := range scaffold.ManagerRules(single, Style().Access) {
+	for _, scope := range render.ManagerRules(single, Style().Access) {
 		namespace := ""
 		if scope.Namespace != "" {
 			namespace = ",namespace=" + scope.Namespace
@@ -410,7 +411,7 @@ func goFiles(p scaffold.Project, t *machinery.Tree) error {
 		}
 		d.Watches = append(d.Watches, gw)
 	}
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"), machinery.TemplateDir(files, "templates/partials"))
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"), machinery.TemplateDir(files, "templates/partials"))
 	r.File("go.mod", "go.mod.tmpl", machinery.UserOwned, d)
 	r.Copy("go.sum", "go.sum", machinery.UserOwned)
 	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)

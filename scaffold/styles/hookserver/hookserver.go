@@ -16,6 +16,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
@@ -126,9 +127,9 @@ func SyncHook(p scaffold.Project, route string) Hooks {
 func Service(p scaffold.Project) *corev1.Service {
 	return &corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
-		ObjectMeta: metav1.ObjectMeta{Name: "hook", Labels: scaffold.CommonLabels(p)},
+		ObjectMeta: metav1.ObjectMeta{Name: "hook", Labels: render.CommonLabels(p)},
 		Spec: corev1.ServiceSpec{
-			Selector: scaffold.ManagerLabels(p),
+			Selector: render.ManagerLabels(p),
 			Ports:    []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(port), Protocol: corev1.ProtocolTCP}},
 		},
 	}
@@ -147,7 +148,7 @@ type Data struct {
 // AddFiles adds the hook server and its test, the image that runs it, the
 // Makefile and .gitignore.
 func AddFiles(t *machinery.Tree, d Data) error {
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))
 	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
 	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
 	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)

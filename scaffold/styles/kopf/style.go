@@ -13,6 +13,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
 
@@ -149,7 +150,7 @@ func addFiles(p scaffold.Project, t *machinery.Tree) error {
 	if err := python.AddPackage(t, d, "tests/observed.py"); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))
 	pkg := d.Package + "/"
 	r.File("requirements.txt", "requirements.txt.tmpl", machinery.UserOwned, d)
 	r.File("requirements-dev.txt", "requirements-dev.txt.tmpl", machinery.UserOwned, d)
@@ -228,9 +229,9 @@ type kopfWatch struct {
 }
 
 func newKopfWatch(p scaffold.Project, pkg string, w scaffold.Watch) (kopfWatch, error) {
-	kw := kopfWatch{WatchIn: p.WatchIn(w), Package: pkg, Reason: scaffold.WatchHandledReason}
-	kw.SelectorPy = "{" + scaffold.QuotedPairs(w.Selector) + "}"
+	kw := kopfWatch{WatchIn: p.WatchIn(w), Package: pkg, Reason: render.WatchHandledReason}
+	kw.SelectorPy = "{" + render.QuotedPairs(w.Selector) + "}"
 	var err error
-	kw.Fixture, kw.Message, err = scaffold.WatchStarterCase(w, "    ")
+	kw.Fixture, kw.Message, err = render.WatchStarterCase(w, "    ")
 	return kw, err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles/hookserver"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
@@ -76,7 +77,7 @@ func manifests(p scaffold.Project) map[string][]any {
 	for _, d := range p.Decorators {
 		dc := &decoratorController{
 			TypeMeta:   metav1.TypeMeta{APIVersion: "metacontroller.k8s.io/v1alpha1", Kind: "DecoratorController"},
-			ObjectMeta: metav1.ObjectMeta{Name: d.Name, Labels: scaffold.CommonLabels(p)},
+			ObjectMeta: metav1.ObjectMeta{Name: d.Name, Labels: render.CommonLabels(p)},
 			Spec: decoratorControllerSpec{
 				ResyncPeriodSeconds: p.ResyncSeconds,
 				Resources:           []decoratorResource{{ResourceRule: hookserver.ResourceRule{APIVersion: d.Target.APIVersion, Resource: d.Target.Resource}}},
@@ -104,7 +105,7 @@ func addFiles(p scaffold.Project, t *machinery.Tree) error {
 	if err := python.AddBase(t, d); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"), hookserver.Partials())
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"), hookserver.Partials())
 	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
 	r.File(d.Package+"/decorators.py", "pkg/decorators.py.tmpl", machinery.Generated, d)
 	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", machinery.UserOwned, d)

@@ -10,6 +10,7 @@ import (
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles/hookserver"
 	"github.com/opctl/opctl/scaffold/styles/python"
 )
@@ -87,7 +88,7 @@ func manifests(p scaffold.Project) map[string][]any {
 	for _, a := range p.APIs {
 		cc := &compositeController{
 			TypeMeta:   metav1.TypeMeta{APIVersion: "metacontroller.k8s.io/v1alpha1", Kind: "CompositeController"},
-			ObjectMeta: metav1.ObjectMeta{Name: a.Plural, Labels: scaffold.CommonLabels(p)},
+			ObjectMeta: metav1.ObjectMeta{Name: a.Plural, Labels: render.CommonLabels(p)},
 			Spec: compositeControllerSpec{
 				GenerateSelector:    true,
 				ResyncPeriodSeconds: p.ResyncSeconds,
@@ -111,7 +112,7 @@ func addFiles(p scaffold.Project, t *machinery.Tree) error {
 	if err := python.AddPackage(t, d, d.Package+"/observed.py"); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"), hookserver.Partials())
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"), hookserver.Partials())
 	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
 	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", machinery.Generated, d)
 	for _, a := range d.APIs {

@@ -15,7 +15,7 @@ type Leaf struct {
 	// of the object backup); Key its key there.
 	In, Key string
 	// Value is the field's value (spec["replicas"]); Text the value as the
-	// children hold it (scaffold.FieldText).
+	// children hold it (render.FieldText).
 	Value, Text string
 }
 

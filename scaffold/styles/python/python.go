@@ -1,5 +1,5 @@
 // Package python is the Python base the Python styles share: the package
-// name, the template data of each kind, the generated kinds table and
+// Name, the template data of each kind, the generated kinds table and
 // status rules, each owned kind's child builder (a user-owned module) and
 // the runner of the conformance cases.
 package python
@@ -16,6 +16,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 //go:embed templates
@@ -106,7 +107,7 @@ type Data struct {
 func NewData(p scaffold.Project, command []string, runtime string) Data {
 	d := Data{Project: p, V: p.Versions, Package: Package(p), Command: command, Decorators: p.Decorators, Runtime: runtime}
 	for _, a := range p.APIs {
-		pa := API{API: a, builder: newBuilder(a), FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: scaffold.SamplePath(p, a),
+		pa := API{API: a, builder: newBuilder(a), FullGroup: a.FullGroup(p.Domain), Package: d.Package, SamplePath: render.SamplePath(p, a),
 			ValidateID: strings.TrimPrefix(a.ValidatePath(p.Domain), "/"), MutateID: strings.TrimPrefix(a.MutatePath(p.Domain), "/"),
 			NameTooLong: a.NameTooLong(), MaxNameLength: api.MaxNameLength, DefaultedLabel: scaffold.DefaultedLabel}
 		for _, c := range pa.Children {
@@ -131,7 +132,7 @@ func NewData(p scaffold.Project, command []string, runtime string) Data {
 // AddBase adds what every Python project has: the package's __init__.py
 // and the tests' conftest.py.
 func AddBase(t *machinery.Tree, d Data) error {
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))
 	r.File(d.Package+"/__init__.py", "init.py.tmpl", machinery.UserOwned, d)
 	r.File("tests/conftest.py", "conftest.py.tmpl", machinery.UserOwned, d)
 	return r.Err()
@@ -146,7 +147,7 @@ func AddPackage(t *machinery.Tree, d Data, compare string) error {
 	if err := AddBase(t, d); err != nil {
 		return err
 	}
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"), machinery.TemplateDir(files, "templates/partials"))
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"), machinery.TemplateDir(files, "templates/partials"))
 	pkg := d.Package + "/"
 	r.File(pkg+"kinds.py", "kinds.py.tmpl", machinery.Generated, d)
 	r.File(pkg+"common.py", "common.py.tmpl", machinery.Generated, d)

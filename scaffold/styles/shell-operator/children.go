@@ -12,7 +12,7 @@ import (
 type jqLeaf struct {
 	api.Field
 	// Value is the field's value (.spec.backup.schedule); Text the value as
-	// the children hold it (scaffold.FieldText), null when it is not set.
+	// the children hold it (render.FieldText), null when it is not set.
 	Value, Text string
 }
 

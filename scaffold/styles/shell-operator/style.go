@@ -17,6 +17,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
+	"github.com/opctl/opctl/scaffold/render"
 )
 
 //go:embed all:templates
@@ -87,7 +88,7 @@ func Style() scaffold.Style {
 				rt.Webhook = &scaffold.WebhookServer{Port: 9680, CertDir: "/validating-certs", Registers: true}
 				rt.Env = append(rt.Env,
 					corev1.EnvVar{Name: "VALIDATING_WEBHOOK_CONFIGURATION_NAME", Value: p.Name},
-					corev1.EnvVar{Name: "VALIDATING_WEBHOOK_SERVICE_NAME", Value: scaffold.WebhookServiceName(p)})
+					corev1.EnvVar{Name: "VALIDATING_WEBHOOK_SERVICE_NAME", Value: render.WebhookServiceName(p)})
 			}
 			if p.Converts() {
 				// shell-operator points each CRD at /<CRD name> of the Service
@@ -97,7 +98,7 @@ func Style() scaffold.Style {
 					Own:  &scaffold.WebhookServer{Port: 9681, CertDir: "/conversion-certs", Registers: true},
 					Path: func(crd string) string { return "/" + crd },
 				}
-				rt.Env = append(rt.Env, corev1.EnvVar{Name: "CONVERSION_WEBHOOK_SERVICE_NAME", Value: scaffold.ConversionServiceName(p)})
+				rt.Env = append(rt.Env, corev1.EnvVar{Name: "CONVERSION_WEBHOOK_SERVICE_NAME", Value: render.ConversionServiceName(p)})
 			}
 			if p.Webhooks() {
 				// The namespace of the Services it names.
@@ -268,7 +269,7 @@ func addWatchHooks(p scaffold.Project, r *machinery.Renderer, t *machinery.Tree)
 	if len(p.Watches) == 0 {
 		return nil
 	}
-	r.File("hooks/lib/watch.sh", "hooks/lib/watch.sh.tmpl", machinery.Generated, shellWatch{Project: p, Reason: scaffold.WatchHandledReason})
+	r.File("hooks/lib/watch.sh", "hooks/lib/watch.sh.tmpl", machinery.Generated, shellWatch{Project: p, Reason: render.WatchHandledReason})
 	for _, w := range p.Watches {
 		config, err := json.MarshalIndent(watchConfig(w), "", "  ")
 		if err != nil {
@@ -291,7 +292,7 @@ func addWatchHooks(p scaffold.Project, r *machinery.Renderer, t *machinery.Tree)
 // operations it writes for them with the starter handler: an Event per
 // object handled.
 func addWatchFixtures(p scaffold.Project, w scaffold.Watch, t *machinery.Tree) error {
-	object := func(name, uid, rv string) map[string]any { return scaffold.WatchFixture(w, name, uid, rv) }
+	object := func(name, uid, rv string) map[string]any { return render.WatchFixture(w, name, uid, rv) }
 	first := object("first", "00000000-0000-4000-8000-000000000001", "41")
 	second := object("second", "00000000-0000-4000-8000-000000000002", "42")
 	changed := object("first", "00000000-0000-4000-8000-000000000001", "43")
@@ -353,7 +354,7 @@ func watchEventOperation(p scaffold.Project, o map[string]any) map[string]any {
 	return map[string]any{"operation": "Create", "object": map[string]any{
 		"apiVersion": "v1", "kind": "Event",
 		"metadata":       map[string]any{"generateName": fmt.Sprint(meta["name"], "."), "namespace": ns},
-		"involvedObject": involved, "reason": scaffold.WatchHandledReason, "message": scaffold.WatchMessage(o), "type": "Normal",
+		"involvedObject": involved, "reason": render.WatchHandledReason, "message": scaffold.WatchMessage(o), "type": "Normal",
 		"source": map[string]any{"component": p.Name}, "firstTimestamp": fixtureNow, "lastTimestamp": fixtureNow, "count": 1,
 	}}
 }
@@ -452,7 +453,7 @@ func shellOperatorFiles(p scaffold.Project, t *machinery.Tree) error {
 		d.APIs = append(d.APIs, shellAPI{API: a, jqTemplated: newJQTemplated(a), FullGroup: a.FullGroup(p.Domain), Hook: HookName(i, a),
 			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON), PrintConfig: configPrinter(p)})
 	}
-	r := scaffold.NewRenderer(t, machinery.TemplateDir(files, "templates"))
+	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))
 	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
 	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
 	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)

@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"context"
@@ -9,11 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opctl/opctl/scaffold/input"
-	"github.com/opctl/opctl/scaffold/machinery"
-
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/opctl/opctl/internal/apitest"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // failingFS fails the nth call of one operation.
@@ -119,7 +121,7 @@ func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 	changes, err := machinery.Plan(dir, tree, machinery.Recorded{}, false)
 	require.NoError(t, err)
 	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
-	loaded, err := LoadProject(dir, testStyles())
+	loaded, err := scaffold.LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	require.NotEmpty(t, loaded.Generated["config/rbac/role.yaml"])
 
@@ -141,7 +143,7 @@ func TestPlanReportsHandEditedGeneratedFiles(t *testing.T) {
 // recorded is what the project file in dir records of the generated files.
 func recorded(t *testing.T, dir string) machinery.Recorded {
 	t.Helper()
-	p, err := LoadProject(dir, testStyles())
+	p, err := scaffold.LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	return p.Recorded()
 }
@@ -238,12 +240,12 @@ func TestLoadProjectRejectsBadFiles(t *testing.T) {
 			"- {group: h, version: v1, kind: K, plural: ks, namespaced: true}\n",
 	} {
 		dir := t.TempDir()
-		require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(content), 0o644))
-		_, err := LoadProject(dir, testStyles())
+		require.NoError(t, os.WriteFile(filepath.Join(dir, scaffold.ProjectFileName), []byte(content), 0o644))
+		_, err := scaffold.LoadProject(dir, testStyles())
 		require.Error(t, err, name)
 		var inputErr *input.Error
 		assert.True(t, errors.As(err, &inputErr), name)
-		assert.Contains(t, err.Error(), filepath.Join(dir, ProjectFileName), name)
+		assert.Contains(t, err.Error(), filepath.Join(dir, scaffold.ProjectFileName), name)
 		assert.NotContains(t, err.Error(), "\n", name)
 	}
 }
@@ -266,19 +268,19 @@ func TestLoadProjectReadsHashes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(tc.project), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, scaffold.ProjectFileName), []byte(tc.project), 0o644))
 			if tc.lock != "" {
 				require.NoError(t, os.MkdirAll(filepath.Join(dir, ".opctl"), 0o755))
-				require.NoError(t, os.WriteFile(filepath.Join(dir, LockFileName), []byte(tc.lock), 0o644))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, scaffold.LockFileName), []byte(tc.lock), 0o644))
 			}
-			p, err := LoadProject(dir, testStyles())
+			p, err := scaffold.LoadProject(dir, testStyles())
 			if len(tc.want) == 2 {
 				require.NoError(t, err)
 				assert.Equal(t, tc.want, p.Starters["Makefile"])
 				return
 			}
 			require.Error(t, err)
-			assert.Contains(t, err.Error(), filepath.Join(dir, LockFileName))
+			assert.Contains(t, err.Error(), filepath.Join(dir, scaffold.LockFileName))
 			assert.Contains(t, err.Error(), tc.want)
 			assert.NotContains(t, err.Error(), "\n")
 		})
@@ -293,32 +295,32 @@ func TestWriteMovesHashesToTheLock(t *testing.T) {
 	changes, err := machinery.Plan(dir, render(t, p), machinery.Recorded{}, false)
 	require.NoError(t, err)
 	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
-	written, err := LoadProject(dir, testStyles())
+	written, err := scaffold.LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	require.NotEmpty(t, written.Starters)
 
 	// The project file as a format-1 opctl wrote it, hashes included.
-	lock, err := os.ReadFile(filepath.Join(dir, LockFileName))
+	lock, err := os.ReadFile(filepath.Join(dir, scaffold.LockFileName))
 	require.NoError(t, err)
-	project, err := os.ReadFile(filepath.Join(dir, ProjectFileName))
+	project, err := os.ReadFile(filepath.Join(dir, scaffold.ProjectFileName))
 	require.NoError(t, err)
 	old := strings.Replace(string(project), "format: 2", "format: 1", 1) + strings.SplitN(string(lock), "format: 1\n", 2)[1]
-	require.NoError(t, os.WriteFile(filepath.Join(dir, ProjectFileName), []byte(old), 0o644))
-	require.NoError(t, os.Remove(filepath.Join(dir, LockFileName)))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, scaffold.ProjectFileName), []byte(old), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(dir, scaffold.LockFileName)))
 
-	legacy, err := LoadProject(dir, testStyles())
+	legacy, err := scaffold.LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	assert.Equal(t, written.Recorded(), legacy.Recorded())
 	changes, err = machinery.Plan(dir, render(t, legacy), legacy.Recorded(), false)
 	require.NoError(t, err)
-	assert.Contains(t, actions(changes), ProjectFileName+" update")
-	assert.Contains(t, actions(changes), LockFileName+" create")
+	assert.Contains(t, actions(changes), scaffold.ProjectFileName+" update")
+	assert.Contains(t, actions(changes), scaffold.LockFileName+" create")
 	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
-	project, err = os.ReadFile(filepath.Join(dir, ProjectFileName))
+	project, err = os.ReadFile(filepath.Join(dir, scaffold.ProjectFileName))
 	require.NoError(t, err)
 	assert.NotContains(t, string(project), "starters:")
 	assert.NotContains(t, string(project), "generated:")
-	moved, err := os.ReadFile(filepath.Join(dir, LockFileName))
+	moved, err := os.ReadFile(filepath.Join(dir, scaffold.LockFileName))
 	require.NoError(t, err)
 	assert.Equal(t, string(lock), string(moved))
 }
@@ -331,14 +333,14 @@ func TestPlanRefreshesOnlyUntouchedStarters(t *testing.T) {
 	changes, err := machinery.Plan(dir, render(t, before), machinery.Recorded{}, false)
 	require.NoError(t, err)
 	require.NoError(t, machinery.Apply(context.Background(), machinery.OSFS{}, dir, changes))
-	written, err := LoadProject(dir, testStyles())
+	written, err := scaffold.LoadProject(dir, testStyles())
 	require.NoError(t, err)
 
 	mine := ConformancePath(before.APIs[0], "defaults")
 	untouched := ConformancePath(before.APIs[0], "sample")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, mine), []byte("# mine\n"), 0o644))
 	after := written
-	after.APIs[0].Fields = append(after.APIs[0].Fields, mustFields(t, "tier:string")...)
+	after.APIs[0].Fields = append(after.APIs[0].Fields, apitest.MustFields(t, "tier:string")...)
 	tree := render(t, after)
 	changes, err = machinery.Plan(dir, tree, written.Recorded(), false)
 	require.NoError(t, err)
@@ -349,7 +351,7 @@ func TestPlanRefreshesOnlyUntouchedStarters(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(b), "tier:")
 
-	again, err := LoadProject(dir, testStyles())
+	again, err := scaffold.LoadProject(dir, testStyles())
 	require.NoError(t, err)
 	assert.Equal(t, machinery.ContentHash(b), again.Starters[untouched], "the project file records what was written")
 	changes, err = machinery.Plan(dir, tree, again.Recorded(), false)

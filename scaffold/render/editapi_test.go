@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"testing"
@@ -6,13 +6,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/apitest"
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 )
 
 func TestCRDOfAKindWithAnOlderVersion(t *testing.T) {
 	p := seedProject(t)
-	p, _, err := p.AddVersion(input.FlagSource, "Database", "v2", api.APIEdit{Fields: mustFields(t, "tier:string:default=standard:column")})
+	p, _, err := p.AddVersion(input.FlagSource, "Database", "v2", api.APIEdit{Fields: apitest.MustFields(t, "tier:string:default=standard:column")})
 	require.NoError(t, err)
 	a := p.APIs[0]
 	crd := api.BuildCRD(p.Domain, a)
@@ -40,7 +42,7 @@ func TestCRDOfAKindWithAnOlderVersion(t *testing.T) {
 
 func TestMovedThroughVersions(t *testing.T) {
 	p := seedProject(t)
-	p, _, err := p.EditAPI(input.FlagSource, "Database", api.APIEdit{Fields: mustFields(t, "users[].name:string:required", "backup.schedule:string")})
+	p, _, err := p.EditAPI(input.FlagSource, "Database", api.APIEdit{Fields: apitest.MustFields(t, "users[].name:string:required", "backup.schedule:string")})
 	require.NoError(t, err)
 	p, _, err = p.AddVersion(input.FlagSource, "Database", "v2", api.APIEdit{Renames: []api.Rename{{From: "engine", To: "flavor"}, {From: "users[].name", To: "users[].login"}}})
 	require.NoError(t, err)
@@ -64,15 +66,15 @@ func fieldList(fields []api.Field) []string {
 	return out
 }
 func TestAddAPIRejectsDuplicates(t *testing.T) {
-	p := Project{Name: "demo", Domain: "example.com", Style: "plain", APIs: []api.API{seedAPI()}}
-	again := seedAPI()
+	p := scaffold.Project{Name: "demo", Domain: "example.com", Style: "plain", APIs: []api.API{apitest.SeedAPI()}}
+	again := apitest.SeedAPI()
 	again.Version = "v2"
 	_, err := p.AddAPI(input.FlagSource, again)
 	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it, and adds a version with --new-version)`)
 	again.Group = "other"
 	_, err = p.AddAPI(input.FlagSource, again)
 	assert.EqualError(t, err, `--kind "Database": the project already has this kind (myapp.example.com/v1); kind names are unique in a project (opctl edit api --kind Database changes it, and adds a version with --new-version)`)
-	plural := seedAPI()
+	plural := apitest.SeedAPI()
 	plural.Kind = "Databasey"
 	_, err = p.AddAPI(input.FlagSource, plural)
 	assert.EqualError(t, err, `--plural "databases": group myapp already has a kind with this plural (Database)`)

@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"encoding/json"
@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
 
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
@@ -30,7 +31,7 @@ import (
 const bundleSourceDir = "config/olm"
 
 // CSVPath is the project's ClusterServiceVersion in bundleSourceDir.
-func CSVPath(p Project) string {
+func CSVPath(p scaffold.Project) string {
 	return bundleSourceDir + "/manifests/" + p.Name + ".clusterserviceversion.yaml"
 }
 
@@ -59,8 +60,8 @@ const olmCertDir = "/tmp/k8s-webhook-server/serving-certs"
 // that registers its webhooks itself, or reads its certificate elsewhere
 // and nowhere else, cannot be; nor a conversion webhook in an operator of
 // one namespace (OLM converts only for operators of every namespace).
-func olmServesWebhooks(p Project, rt Runtime) bool {
-	for _, ws := range []*WebhookServer{rt.Webhook, rt.ownConversion()} {
+func olmServesWebhooks(p scaffold.Project, rt scaffold.Runtime) bool {
+	for _, ws := range []*scaffold.WebhookServer{rt.Webhook, rt.OwnConversion()} {
 		if ws != nil && (ws.Registers || ws.CertDir != olmCertDir && ws.CertDirEnv == "") {
 			return false
 		}
@@ -74,7 +75,7 @@ func olmServesWebhooks(p Project, rt Runtime) bool {
 // declares the webhooks; the other objects of config/ go beside it when
 // OLM can install their kind. No bundle is written where OLM cannot serve
 // the webhooks (olmServesWebhooks).
-func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds []contract, t *machinery.Tree) error {
+func addBundle(p scaffold.Project, style scaffold.Style, rt scaffold.Runtime, files map[string][]any, kinds []contract, t *machinery.Tree) error {
 	if !olmServesWebhooks(p, rt) {
 		return nil
 	}
@@ -113,7 +114,7 @@ func addBundle(p Project, style Style, rt Runtime, files map[string][]any, kinds
 
 // bundleAnnotations are the bundle's metadata, which bundle.Dockerfile
 // repeats as labels of the bundle image.
-func bundleAnnotations(p Project) map[string]string {
+func bundleAnnotations(p scaffold.Project) map[string]string {
 	return map[string]string{
 		"operators.operatorframework.io.bundle.mediatype.v1":       "registry+v1",
 		"operators.operatorframework.io.bundle.manifests.v1":       "manifests/",
@@ -137,7 +138,7 @@ type bundleParts struct {
 // operator's ServiceAccount go into the CSV, as its permissions (Roles and
 // RoleBindings) and clusterPermissions (ClusterRoleBindings); OLM creates
 // the ServiceAccount, the namespace and those bindings itself.
-func bundleOf(p Project, files map[string][]any) bundleParts {
+func bundleOf(p scaffold.Project, files map[string][]any) bundleParts {
 	var b bundleParts
 	type roleKey struct{ kind, name, namespace string }
 	roles := map[roleKey][]rbacv1.PolicyRule{}
@@ -239,7 +240,7 @@ func bindsOperator(subjects []rbacv1.Subject) bool {
 }
 
 // bundleFileName names an extra object's file as operator-sdk does:
-// name, group, version and kind.
+// Name, group, version and kind.
 func bundleFileName(o runtime.Object) string {
 	gvk := o.GetObjectKind().GroupVersionKind()
 	parts := []string{o.(metav1.Object).GetName()}
@@ -252,7 +253,7 @@ func bundleFileName(o runtime.Object) string {
 // clusterServiceVersion is the CSV of the project: what OLM installs
 // (config/manager's Deployment under its kustomized name, with its rules)
 // and what it shows (the kinds, their descriptions and samples).
-func clusterServiceVersion(p Project, style Style, rt Runtime, kinds []contract, b bundleParts) (*operatorsv1alpha1.ClusterServiceVersion, error) {
+func clusterServiceVersion(p scaffold.Project, style scaffold.Style, rt scaffold.Runtime, kinds []contract, b bundleParts) (*operatorsv1alpha1.ClusterServiceVersion, error) {
 	if b.deployment == nil {
 		return nil, fmt.Errorf("internal error: no %s Deployment in config/manager", managerDeploymentName)
 	}
@@ -340,9 +341,9 @@ func clusterServiceVersion(p Project, style Style, rt Runtime, kinds []contract,
 // webhookDefinitions are config/'s webhook configurations and CRD
 // conversions as OLM takes them: OLM makes the Service (port 443 to the
 // server's), the configurations and the CRDs' conversion from them.
-func webhookDefinitions(p Project, rt Runtime, deploymentName string, kinds []contract, configurations []any) []operatorsv1alpha1.WebhookDescription {
+func webhookDefinitions(p scaffold.Project, rt scaffold.Runtime, deploymentName string, kinds []contract, configurations []any) []operatorsv1alpha1.WebhookDescription {
 	var out []operatorsv1alpha1.WebhookDescription
-	define := func(typ operatorsv1alpha1.WebhookAdmissionType, ws *WebhookServer, d operatorsv1alpha1.WebhookDescription) {
+	define := func(typ operatorsv1alpha1.WebhookAdmissionType, ws *scaffold.WebhookServer, d operatorsv1alpha1.WebhookDescription) {
 		d.Type, d.DeploymentName, d.ContainerPort = typ, deploymentName, 443
 		d.TargetPort = ptr.To(intstr.FromInt32(ws.Port))
 		out = append(out, d)
@@ -370,7 +371,7 @@ func webhookDefinitions(p Project, rt Runtime, deploymentName string, kinds []co
 		return out
 	}
 	server := rt.Webhook
-	if own := rt.ownConversion(); own != nil {
+	if own := rt.OwnConversion(); own != nil {
 		server = own
 	}
 	for i, a := range p.APIs {
@@ -388,11 +389,11 @@ func webhookDefinitions(p Project, rt Runtime, deploymentName string, kinds []co
 // withOLMCertificate has the pod read the certificate OLM mounts, instead
 // of cert-manager's (config/'s webhook-certs volume, which OLM has no
 // Secret for).
-func withOLMCertificate(pod *corev1.PodSpec, rt Runtime) {
+func withOLMCertificate(pod *corev1.PodSpec, rt scaffold.Runtime) {
 	pod.Volumes = slices.DeleteFunc(pod.Volumes, func(v corev1.Volume) bool { return v.Name == webhookCertsVolume })
 	c := &pod.Containers[0]
 	c.VolumeMounts = slices.DeleteFunc(c.VolumeMounts, func(m corev1.VolumeMount) bool { return m.Name == webhookCertsVolume })
-	for _, ws := range []*WebhookServer{rt.Webhook, rt.ownConversion()} {
+	for _, ws := range []*scaffold.WebhookServer{rt.Webhook, rt.OwnConversion()} {
 		if ws != nil && ws.CertDir != olmCertDir {
 			c.Env = append(c.Env, corev1.EnvVar{Name: ws.CertDirEnv, Value: olmCertDir})
 		}

@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/naming"
@@ -47,8 +48,8 @@ func ConformancePath(a api.API, name string) string {
 
 // namedCase is a case and its file's name.
 type namedCase struct {
-	name string
-	c    ConformanceCase
+	Name string
+	C    ConformanceCase
 }
 
 // conformanceCases is the starting set of cases of a kind, from its API:
@@ -57,7 +58,7 @@ type namedCase struct {
 // give their children; and what the schema refuses (a value outside the
 // enum or the bounds, a required field missing), with the message the API
 // server gives.
-func conformanceCases(p Project, a api.API, kind contract) []namedCase {
+func conformanceCases(p scaffold.Project, a api.API, kind contract) []namedCase {
 	sample, validator := kind.sample, kind.validator
 	// A case is checked whole, or where it differs from the sample only
 	// in one field's value, by that value (kindValidator.Value): the
@@ -159,7 +160,7 @@ func conformanceCases(p Project, a api.API, kind contract) []namedCase {
 		accepted("tricky-values", "Values encodings disagree on (HTML characters, non-ASCII, quotes, backslashes, "+
 			"newlines, a map key with a slash): the children hold them byte for byte as in every style.", tricky, whole)
 	}
-	if c, ok := specChange(p, a, sample, cases); ok && !seen[c.name] {
+	if c, ok := specChange(p, a, sample, cases); ok && !seen[c.Name] {
 		cases = append(cases, c)
 	}
 	return cases
@@ -225,15 +226,15 @@ func trickySpec(a api.API, validator *api.KindValidator, sample, spec map[string
 // specChange is the sample after a change of its spec, with the children
 // of the sample already there: the first accepted case whose children
 // differ from the sample's, as a second generation of the sample.
-func specChange(p Project, a api.API, sample map[string]any, cases []namedCase) (namedCase, bool) {
-	before := cases[0].c
+func specChange(p scaffold.Project, a api.API, sample map[string]any, cases []namedCase) (namedCase, bool) {
+	before := cases[0].C
 	for _, c := range cases[1:] {
-		if c.c.Rejected != "" || jsonEqual(c.c.Children, before.Children) {
+		if c.C.Rejected != "" || jsonEqual(c.C.Children, before.Children) {
 			continue
 		}
-		obj := caseObject(a, sample, "spec-change", c.c.Object["spec"].(map[string]any), 2)
+		obj := caseObject(a, sample, "spec-change", c.C.Object["spec"].(map[string]any), 2)
 		observed := DesiredChildren(p, a, caseObject(a, sample, "spec-change", before.Object["spec"].(map[string]any), 1))
-		description := "The sample's spec changed as in " + c.name + ".yaml: its children follow."
+		description := "The sample's spec changed as in " + c.Name + ".yaml: its children follow."
 		return namedCase{"spec-change", reconciled(p, a, description, obj, observed)}, true
 	}
 	return namedCase{}, false
@@ -241,7 +242,7 @@ func specChange(p Project, a api.API, sample map[string]any, cases []namedCase) 
 
 // reconciled is the case of an accepted object: the children every style
 // gives it and the status once they are there.
-func reconciled(p Project, a api.API, description string, obj map[string]any, observed []map[string]any) ConformanceCase {
+func reconciled(p scaffold.Project, a api.API, description string, obj map[string]any, observed []map[string]any) ConformanceCase {
 	meta := obj["metadata"].(map[string]any)
 	status := a.StatusStarter().Status(meta["name"].(string))
 	maps.Copy(status, a.ScaleStatus(p.Name, meta["name"].(string), obj["spec"].(map[string]any)))
@@ -318,8 +319,8 @@ func olderCaseFile(old api.API, c ConformanceCase) ([]byte, error) {
 
 func conformanceFile(header string, c ConformanceCase) ([]byte, error) {
 	out := []byte(header)
-	for _, kv := range c.keys() {
-		b, err := yamltext.Encode(map[string]any{kv.key: kv.value})
+	for _, kv := range c.Keys() {
+		b, err := yamltext.Encode(map[string]any{kv.Key: kv.Value})
 		if err != nil {
 			return nil, err
 		}
@@ -330,13 +331,13 @@ func conformanceFile(header string, c ConformanceCase) ([]byte, error) {
 
 // caseKey is a key of a case's file and its value.
 type caseKey struct {
-	key   string
-	value any
+	Key   string
+	Value any
 }
 
-// keys are the case's keys as encoding/json writes them (omitting what
+// Keys are the case's keys as encoding/json writes them (omitting what
 // is empty), in the order of its file.
-func (c ConformanceCase) keys() []caseKey {
+func (c ConformanceCase) Keys() []caseKey {
 	keys := []caseKey{{"description", c.Description}, {"object", c.Object}}
 	if len(c.Observed) > 0 {
 		keys = append(keys, caseKey{"observed", anyList(c.Observed)})
@@ -363,10 +364,10 @@ func anyList(objs []map[string]any) []any {
 
 // addConformanceCases adds each kind's starting cases, as starter files,
 // and those of its older versions (olderCases).
-func addConformanceCases(p Project, kinds []contract, t *machinery.Tree) error {
+func addConformanceCases(p scaffold.Project, kinds []contract, t *machinery.Tree) error {
 	for i, a := range p.APIs {
 		for _, c := range conformanceCases(p, a, kinds[i]) {
-			if err := addCase(t, ConformancePath(a, c.name), c.c, a, ConformanceFile); err != nil {
+			if err := addCase(t, ConformancePath(a, c.Name), c.C, a, ConformanceFile); err != nil {
 				return err
 			}
 		}
@@ -376,7 +377,7 @@ func addConformanceCases(p Project, kinds []contract, t *machinery.Tree) error {
 				return err
 			}
 			for _, c := range older {
-				if err := addCase(t, ConformanceDir+"/"+a.Singular()+"/"+old.Version+"/"+c.name+".yaml", c.c, old, olderCaseFile); err != nil {
+				if err := addCase(t, ConformanceDir+"/"+a.Singular()+"/"+old.Version+"/"+c.Name+".yaml", c.C, old, olderCaseFile); err != nil {
 					return err
 				}
 			}
@@ -398,14 +399,14 @@ func addCase(t *machinery.Tree, path string, c ConformanceCase, a api.API, file 
 // with its defaults, and refuses. Only the API server checks them (the
 // styles' tests reconcile the cases beside them, of the version the code
 // reads), so they have no children or status.
-func olderCases(p Project, old api.API) ([]namedCase, error) {
+func olderCases(p scaffold.Project, old api.API) ([]namedCase, error) {
 	kind, err := contractOf(p.Domain, old)
 	if err != nil {
 		return nil, err
 	}
 	cases := conformanceCases(p, old, kind)
 	for i := range cases {
-		c := &cases[i].c
+		c := &cases[i].C
 		c.Observed, c.Children, c.Status = nil, nil, nil
 	}
 	return cases, nil

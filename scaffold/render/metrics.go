@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	corev1 "k8s.io/api/core/v1"
@@ -6,6 +6,8 @@ import (
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/opctl/opctl/scaffold"
 )
 
 // The metrics of a runtime that serves them are opt-in, as kubebuilder
@@ -21,27 +23,20 @@ const (
 )
 
 // metricsLabels mark the metrics Service, which the ServiceMonitor selects.
-func metricsLabels(p Project) map[string]string {
+func metricsLabels(p scaffold.Project) map[string]string {
 	return map[string]string{"app.kubernetes.io/name": p.Name, "app.kubernetes.io/component": "metrics"}
-}
-
-func (m Metrics) portName() string {
-	if m.Secure {
-		return "https"
-	}
-	return "http"
 }
 
 // metricsService is the Service in front of the metrics endpoint; name
 // and namespace are as given (config/'s overlays write them final, the
 // chart adds its own).
-func metricsService(p Project, m Metrics, prefix, ns string) *corev1.Service {
+func metricsService(p scaffold.Project, m scaffold.Metrics, prefix, ns string) *corev1.Service {
 	return &corev1.Service{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Service"},
 		ObjectMeta: metav1.ObjectMeta{Name: prefix + "metrics-service", Namespace: ns, Labels: metricsLabels(p)},
 		Spec: corev1.ServiceSpec{
 			Selector: ManagerLabels(p),
-			Ports: []corev1.ServicePort{{Name: m.portName(), Port: m.Port, TargetPort: intstr.FromString("metrics"),
+			Ports: []corev1.ServicePort{{Name: m.PortName(), Port: m.Port, TargetPort: intstr.FromString("metrics"),
 				Protocol: corev1.ProtocolTCP}},
 		},
 	}
@@ -49,7 +44,7 @@ func metricsService(p Project, m Metrics, prefix, ns string) *corev1.Service {
 
 // metricsNetworkPolicy admits traffic to the operator's pod only on the
 // metrics port and only from namespaces labelled metrics=enabled.
-func metricsNetworkPolicy(p Project, m Metrics, prefix, ns string) *networkingv1.NetworkPolicy {
+func metricsNetworkPolicy(p scaffold.Project, m scaffold.Metrics, prefix, ns string) *networkingv1.NetworkPolicy {
 	tcp, port := corev1.ProtocolTCP, intstr.FromInt32(m.Port)
 	return &networkingv1.NetworkPolicy{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy"},
@@ -68,8 +63,8 @@ func metricsNetworkPolicy(p Project, m Metrics, prefix, ns string) *networkingv1
 // serviceMonitor has the Prometheus Operator scrape the metrics Service;
 // a secure endpoint is scraped with Prometheus's ServiceAccount token,
 // which its metrics-reader binding authorizes.
-func serviceMonitor(p Project, m Metrics, prefix, ns string) map[string]any {
-	endpoint := map[string]any{"port": m.portName(), "scheme": m.portName(), "path": "/metrics"}
+func serviceMonitor(p scaffold.Project, m scaffold.Metrics, prefix, ns string) map[string]any {
+	endpoint := map[string]any{"port": m.PortName(), "scheme": m.PortName(), "path": "/metrics"}
 	if m.Secure {
 		endpoint["bearerTokenFile"] = "/var/run/secrets/kubernetes.io/serviceaccount/token"
 		endpoint["tlsConfig"] = map[string]any{"insecureSkipVerify": true}
@@ -90,7 +85,7 @@ func serviceMonitor(p Project, m Metrics, prefix, ns string) map[string]any {
 
 // metricsReaderRole lets whoever it is bound to (Prometheus) read a
 // secure metrics endpoint.
-func metricsReaderRole(p Project) *rbacv1.ClusterRole {
+func metricsReaderRole(p scaffold.Project) *rbacv1.ClusterRole {
 	return &rbacv1.ClusterRole{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRole"},
 		ObjectMeta: metav1.ObjectMeta{Name: "metrics-reader", Labels: CommonLabels(p)},

@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"strings"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/opctl/opctl/internal/apitest"
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/pins"
 )
@@ -95,7 +97,7 @@ func TestFieldText(t *testing.T) {
 // microservice is a kind with the conventions' fields, owning owns.
 func microservice(t *testing.T, owns ...string) api.API {
 	return api.API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices", Owns: owns,
-		Fields: mustFields(t, "image:string", "port:int32", "replicas:int32", "minReplicas:int32", "maxReplicas:int32",
+		Fields: apitest.MustFields(t, "image:string", "port:int32", "replicas:int32", "minReplicas:int32", "maxReplicas:int32",
 			"host:string", "schedule:string", "env:map[string]string", "resources.requests:map[string]string",
 			"resources.limits:map[string]string", "tier:string", "db.port:int32", "tags:[]string")}
 }
@@ -103,7 +105,7 @@ func microservice(t *testing.T, owns ...string) api.API {
 // Each field set is a key of the ConfigMap's (and, base64, the Secret's)
 // data under its name, as text; a field not set is no key.
 func TestChildrenData(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
+	p := scaffold.Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	a := microservice(t, "ConfigMap", "Secret")
 	children := cartChildren(p, a, map[string]any{"tier": "gold", "db": map[string]any{"port": float64(5432)},
 		"tags": []any{"a", "b"}, "env": map[string]any{"app.kubernetes.io/part-of": "shop"}, "port": float64(80)})
@@ -121,7 +123,7 @@ func TestChildrenData(t *testing.T) {
 // as the object sets it; a kind without the field, or an object that does
 // not set it, keeps the starter's.
 func TestChildrenConventions(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
+	p := scaffold.Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	child := pins.DefaultVersions().ChildImage
 	for _, tc := range []struct {
 		name                   string
@@ -136,7 +138,7 @@ func TestChildrenConventions(t *testing.T) {
 		{"a set value as it is", microservice(t, "Deployment", "Service"), map[string]any{"port": float64(0)}, child, true, 0, 0},
 		{"nested port is no convention", microservice(t, "Deployment", "Service"), map[string]any{"db": map[string]any{"port": float64(5432)}}, child, true, 8080, 80},
 		{"a kind without the fields", api.API{Group: "apps", Version: "v1", Kind: "Microservice", Plural: "microservices",
-			Owns: []string{"Deployment", "Service"}, Fields: mustFields(t, "image:int32", "tier:string")},
+			Owns: []string{"Deployment", "Service"}, Fields: apitest.MustFields(t, "image:int32", "tier:string")},
 			map[string]any{"image": float64(3), "port": float64(9090)}, child, true, 8080, 80},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,7 +158,7 @@ func TestChildrenConventions(t *testing.T) {
 // then leaves its replicas to it) between spec.minReplicas or replicas and
 // spec.maxReplicas; the Ingress and the ServiceMonitor find the Service.
 func TestChildrenReferringToOthers(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
+	p := scaffold.Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	for _, tc := range []struct {
 		name     string
 		owns     []string
@@ -211,7 +213,7 @@ func TestChildrenReferringToOthers(t *testing.T) {
 
 // cartChildren are the children of a Microservice named cart with spec,
 // by kind.
-func cartChildren(p Project, a api.API, spec map[string]any) map[any]map[string]any {
+func cartChildren(p scaffold.Project, a api.API, spec map[string]any) map[any]map[string]any {
 	cr := map[string]any{"apiVersion": "apps.example.com/v1", "kind": "Microservice",
 		"metadata": map[string]any{"name": "cart", "namespace": "shop", "uid": "u"}, "spec": spec}
 	children := map[any]map[string]any{}
@@ -225,7 +227,7 @@ func cartChildren(p Project, a api.API, spec map[string]any) map[any]map[string]
 // container's own image, env and resources, and each entry of spec.env,
 // which wins over a SPEC_ variable of the same name; sorted by name.
 func TestChildrenEnv(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
+	p := scaffold.Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	spec := map[string]any{"image": "x", "port": float64(80), "tier": "gold", "db": map[string]any{"port": float64(5432)},
 		"tags": []any{"a"}, "resources": map[string]any{"requests": map[string]any{"cpu": "1"}},
 		"env": map[string]any{"LOG_LEVEL": "debug", "log-level": "x", "SPEC_TIER": "mine"}}
@@ -244,7 +246,7 @@ func TestChildrenEnv(t *testing.T) {
 // resources as written; the API server's canonical form of them (1 for
 // 1000m) is no drift.
 func TestChildrenResources(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
+	p := scaffold.Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	a := microservice(t, "Deployment")
 	spec := map[string]any{"resources": map[string]any{
 		"requests": map[string]any{"cpu": "1000m", "memory": "0.5Gi"},
@@ -276,7 +278,7 @@ func TestChildrenResources(t *testing.T) {
 // A child carries the resource's own labels besides its three, which win;
 // the workloads select their pods by the three alone.
 func TestChildrenLabels(t *testing.T) {
-	p := Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
+	p := scaffold.Project{Name: "shop", Domain: "example.com", Versions: pins.DefaultVersions()}
 	cr := map[string]any{"apiVersion": "apps.example.com/v1", "kind": "Microservice",
 		"metadata": map[string]any{"name": "cart", "namespace": "shop", "uid": "u",
 			"labels": map[string]any{"team": "payments", "app.kubernetes.io/name": "mine"}}, "spec": map[string]any{}}

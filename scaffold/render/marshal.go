@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/apitest"
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/objpath"
 )
@@ -49,8 +51,8 @@ func TestConformanceCases(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := seedAPI()
-			a.Fields, a.Owns = mustFields(t, tt.fields...), tt.owns
+			a := apitest.SeedAPI()
+			a.Fields, a.Owns = apitest.MustFields(t, tt.fields...), tt.owns
 			for _, r := range tt.rules {
 				a.Rules = append(a.Rules, api.ParseRule(r))
 			}
@@ -58,12 +60,12 @@ func TestConformanceCases(t *testing.T) {
 			cases := conformanceCases(p, a, mustContract(t, p, a))
 			var names []string
 			for _, c := range cases {
-				names = append(names, c.name)
-				if want, ok := tt.rejected[c.name]; ok {
-					assert.Equal(t, want, c.c.Rejected, c.name)
+				names = append(names, c.Name)
+				if want, ok := tt.rejected[c.Name]; ok {
+					assert.Equal(t, want, c.C.Rejected, c.Name)
 				}
-				if c.c.Rejected == "" {
-					assert.ElementsMatch(t, RoundTripAll(DesiredChildren(p, a, c.c.Object)), Reconciled(c.c.Children, c.c.Observed), c.name)
+				if c.C.Rejected == "" {
+					assert.ElementsMatch(t, RoundTripAll(DesiredChildren(p, a, c.C.Object)), Reconciled(c.C.Children, c.C.Observed), c.Name)
 				}
 			}
 			assert.Equal(t, tt.cases, names)
@@ -71,7 +73,7 @@ func TestConformanceCases(t *testing.T) {
 	}
 }
 
-func mustContract(t *testing.T, p Project, a api.API) contract {
+func mustContract(t *testing.T, p scaffold.Project, a api.API) contract {
 	t.Helper()
 	c, err := contractOf(p.Domain, a)
 	require.NoError(t, err)
@@ -81,23 +83,23 @@ func mustContract(t *testing.T, p Project, a api.API) contract {
 // A spec change over a Job: its spec cannot change, so the case expects
 // the Job of the sample, and the other children of the new spec.
 func TestConformanceSpecChangeKeepsAJob(t *testing.T) {
-	a := seedAPI()
-	a.Fields, a.Owns = mustFields(t, "engine:string:enum=mysql,postgres"), []string{"ConfigMap", "Job"}
+	a := apitest.SeedAPI()
+	a.Fields, a.Owns = apitest.MustFields(t, "engine:string:enum=mysql,postgres"), []string{"ConfigMap", "Job"}
 	cases := conformanceCases(bareProject(), a, mustContract(t, bareProject(), a))
 	c := cases[len(cases)-1]
-	require.Equal(t, "spec-change", c.name)
-	require.Len(t, c.c.Children, 2)
-	assert.Equal(t, RoundTripAll(DesiredChildren(bareProject(), a, c.c.Object))[0], c.c.Children[0], "the ConfigMap of the new spec")
-	assert.NotEqual(t, c.c.Observed[0], c.c.Children[0])
-	assert.Equal(t, c.c.Observed[1], c.c.Children[1], "the Job as it was")
-	assert.NotEqual(t, RoundTripAll(DesiredChildren(bareProject(), a, c.c.Object))[1], c.c.Children[1])
-	assert.True(t, jsonEqual(2, c.c.Object["metadata"].(map[string]any)["generation"]))
+	require.Equal(t, "spec-change", c.Name)
+	require.Len(t, c.C.Children, 2)
+	assert.Equal(t, RoundTripAll(DesiredChildren(bareProject(), a, c.C.Object))[0], c.C.Children[0], "the ConfigMap of the new spec")
+	assert.NotEqual(t, c.C.Observed[0], c.C.Children[0])
+	assert.Equal(t, c.C.Observed[1], c.C.Children[1], "the Job as it was")
+	assert.NotEqual(t, RoundTripAll(DesiredChildren(bareProject(), a, c.C.Object))[1], c.C.Children[1])
+	assert.True(t, jsonEqual(2, c.C.Object["metadata"].(map[string]any)["generation"]))
 }
 
 // A case's object is named <singular>-<case>, and its children carry that
-// name in a label value: at most MaxNameLength characters.
+// Name in a label value: at most MaxNameLength characters.
 func TestCaseNameFitsALabel(t *testing.T) {
-	a := seedAPI()
+	a := apitest.SeedAPI()
 	name := caseName(a, "aFieldWithAVeryLongNameThatKeepsGoingWellPastWhatALabelHolds", "beyond-max")
 	assert.Equal(t, api.MaxNameLength, len(a.Singular()+"-"+name))
 	assert.Equal(t, "engine-not-in-enum", caseName(a, "engine", "not-in-enum"))
@@ -107,8 +109,8 @@ func TestCaseNameFitsALabel(t *testing.T) {
 // TestValueMatchesObject holds kindValidator.Value to what Object finds in
 // the sample with that one value changed, messages included.
 func TestValueMatchesObject(t *testing.T) {
-	a := seedAPI()
-	a.Fields = mustFields(t, "engine:string:enum=mysql,postgres:required", "region:string:pattern=^[a-z]+-[0-9]$",
+	a := apitest.SeedAPI()
+	a.Fields = apitest.MustFields(t, "engine:string:enum=mysql,postgres:required", "region:string:pattern=^[a-z]+-[0-9]$",
 		"version:string:maxLength=5", "replicas:int32:min=1:max=5:default=1", "backup.retain:int32:min=1:max=9",
 		"backup.target.bucket:string:required:minLength=3", "size:int64:rule=self % 2 == 0#size is even",
 		"name:string:immutable", "tags:[]string", "labels:map[string]string", "cpu:quantity", "ttl:duration", "on:bool")

@@ -1,10 +1,11 @@
-package scaffold
+package render
 
 import (
 	"embed"
 	"io/fs"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
@@ -22,7 +23,7 @@ const (
 var engineFiles embed.FS
 
 type e2eData struct {
-	Project       Project
+	Project       scaffold.Project
 	Image         string
 	Prerequisites []e2ePrerequisite
 	Kinds         []e2eKind
@@ -47,7 +48,7 @@ type e2eDecorator struct {
 // addE2E renders test/e2e/run.sh, which checks on a real cluster what the
 // e2e suite checks on its API server: each sample gets its children and
 // Ready (each decorator's target its attachments).
-func addE2E(p Project, style Style, t *machinery.Tree) error {
+func addE2E(p scaffold.Project, style scaffold.Style, t *machinery.Tree) error {
 	d := e2eData{Project: p, Image: p.Image()}
 	for _, pre := range Prerequisites(p, style) {
 		// Indented, as the script runs it inside an if.
@@ -89,7 +90,7 @@ func addE2E(p Project, style Style, t *machinery.Tree) error {
 
 // e2eTarget is an object of the decorator's target kind that its selector
 // picks: workloads run the pinned child image.
-func e2eTarget(p Project, d Decorator) map[string]any {
+func e2eTarget(p scaffold.Project, d scaffold.Decorator) map[string]any {
 	labels := map[string]any{"app.kubernetes.io/name": "e2e-" + d.Name}
 	for k, v := range d.Selector {
 		labels[k] = v

@@ -1,4 +1,8 @@
-package scaffold
+package render
+
+import (
+	"github.com/opctl/opctl/scaffold"
+)
 
 // jsonSchema is the part of JSON Schema (draft 7) a chart's
 // values.schema.json uses; Helm checks the values against it on install,
@@ -32,7 +36,7 @@ func typed(t, description string) *jsonSchema { return &jsonSchema{Type: t, Desc
 // valuesSchema is the schema of the chart's values: each value's type, and
 // replicaCount at most 1 where the runtime cannot run two replicas (or, with
 // leader election, while it is off).
-func valuesSchema(v chartValues, rt Runtime) *jsonSchema {
+func valuesSchema(v chartValues, rt scaffold.Runtime) *jsonSchema {
 	zero, one := 0, 1
 	quantity := &jsonSchema{Type: "object", AdditionalProperties: &jsonSchema{AnyOf: []*jsonSchema{{Type: "string"}, {Type: "number"}}}}
 	replicas := &jsonSchema{Type: "integer", Minimum: &zero, Description: "replicas of the operator"}

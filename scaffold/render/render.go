@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"fmt"
@@ -9,14 +9,15 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
 
-// Render builds the whole project tree in memory. Nothing touches the disk,
+// Project builds the whole project tree in memory. Nothing touches the disk,
 // so a failure anywhere leaves the user's directory as it was.
-func Render(p Project, style Style) (*machinery.Tree, error) {
+func Project(p scaffold.Project, style scaffold.Style) (*machinery.Tree, error) {
 	if p.Style != style.Name {
 		return nil, fmt.Errorf("internal error: the %s project rendered as %s", p.Style, style.Name)
 	}
@@ -68,29 +69,29 @@ func Render(p Project, style Style) (*machinery.Tree, error) {
 		}
 	}
 	p.Versions = p.Versions.Only(style.RecordedPins())
-	projectFile, err := marshalProject(p)
+	projectFile, err := scaffold.MarshalProject(p)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Add(machinery.File{Path: ProjectFileName, Content: projectFile, Always: true}); err != nil {
+	if err := t.Add(machinery.File{Path: scaffold.ProjectFileName, Content: projectFile, Always: true}); err != nil {
 		return nil, err
 	}
-	lockFile, err := marshalLock(p)
+	lockFile, err := scaffold.MarshalLock(p)
 	if err != nil {
 		return nil, err
 	}
-	if err := t.Add(machinery.File{Path: LockFileName, Content: lockFile, Always: true}); err != nil {
+	if err := t.Add(machinery.File{Path: scaffold.LockFileName, Content: lockFile, Always: true}); err != nil {
 		return nil, err
 	}
 	return t, nil
 }
 
 // CRDPath is where the CRD of an API lives, named as controller-gen names it.
-func CRDPath(p Project, a api.API) string {
+func CRDPath(p scaffold.Project, a api.API) string {
 	return fmt.Sprintf("config/crd/bases/%s_%s.yaml", a.FullGroup(p.Domain), a.Plural)
 }
 
-func SamplePath(p Project, a api.API) string {
+func SamplePath(p scaffold.Project, a api.API) string {
 	return fmt.Sprintf("config/samples/%s_%s_%s.yaml", a.Group, a.Version, a.Singular())
 }
 
@@ -104,7 +105,7 @@ type contract struct {
 }
 
 // contracts are the contracts of the project's kinds, in its order.
-func contracts(p Project) ([]contract, error) {
+func contracts(p scaffold.Project) ([]contract, error) {
 	var out []contract
 	for _, a := range p.APIs {
 		c, err := contractOf(p.Domain, a)
@@ -128,7 +129,7 @@ func contractOf(domain string, a api.API) (contract, error) {
 
 // addManifests adds the YAML every style shares: CRDs, RBAC, the manager
 // Deployment, samples and the kustomizations tying them together.
-func addManifests(p Project, style Style, kinds []contract, t *machinery.Tree) error {
+func addManifests(p scaffold.Project, style scaffold.Style, kinds []contract, t *machinery.Tree) error {
 	add := func(file string, objs ...any) error {
 		b, err := yamlFile(objs...)
 		if err != nil {
@@ -154,7 +155,7 @@ func addManifests(p Project, style Style, kinds []contract, t *machinery.Tree) e
 	}
 
 	files := map[string][]any{
-		"config/rbac/service_account.yaml":   {serviceAccount(p, style.Access.needsRole() || p.hasAccessRules())},
+		"config/rbac/service_account.yaml":   {serviceAccount(p, style.Access.NeedsRole() || p.HasAccessRules())},
 		"config/manager/manager.yaml":        {namespaceObject(p), managerDeployment(p, rt)},
 		"config/manager/network_policy.yaml": {managerNetworkPolicy(p, rt)},
 	}
@@ -169,7 +170,7 @@ func addManifests(p Project, style Style, kinds []contract, t *machinery.Tree) e
 	if rt.Webhook != nil && rt.Webhook.Registers {
 		access.Extra = append(slices.Clone(access.Extra), webhookAccess(p)...)
 	}
-	if own := rt.ownConversion(); own != nil && own.Registers {
+	if own := rt.OwnConversion(); own != nil && own.Registers {
 		access.Extra = append(slices.Clone(access.Extra), conversionAccess(p))
 	}
 	if rbac := managerRBAC(p, access); len(rbac) > 0 {
@@ -273,7 +274,7 @@ type kustomization struct {
 // in the project's namespace: with kustomize's namespace field, unless an
 // object names its own (a watch's Role), which the field would move too;
 // then with a NamespaceTransformer that sets only the namespaces left unset.
-func placement(p Project, files map[string][]any) (kustomization, error) {
+func placement(p scaffold.Project, files map[string][]any) (kustomization, error) {
 	k := kustomization{NamePrefix: p.Name + "-"}
 	for _, objs := range files {
 		if namesNamespace(objs) {

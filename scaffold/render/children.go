@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"encoding/base64"
@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/objpath"
 )
@@ -62,7 +63,7 @@ func FieldText(v any) string {
 // crSpec is a custom resource's spec as the reference reads it.
 type crSpec map[string]any
 
-// value is the value of a field, if the object sets it.
+// Value is the value of a field, if the object sets it.
 func (s crSpec) value(f *api.Field) (any, bool) {
 	if f == nil {
 		return nil, false
@@ -107,7 +108,7 @@ func (s crSpec) strings(f *api.Field) map[string]string {
 }
 
 // DesiredChildren returns the children of a custom resource of the API.
-func DesiredChildren(p Project, a api.API, cr map[string]any) []map[string]any {
+func DesiredChildren(p scaffold.Project, a api.API, cr map[string]any) []map[string]any {
 	meta, _ := cr["metadata"].(map[string]any)
 	spec, _ := cr["spec"].(map[string]any)
 	name, _ := meta["name"].(string)
@@ -141,7 +142,7 @@ func DesiredChildren(p Project, a api.API, cr map[string]any) []map[string]any {
 
 // childContent is the content of the owner's child of kind; the API's
 // owned kinds refer to each other by name.
-func childContent(p Project, a api.API, kind, owner string, labels map[string]any, spec crSpec) map[string]any {
+func childContent(p scaffold.Project, a api.API, kind, owner string, labels map[string]any, spec crSpec) map[string]any {
 	conv := a.Conventions()
 	name := owner + "-" + strings.ToLower(kind)
 	containerPort := spec.integer(conv.Port, 8080)
@@ -229,13 +230,13 @@ func childContent(p Project, a api.API, kind, owner string, labels map[string]an
 }
 
 // jobSpec runs the child image once with the spec as environment.
-func jobSpec(p Project, a api.API, labels map[string]any, spec crSpec) map[string]any {
+func jobSpec(p scaffold.Project, a api.API, labels map[string]any, spec crSpec) map[string]any {
 	template := podTemplate(p, a, labels, []any{"env"}, spec)
 	template["spec"].(map[string]any)["restartPolicy"] = "Never"
 	return map[string]any{"template": template}
 }
 
-func podTemplate(p Project, a api.API, labels map[string]any, command []any, spec crSpec) map[string]any {
+func podTemplate(p scaffold.Project, a api.API, labels map[string]any, command []any, spec crSpec) map[string]any {
 	conv := a.Conventions()
 	vars := map[string]string{}
 	fields := a.EnvFields()

@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"encoding/json"
@@ -54,8 +54,8 @@ func TestConformanceCaseKeys(t *testing.T) {
 		var want map[string]any
 		assert.NoError(t, json.Unmarshal(b, &want))
 		got := map[string]any{}
-		for _, kv := range c.keys() {
-			got[kv.key] = decoded(kv.value)
+		for _, kv := range c.Keys() {
+			got[kv.Key] = decoded(kv.Value)
 		}
 		assert.Equal(t, want, got, "%s", b)
 	}

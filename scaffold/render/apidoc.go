@@ -1,10 +1,11 @@
-package scaffold
+package render
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 )
 
@@ -16,7 +17,7 @@ const apiDocPath = "API.md"
 // apiDoc renders API.md: per kind, its fields with their types and
 // constraints, its CEL rules and the children it owns; per decorator, what
 // it watches and attaches.
-func apiDoc(p Project) []byte {
+func apiDoc(p scaffold.Project) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "<!-- %s -->\n# The API of %s\n\n", GeneratedHeader, p.Name)
 	if len(p.APIs) == 0 && len(p.Decorators) == 0 && len(p.Watches) == 0 {
@@ -117,7 +118,7 @@ func admissionDoc(adm api.Admission) string {
 		does = append(does, "checks each object on create and update (the starter check: a name of at most "+fmt.Sprint(api.MaxNameLength)+" characters)")
 	}
 	if adm.Default {
-		does = append(does, "fills it in first (the starter default: the "+DefaultedLabel+" label)")
+		does = append(does, "fills it in first (the starter default: the "+scaffold.DefaultedLabel+" label)")
 	}
 	out := "Admission " + strings.Join(does, " and ") + ".\n\n"
 	if len(adm.Rules) > 0 {
@@ -135,5 +136,5 @@ func labelled(selector map[string]string) string {
 	if len(selector) == 0 {
 		return ""
 	}
-	return " labelled `" + SelectorText(selector) + "`"
+	return " labelled `" + scaffold.SelectorText(selector) + "`"
 }

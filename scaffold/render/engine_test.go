@@ -1,4 +1,4 @@
-package scaffold
+package render
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/apitest"
+	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
@@ -15,20 +17,20 @@ import (
 // plainStyle is a style of the engine's tests only: the engine's own
 // manifests plus a user-owned Makefile and one generated file per kind,
 // so that the engine is tested without any real style.
-func plainStyle() Style {
+func plainStyle() scaffold.Style {
 	templates := fstest.MapFS{
 		"Makefile.tmpl": {Data: []byte("# {{.Name}}\nall:\n")},
 		"kind.txt.tmpl": {Data: []byte("# {{header}}\n{{.Kind}}\n")},
 	}
-	return Style{
+	return scaffold.Style{
 		Name:    "plain",
 		Summary: "a style for the engine's tests",
-		Access: Access{Parent: []string{"get", "list", "watch"}, Status: []string{"patch"},
+		Access: scaffold.Access{Parent: []string{"get", "list", "watch"}, Status: []string{"patch"},
 			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} }},
-		Runtime: func(Project) Runtime {
-			return Runtime{Command: []string{"/manager"}, HealthPort: 8081, LivenessPath: "/healthz", ReadinessPath: "/readyz"}
+		Runtime: func(scaffold.Project) scaffold.Runtime {
+			return scaffold.Runtime{Command: []string{"/manager"}, HealthPort: 8081, LivenessPath: "/healthz", ReadinessPath: "/readyz"}
 		},
-		Files: func(p Project, t *machinery.Tree) error {
+		Files: func(p scaffold.Project, t *machinery.Tree) error {
 			r := NewRenderer(t, templates)
 			r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, p)
 			for _, a := range p.APIs {
@@ -36,39 +38,29 @@ func plainStyle() Style {
 			}
 			return r.Err()
 		},
-		CI: func(p Project) CI { return CI{Targets: []string{"all"}, DevImage: p.Versions.DevContainerBase} },
+		CI: func(p scaffold.Project) scaffold.CI {
+			return scaffold.CI{Targets: []string{"all"}, DevImage: p.Versions.DevContainerBase}
+		},
 	}
 }
 
 // testStyles is the registry of the engine's tests: plain, and a style
 // that decorates existing kinds.
-func testStyles() Styles {
+func testStyles() scaffold.Styles {
 	decorating := plainStyle()
 	decorating.Name, decorating.ExistingKinds = "decorating", true
-	return Styles{plainStyle(), decorating}
+	return scaffold.Styles{plainStyle(), decorating}
 }
 
-// mustFields parses --field specs for test projects.
-func mustFields(t *testing.T, specs ...string) []api.Field {
-	t.Helper()
-	var out []api.Field
-	for _, s := range specs {
-		f, err := api.ParseField(s)
-		require.NoError(t, err)
-		out = append(out, f)
-	}
-	return out
-}
-
-func bareProject() Project {
-	return Project{Name: "db-operator", Domain: "example.com", Style: "plain", Versions: pins.DefaultVersions()}
+func bareProject() scaffold.Project {
+	return scaffold.Project{Name: "db-operator", Domain: "example.com", Style: "plain", Versions: pins.DefaultVersions()}
 }
 
 // seedProject is the seed example of DESIGN.md in the test style.
-func seedProject(t *testing.T) Project {
+func seedProject(t *testing.T) scaffold.Project {
 	p, err := bareProject().AddAPI(input.FlagSource, api.API{
 		Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true,
-		Fields: mustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
+		Fields: apitest.MustFields(t, "engine:string:enum=mysql,postgres:required", "version:string",
 			"storage:quantity", "replicas:int32:min=1:max=5:default=1"),
 		Owns: []string{"ConfigMap"},
 	})
@@ -76,9 +68,9 @@ func seedProject(t *testing.T) Project {
 	return p
 }
 
-func render(t *testing.T, p Project) *machinery.Tree {
+func render(t *testing.T, p scaffold.Project) *machinery.Tree {
 	t.Helper()
-	tree, err := Render(p, plainStyle())
+	tree, err := Project(p, plainStyle())
 	require.NoError(t, err)
 	return tree
 }
@@ -97,9 +89,4 @@ func TestChmodOfAMissingFile(t *testing.T) {
 	require.EqualError(t, r.Err(), "internal error: chmod of b.sh, which is not in the tree")
 	_, ok := tree.Get("b.sh")
 	require.False(t, ok)
-}
-
-// seedAPI is the seed's kind without fields.
-func seedAPI() api.API {
-	return api.API{Group: "myapp", Version: "v1", Kind: "Database", Plural: "databases", Namespaced: true}
 }
