@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -107,7 +109,7 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	}
 	// The conformance cases as they are, yours included: the new style's
 	// tests run them.
-	for _, path := range api.SortedKeys(cases) {
+	for _, path := range slices.Sorted(maps.Keys(cases)) {
 		target := filepath.Join(dir, filepath.FromSlash(path))
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err

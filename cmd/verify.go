@@ -7,15 +7,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/render"
 )
 
@@ -116,7 +117,7 @@ func crdFiles(v verified) map[string][]byte {
 func sameFiles(sides [2]verified, files func(verified) map[string][]byte, what string) []string {
 	a, b := files(sides[0]), files(sides[1])
 	var out []string
-	for _, path := range api.SortedKeys(a) {
+	for _, path := range slices.Sorted(maps.Keys(a)) {
 		other, ok := b[path]
 		switch {
 		case !ok:
@@ -125,7 +126,7 @@ func sameFiles(sides [2]verified, files func(verified) map[string][]byte, what s
 			out = append(out, fmt.Sprintf("%s %s differs", what, path))
 		}
 	}
-	for _, path := range api.SortedKeys(b) {
+	for _, path := range slices.Sorted(maps.Keys(b)) {
 		if _, ok := a[path]; !ok {
 			out = append(out, fmt.Sprintf("%s %s is only in %s", what, path, sides[1].dir))
 		}
@@ -198,7 +199,7 @@ func printVerification(w io.Writer, sides [2]verified, outcomes [2]map[string]st
 	fmt.Fprintf(&b, "%-50s %-14s %s\n", "conformance case", sides[0].style.Name, sides[1].style.Name)
 	bad := 0
 	skipped := [2]map[string]string{notRun(sides[0]), notRun(sides[1])}
-	for _, path := range api.SortedKeys(sides[0].cases) {
+	for _, path := range slices.Sorted(maps.Keys(sides[0].cases)) {
 		name := strings.TrimPrefix(path, render.ConformanceDir+"/")
 		a, c := outcomes[0][name], outcomes[1][name]
 		mark := ""

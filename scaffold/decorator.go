@@ -1,10 +1,10 @@
 package scaffold
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
-	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/naming"
 )
@@ -109,7 +109,7 @@ func validateTarget(src input.Source, t Target) error {
 
 // checkSelector checks label selector keys and values.
 func checkSelector(src input.Source, selector map[string]string) error {
-	for _, k := range api.SortedKeys(selector) {
+	for _, k := range slices.Sorted(maps.Keys(selector)) {
 		if !labelKey().MatchString(k) || !labelValue().MatchString(selector[k]) {
 			return input.Invalid(src, "selector", k+"="+selector[k], "want valid label keys and values (e.g. app-type=web)")
 		}

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 // each must be one of the style's (styles names those that have it), with
 // a value it accepts; files as KindOption.Validate takes them.
 func ValidateOptions(src input.Source, style Style, styles Styles, a api.API, files fs.FS) error {
-	for _, name := range api.SortedKeys(a.Options) {
+	for _, name := range slices.Sorted(maps.Keys(a.Options)) {
 		option, ok := style.KindOption(name)
 		if !ok {
 			var with []string

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -130,7 +131,7 @@ func (p Project) WatchIn(w Watch) WatchIn {
 // SelectorText is a label selector as --selector takes it: k=v,k2=v2.
 func SelectorText(selector map[string]string) string {
 	var pairs []string
-	for _, k := range api.SortedKeys(selector) {
+	for _, k := range slices.Sorted(maps.Keys(selector)) {
 		pairs = append(pairs, k+"="+selector[k])
 	}
 	return strings.Join(pairs, ",")

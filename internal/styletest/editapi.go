@@ -1,9 +1,11 @@
 package styletest
 
 import (
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,7 +57,7 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 		}
 	}
 	require.NotEmpty(t, changed)
-	t.Logf("changed by the team: %s", strings.Join(api.SortedKeys(changed), " "))
+	t.Logf("changed by the team: %s", strings.Join(slices.Sorted(maps.Keys(changed)), " "))
 	MustRun(t, dir, "edit", "api", "--kind", "Database", "--field", "backup.schedule:string", "--owns", "Secret",
 		"--status-field", "endpoint:string:column")
 	for file, want := range changed {

@@ -13,9 +13,6 @@ type ConventionsOf[T any] struct {
 	Env, Requests, Limits                                           *T
 }
 
-// Conventions are the kind's conventional fields themselves.
-type Conventions = ConventionsOf[Field]
-
 // ConventionLeaves are the kind's conventions and its EnvFields as leaves,
 // a style's expressions of its fields: each the one of leaves that name
 // gives the field's name.
@@ -40,7 +37,7 @@ func ConventionLeaves[T any](a API, leaves []T, name func(T) string) (Convention
 }
 
 // Conventions finds the kind's conventional fields.
-func (a API) Conventions() Conventions {
+func (a API) Conventions() ConventionsOf[Field] {
 	find := func(name string, types ...FieldType) *Field {
 		i := slices.IndexFunc(a.Fields, func(f Field) bool { return f.Name == name && slices.Contains(types, f.Type) })
 		if i < 0 {
@@ -49,7 +46,7 @@ func (a API) Conventions() Conventions {
 		return &a.Fields[i]
 	}
 	integer := []FieldType{TypeInt32, TypeInt64}
-	return Conventions{
+	return ConventionsOf[Field]{
 		Image: find("image", TypeString), Port: find("port", integer...),
 		Replicas: find("replicas", integer...), MinReplicas: find("minReplicas", integer...), MaxReplicas: find("maxReplicas", integer...),
 		Host: find("host", TypeString), Schedule: find("schedule", TypeString),

@@ -11,6 +11,9 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/opctl/opctl/scaffold/naming"
+	"github.com/opctl/opctl/scaffold/objpath"
 )
 
 // quantityPattern is the pattern Kubernetes (and controller-gen) use for
@@ -58,7 +61,7 @@ func crdVersion(a API, storage bool) apiextensionsv1.CustomResourceDefinitionVer
 			OpenAPIV3Schema: rootSchema(a),
 		},
 		Subresources:             subresources(a),
-		AdditionalPrinterColumns: PrinterColumns(a),
+		AdditionalPrinterColumns: a.PrinterColumns(),
 	}
 }
 
@@ -120,13 +123,13 @@ func withDescription(s apiextensionsv1.JSONSchemaProps, d string) apiextensionsv
 // specSchema is the spec's schema: its fields, and the kind's rules.
 func specSchema(a API) apiextensionsv1.JSONSchemaProps {
 	s := objectSchema(a.Fields)
-	s.XValidations = SpecRules(a)
+	s.XValidations = a.SpecRules()
 	return s
 }
 
 // SpecRules are the CEL rules on the spec object: the immutability of its
 // optional fields, then the kind's own rules.
-func SpecRules(a API) apiextensionsv1.ValidationRules {
+func (a API) SpecRules() apiextensionsv1.ValidationRules {
 	return append(ObjectRules(a.Fields), celRules(a.Rules)...)
 }
 
@@ -258,7 +261,7 @@ func GroupFields(fields []Field) []FieldNode {
 		if !ok {
 			i = len(nodes)
 			index[head] = i
-			name, list := strings.CutSuffix(head, ListSuffix)
+			name, list := strings.CutSuffix(head, objpath.ListSuffix)
 			nodes = append(nodes, FieldNode{Name: name, List: list})
 		}
 		if !nested {
@@ -363,7 +366,7 @@ func commonStatusSchema(kind string) apiextensionsv1.JSONSchemaProps {
 
 // PrinterColumns are the spec and status fields flagged with the column
 // modifier, then Ready and Age.
-func PrinterColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
+func (a API) PrinterColumns() []apiextensionsv1.CustomResourceColumnDefinition {
 	var cols []apiextensionsv1.CustomResourceColumnDefinition
 	for _, part := range []struct {
 		path   string
@@ -384,17 +387,9 @@ func PrinterColumns(a API) []apiextensionsv1.CustomResourceColumnDefinition {
 }
 
 // columnName titles the field's last segment: "storageClass" → "StorageClass".
-func columnName(f Field) string { return UpperFirst(f.Leaf()) }
+func columnName(f Field) string { return naming.UpperFirst(f.Leaf()) }
 
 func columnType(t FieldType) string {
 	row, _ := t.row()
 	return row.column
-}
-
-// UpperFirst upper-cases the first letter: "storage" → "Storage".
-func UpperFirst(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

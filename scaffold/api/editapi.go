@@ -9,6 +9,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/naming"
+	"github.com/opctl/opctl/scaffold/objpath"
 )
 
 // APIEdit is a change to one kind of the project, as opctl edit api's
@@ -88,14 +89,14 @@ func renameFields(src input.Source, a API, renames []Rename) (API, error) {
 		case len(from) != len(to) || !slices.Equal(from[:len(from)-1], to[:len(to)-1]):
 			return a, input.Invalid(src, "rename-field", flag, "a field keeps its parent: only the last part of its name changes (%s=%s)",
 				r.From, strings.Join(append(from[:len(from)-1:len(from)-1], "NEW"), "."))
-		case strings.HasSuffix(r.From, ListSuffix) || strings.HasSuffix(r.To, ListSuffix):
-			return a, input.Invalid(src, "rename-field", flag, "a list of objects is named without %s", ListSuffix)
+		case strings.HasSuffix(r.From, objpath.ListSuffix) || strings.HasSuffix(r.To, objpath.ListSuffix):
+			return a, input.Invalid(src, "rename-field", flag, "a list of objects is named without %s", objpath.ListSuffix)
 		}
 		if !slices.ContainsFunc(a.Fields, func(f Field) bool { return r.Of(f.Name) != f.Name }) {
 			return a, input.Invalid(src, "rename-field", flag, "%s has no such field, object or list of objects (fields: %s)", a.Kind, fieldNames(a.Fields))
 		}
 		for _, f := range a.Fields {
-			if f.Name == r.To || strings.HasPrefix(f.Name, r.To+".") || strings.HasPrefix(f.Name, r.To+ListSuffix+".") {
+			if f.Name == r.To || strings.HasPrefix(f.Name, r.To+".") || strings.HasPrefix(f.Name, r.To+objpath.ListSuffix+".") {
 				return a, input.Invalid(src, "rename-field", flag, "%s has a field %s already", a.Kind, f.Name)
 			}
 		}
@@ -120,7 +121,7 @@ func (e APIEdit) Apply(src input.Source, a API) (API, error) {
 	a.Fields, a.Status, a.Owns, a.Rules = slices.Clone(a.Fields), slices.Clone(a.Status), slices.Clone(a.Owns), slices.Clone(a.Rules)
 	for _, name := range e.RemoveFields {
 		kept := slices.DeleteFunc(a.Fields, func(f Field) bool {
-			return f.Name == name || strings.HasPrefix(f.Name, name+".") || strings.HasPrefix(f.Name, name+ListSuffix+".")
+			return f.Name == name || strings.HasPrefix(f.Name, name+".") || strings.HasPrefix(f.Name, name+objpath.ListSuffix+".")
 		})
 		if len(kept) == len(a.Fields) {
 			return a, input.Invalid(src, "remove-field", name, "%s has no such field or object (fields: %s)", a.Kind, fieldNames(a.Fields))

@@ -2,7 +2,6 @@ package api
 
 import (
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/opctl/opctl/scaffold/objpath"
@@ -65,15 +64,11 @@ func ParseRule(spec string) Rule {
 	return Rule{Rule: strings.TrimSpace(spec[:cut]), Message: strings.TrimSpace(spec[cut+1:])}
 }
 
-// ListSuffix ends a segment of a field name that is a list of objects:
-// users[].name is the field name of each object of the list users.
-const ListSuffix = objpath.ListSuffix
-
 // Path returns the segments of the dotted field name.
 func (f Field) Path() []string { return strings.Split(f.Name, ".") }
 
 // InList reports whether the field is in the objects of a list.
-func (f Field) InList() bool { return strings.Contains(f.Name, ListSuffix) }
+func (f Field) InList() bool { return strings.Contains(f.Name, objpath.ListSuffix) }
 
 // Values are the spec's values as the children hold them: its fields, but
 // each list of objects as one value of type []object, its objects whole.
@@ -81,7 +76,7 @@ func (a API) Values() []Field {
 	var out []Field
 	seen := map[string]bool{}
 	for _, f := range a.Fields {
-		list, _, ok := strings.Cut(f.Name, ListSuffix)
+		list, _, ok := strings.Cut(f.Name, objpath.ListSuffix)
 		switch {
 		case !ok:
 			out = append(out, f)
@@ -171,7 +166,7 @@ func (r Rename) Of(name string) string {
 	switch {
 	case name == r.From:
 		return r.To
-	case strings.HasPrefix(name, r.From+"."), strings.HasPrefix(name, r.From+ListSuffix+"."):
+	case strings.HasPrefix(name, r.From+"."), strings.HasPrefix(name, r.From+objpath.ListSuffix+"."):
 		return r.To + name[len(r.From):]
 	}
 	return name
@@ -373,14 +368,4 @@ func ChildKindNames() []string {
 		out = append(out, c.Kind)
 	}
 	return out
-}
-
-// SortedKeys returns the keys of m in ascending order.
-func SortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
 // StatusStarter says what the starter status code of every style reports,
@@ -30,7 +32,7 @@ const ScaleSelector = "selector"
 func (a API) StatusFields() []Field {
 	out := slices.Clone(a.Status)
 	if a.ScaleReplicas != "" {
-		out = append(out, Field{Name: a.ScaleReplicas, Type: TypeInt32, Description: UpperFirst(a.ScaleReplicas) + " is the replicas the scale subresource reports: the spec's."},
+		out = append(out, Field{Name: a.ScaleReplicas, Type: TypeInt32, Description: naming.UpperFirst(a.ScaleReplicas) + " is the replicas the scale subresource reports: the spec's."},
 			Field{Name: ScaleSelector, Type: TypeString, Description: "Selector is the label selector of the pods, for the scale subresource."})
 	}
 	return out

@@ -15,6 +15,7 @@ import (
 
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/naming"
+	"github.com/opctl/opctl/scaffold/objpath"
 )
 
 // quantityRE matches a resource.Quantity, as the CRD's pattern does.
@@ -247,11 +248,11 @@ func ValidateFields(src input.Source, fields []Field) error {
 		path := f.Path()
 		for i := 1; i < len(path); i++ {
 			parent := strings.Join(path[:i], ".")
-			if plain := strings.TrimSuffix(parent, ListSuffix); byName[plain] {
+			if plain := strings.TrimSuffix(parent, objpath.ListSuffix); byName[plain] {
 				return bad("%q is a field, so it cannot also be an object or a list", plain)
 			}
 			if other, ok := otherShape(byName, parent); ok {
-				return bad("%q is both an object and a list of objects (%s)", strings.TrimSuffix(parent, ListSuffix), other)
+				return bad("%q is both an object and a list of objects (%s)", strings.TrimSuffix(parent, objpath.ListSuffix), other)
 			}
 		}
 		if err := checkListField(f); err != nil {
@@ -264,8 +265,8 @@ func ValidateFields(src input.Source, fields []Field) error {
 // otherShape finds a field that has parent (an object, or a list of
 // objects ending in []) in the other shape, if any.
 func otherShape(byName map[string]bool, parent string) (string, bool) {
-	other := parent + ListSuffix
-	if plain, list := strings.CutSuffix(parent, ListSuffix); list {
+	other := parent + objpath.ListSuffix
+	if plain, list := strings.CutSuffix(parent, objpath.ListSuffix); list {
 		other = plain
 	}
 	for name := range byName {
@@ -280,7 +281,7 @@ func otherShape(byName map[string]bool, parent string) (string, bool) {
 // (keys) and what they may not (printer columns: a column shows one value).
 func checkListField(f Field) error {
 	path := f.Path()
-	direct := len(path) > 1 && strings.HasSuffix(path[len(path)-2], ListSuffix)
+	direct := len(path) > 1 && strings.HasSuffix(path[len(path)-2], objpath.ListSuffix)
 	switch {
 	case f.Column && f.InList():
 		return fmt.Errorf("a field in a list's objects cannot be a column: a column shows one value")
@@ -356,10 +357,10 @@ func checkFieldName(f Field) error {
 	}
 	path := f.Path()
 	for i, seg := range path {
-		seg, list := strings.CutSuffix(seg, ListSuffix)
+		seg, list := strings.CutSuffix(seg, objpath.ListSuffix)
 		switch {
 		case list && i == len(path)-1:
-			return fmt.Errorf("%s%s ends the name: a list of objects holds fields, name them (%s%s.name:string)", seg, ListSuffix, seg, ListSuffix)
+			return fmt.Errorf("%s%s ends the name: a list of objects holds fields, name them (%s%s.name:string)", seg, objpath.ListSuffix, seg, objpath.ListSuffix)
 		case !naming.LowerCamel().MatchString(seg):
 			return fmt.Errorf("name %q must be lowerCamelCase (e.g. storageClass)", seg)
 		case i == 0 && slices.Contains(reservedTopLevel, seg):

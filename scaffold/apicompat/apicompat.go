@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/objpath"
 )
 
 // Break is one breaking change: the flag that made it (Key, as edit api
@@ -79,12 +80,12 @@ func listKeyBreaks(old, new []api.Field) []Break {
 	var breaks []Break
 	newLists := objectPaths(new)
 	for _, list := range slices.Sorted(maps.Keys(objectPaths(old))) {
-		if !strings.HasSuffix(list, api.ListSuffix) || !newLists[list] {
+		if !strings.HasSuffix(list, objpath.ListSuffix) || !newLists[list] {
 			continue
 		}
 		was, is := api.ListKeys(below(old, list)), api.ListKeys(below(new, list))
 		if !slices.Equal(was, is) {
-			breaks = append(breaks, Break{"field", strings.TrimSuffix(list, api.ListSuffix),
+			breaks = append(breaks, Break{"field", strings.TrimSuffix(list, objpath.ListSuffix),
 				fmt.Sprintf("its objects' keys change from %s to %s: server-side apply would merge the objects already stored by other fields", keysText(was), keysText(is))})
 		}
 	}

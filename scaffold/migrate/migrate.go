@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,7 +66,7 @@ func To(p scaffold.Project, src input.Source, from, to scaffold.Style, styles sc
 		// The kind's options the new style lacks go: one that ran
 		// something instead of the style's code leaves it to port.
 		n.APIs[i].Options = nil
-		for _, name := range api.SortedKeys(a.Options) {
+		for _, name := range slices.Sorted(maps.Keys(a.Options)) {
 			if _, ok := to.KindOption(name); ok {
 				if n.APIs[i].Options == nil {
 					n.APIs[i].Options = map[string]string{}
@@ -191,7 +192,7 @@ func NewPrerequisites(old scaffold.Project, from scaffold.Style, migrated scaffo
 // files you added that opctl never wrote; caches, build output and hidden
 // directories but .github and .devcontainer are left out.
 func YourChanges(dir string, p scaffold.Project) (changed, added []string, err error) {
-	for _, path := range api.SortedKeys(p.Starters) {
+	for _, path := range slices.Sorted(maps.Keys(p.Starters)) {
 		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(path)))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):

@@ -120,3 +120,11 @@ func CheckPlural(plural string) error {
 	}
 	return nil
 }
+
+// UpperFirst upper-cases the first letter: "storage" → "Storage".
+func UpperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

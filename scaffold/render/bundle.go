@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,7 +21,6 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
@@ -143,7 +143,7 @@ func bundleOf(p scaffold.Project, files map[string][]any) bundleParts {
 	type roleKey struct{ kind, name, namespace string }
 	roles := map[roleKey][]rbacv1.PolicyRule{}
 	bound := map[roleKey]bool{}
-	for _, file := range api.SortedKeys(files) {
+	for _, file := range slices.Sorted(maps.Keys(files)) {
 		for _, o := range files[file] {
 			switch r := o.(type) {
 			case *rbacv1.Role:
@@ -153,7 +153,7 @@ func bundleOf(p scaffold.Project, files map[string][]any) bundleParts {
 			}
 		}
 	}
-	for _, file := range api.SortedKeys(files) {
+	for _, file := range slices.Sorted(maps.Keys(files)) {
 		for _, o := range files[file] {
 			switch r := o.(type) {
 			case *rbacv1.ClusterRoleBinding:
@@ -174,7 +174,7 @@ func bundleOf(p scaffold.Project, files map[string][]any) bundleParts {
 			}
 		}
 	}
-	for _, file := range api.SortedKeys(files) {
+	for _, file := range slices.Sorted(maps.Keys(files)) {
 		if strings.HasPrefix(file, webhookDir) || strings.HasPrefix(file, certManagerDir) {
 			// OLM issues the certificate and makes the Service and the
 			// configurations, from the CSV's webhook definitions.

@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/yamltext"
 )
@@ -229,7 +229,7 @@ Try a sample: kubectl apply -k config/samples (in the project %s)
 			return err
 		}
 	}
-	for _, name := range api.SortedKeys(templates) {
+	for _, name := range slices.Sorted(maps.Keys(templates)) {
 		b, err := h.file(templates[name].objs, templates[name].under)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)

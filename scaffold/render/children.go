@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -249,7 +251,7 @@ func podTemplate(p scaffold.Project, a api.API, labels map[string]any, command [
 		vars[k] = v
 	}
 	env := []any{}
-	for _, k := range api.SortedKeys(vars) {
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		env = append(env, map[string]any{"name": k, "value": vars[k]})
 	}
 	container := map[string]any{

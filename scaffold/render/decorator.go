@@ -3,11 +3,12 @@ package render
 import (
 	"cmp"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/api"
 )
 
 // WatchHandledReason is the reason of the Event a watch's handler records
@@ -50,7 +51,7 @@ func WatchStarterCase(w scaffold.Watch, indent string) (fixture, message string,
 // dict literal: "k": "v", "k2": "v2".
 func QuotedPairs(selector map[string]string) string {
 	var pairs []string
-	for _, k := range api.SortedKeys(selector) {
+	for _, k := range slices.Sorted(maps.Keys(selector)) {
 		pairs = append(pairs, strconv.Quote(k)+": "+strconv.Quote(selector[k]))
 	}
 	return strings.Join(pairs, ", ")

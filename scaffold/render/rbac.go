@@ -1,6 +1,7 @@
 package render
 
 import (
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -76,7 +77,7 @@ func ManagerRules(p scaffold.Project, acc scaffold.Access) []scaffold.ScopedRule
 		}
 	}
 	var out []scaffold.ScopedRules
-	for _, ns := range api.SortedKeys(scopes) {
+	for _, ns := range slices.Sorted(maps.Keys(scopes)) {
 		rules := scopes[ns].rules()
 		if ns == "" {
 			rules = append(rules, named...)

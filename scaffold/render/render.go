@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 
@@ -200,7 +201,7 @@ func addManifests(p scaffold.Project, style scaffold.Style, kinds []contract, t 
 		return err
 	}
 	resources := map[string][]string{}
-	for _, file := range api.SortedKeys(files) {
+	for _, file := range slices.Sorted(maps.Keys(files)) {
 		if err := add(file, files[file]...); err != nil {
 			return err
 		}
@@ -210,7 +211,7 @@ func addManifests(p scaffold.Project, style scaffold.Style, kinds []contract, t 
 		resources["config/crd"] = prefixAll("bases/", crds)
 	}
 	var top []string
-	for _, dir := range api.SortedKeys(resources) {
+	for _, dir := range slices.Sorted(maps.Keys(resources)) {
 		top = append(top, path.Base(dir))
 		if err := addKustomization(dir, &kustomization{Resources: resources[dir]}); err != nil {
 			return err

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
 // engine holds the named templates every style's files may use: the
@@ -21,7 +21,7 @@ func templateFuncs() template.FuncMap {
 	return template.FuncMap{
 		"join":       strings.Join,
 		"header":     func() string { return GeneratedHeader },
-		"upperFirst": api.UpperFirst,
+		"upperFirst": naming.UpperFirst,
 		"olmDir":     func() string { return bundleSourceDir },
 		"olmChannel": func() string { return defaultChannel },
 		"olmMinKube": func() string { return minKubeVersion },

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +21,6 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/render"
@@ -275,7 +276,7 @@ func TestUpgradeKeepsRandomEdits(t *testing.T) {
 			git("init", "-q")
 			git("add", "-A")
 			git("commit", "-qm", "scaffolded by an earlier opctl")
-			starters := api.SortedKeys(p.Starters)
+			starters := slices.Sorted(maps.Keys(p.Starters))
 			added := map[string][]string{}
 			for range 5 {
 				path := starters[r.IntN(len(starters))]

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -430,7 +431,7 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 // stay short and lint-clean (no line over ansible-lint's 160 columns).
 func flowYAML(m map[string]any) []byte {
 	out := []byte("---\n")
-	for _, k := range api.SortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		var v []byte
 		if list, ok := m[k].([]string); ok {
 			v = []byte("[]")

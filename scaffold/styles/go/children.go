@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
 // goLeaf is one spec field as a child builder reads it, written out for
@@ -89,10 +90,10 @@ func newGoLeaf(f api.Field, v string) goLeaf {
 	var guards []string
 	for _, seg := range path[:len(path)-1] {
 		// Nested objects are pointers (goStructs).
-		expr += "." + api.UpperFirst(seg)
+		expr += "." + naming.UpperFirst(seg)
 		guards = append(guards, expr+" != nil")
 	}
-	expr += "." + api.UpperFirst(path[len(path)-1])
+	expr += "." + naming.UpperFirst(path[len(path)-1])
 	l := goLeaf{Field: f, Expr: expr, Value: expr, Filled: strings.Join(append(slices.Clone(guards), "len("+expr+") > 0"), " && ")}
 	switch {
 	case f.Required:

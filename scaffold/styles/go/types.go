@@ -10,6 +10,7 @@ import (
 
 	"github.com/opctl/opctl/inflect"
 	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/naming"
 )
 
 // goStruct is one Go struct of an API's types file.
@@ -41,7 +42,7 @@ func goStructs(a api.API) []goStruct {
 	walk = func(name, doc, of string, fields []api.Field) {
 		rules := api.ObjectRules(fields)
 		if name == a.Kind+"Spec" {
-			rules = api.SpecRules(a)
+			rules = a.SpecRules()
 		}
 		s := goStruct{Name: name, Doc: doc, Markers: ruleMarkers(rules)}
 		i := len(out)
@@ -55,10 +56,10 @@ func goStructs(a api.API) []goStruct {
 			if name == a.Kind+"Spec" {
 				prefix = a.Kind
 			}
-			child := prefix + api.UpperFirst(node.Name)
+			child := prefix + naming.UpperFirst(node.Name)
 			if node.List {
 				// DatabaseUser, each object of the list users.
-				child = prefix + api.UpperFirst(singular(node.Name))
+				child = prefix + naming.UpperFirst(singular(node.Name))
 				markers := []string{"+optional", "+listType=atomic"}
 				if keys := api.ListKeys(node.Children); keys != nil {
 					markers = []string{"+optional", "+listType=map"}
@@ -68,9 +69,9 @@ func goStructs(a api.API) []goStruct {
 				}
 				// No omitempty, as other lists: an empty list stays [].
 				s.Fields = append(s.Fields, goField{
-					Name: api.UpperFirst(node.Name), JSON: node.Name,
+					Name: naming.UpperFirst(node.Name), JSON: node.Name,
 					Type: "[]" + child, Elem: child, Copy: "structSlice",
-					Doc:     fmt.Sprintf("%s holds the %s objects.", api.UpperFirst(node.Name), node.Name),
+					Doc:     fmt.Sprintf("%s holds the %s objects.", naming.UpperFirst(node.Name), node.Name),
 					Markers: markers,
 				})
 				walk(child, fmt.Sprintf("%s is one object of the %s list of %s.", child, node.Name, name), "each "+singular(node.Name), node.Children)
@@ -81,9 +82,9 @@ func goStructs(a api.API) []goStruct {
 				markers = append(markers, "+kubebuilder:default={}")
 			}
 			s.Fields = append(s.Fields, goField{
-				Name: api.UpperFirst(node.Name), JSON: node.Name + ",omitempty",
+				Name: naming.UpperFirst(node.Name), JSON: node.Name + ",omitempty",
 				Type: "*" + child, Elem: child, Copy: "ptrStruct",
-				Doc:     fmt.Sprintf("%s holds the %s settings.", api.UpperFirst(node.Name), node.Name),
+				Doc:     fmt.Sprintf("%s holds the %s settings.", naming.UpperFirst(node.Name), node.Name),
 				Markers: markers,
 			})
 			walk(child, fmt.Sprintf("%s is the %s object of %s.", child, node.Name, name), of, node.Children)
@@ -98,7 +99,7 @@ func goStructs(a api.API) []goStruct {
 // (of says which).
 func goScalarField(f api.Field, jsonName, of string) goField {
 	goType := f.Type.Go()
-	g := goField{Name: api.UpperFirst(jsonName), Doc: f.Description}
+	g := goField{Name: naming.UpperFirst(jsonName), Doc: f.Description}
 	if g.Doc == "" {
 		g.Doc = fmt.Sprintf("%s is the %s of %s.", g.Name, jsonName, of)
 	}
@@ -176,7 +177,7 @@ func kindMarkers(a api.API) []string {
 		// The hub of the versions is the one the API server stores.
 		m = append(m, "+kubebuilder:storageversion")
 	}
-	for _, c := range api.PrinterColumns(a) {
+	for _, c := range a.PrinterColumns() {
 		m = append(m, fmt.Sprintf("+kubebuilder:printcolumn:name=%q,type=%s,JSONPath=`%s`", c.Name, c.Type, c.JSONPath))
 	}
 	return m

@@ -8,6 +8,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/objpath"
 )
 
 // conversionBinding is a kubernetesCustomResourceConversion binding of a
@@ -103,7 +104,7 @@ func jqRename(from, to string) string {
 	path := api.Field{Name: from}.Path()
 	parent := ".spec | objects"
 	for _, seg := range path[:len(path)-1] {
-		key, list := strings.CutSuffix(seg, api.ListSuffix)
+		key, list := strings.CutSuffix(seg, objpath.ListSuffix)
 		if list {
 			parent += " | " + jqGet(key) + " | arrays | .[] | objects"
 		} else {
