@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/render"
 )
 
@@ -43,7 +44,7 @@ func TestBundlesPassOLMValidation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs make and kubectl kustomize")
 	}
-	styletest.RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
+	tools.RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -61,7 +62,7 @@ func TestEveryDecideNextRuns(t *testing.T) {
 					t.Fatalf("next runs %q: only opctl and cd are expected", command)
 				}
 			}
-			styletest.ExecIn(t, project, "make", "test")
+			tools.ExecIn(t, project, "make", "test")
 		})
 	}
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/opctl/opctl/internal/apitest"
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
@@ -216,7 +217,7 @@ func aggregateClusterRoles(t *testing.T, c client.Client) {
 // server refuses a name too long and a change the rule forbids, with their
 // messages, and admits the sample.
 func checkAdmissionPolicy(t *testing.T, cluster *styletest.Cluster, s scaffold.Style) {
-	styletest.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
+	tools.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
 	ctx := context.Background()
 	c := cluster.Client
 	dir := styletest.Seed(t, s)
@@ -274,7 +275,7 @@ func checkAdmissionPolicy(t *testing.T, cluster *styletest.Cluster, s scaffold.S
 // has the field (Helm never upgrades a chart's crds/, so the chart's CRDs
 // are templates); uninstalled, the release leaves the CRD (crds.keep).
 func checkHelmUpgradesCRD(t *testing.T, cluster *styletest.Cluster) {
-	helm := styletest.Helm(t)
+	helm := tools.Helm(t)
 	// Any style: every chart's CRDs are the same templates.
 	dir := t.TempDir()
 	styletest.MustRun(t, dir, "init", "--style", "shell-operator", "--domain", "example.com", "--name", "helm-probe", "--yes")
@@ -282,7 +283,7 @@ func checkHelmUpgradesCRD(t *testing.T, cluster *styletest.Cluster) {
 	kubeconfig := cluster.AdminKubeconfig(t)
 	run := func(args ...string) {
 		t.Helper()
-		styletest.ExecIn(t, dir, helm, append(args, "--kubeconfig", kubeconfig, "--namespace", "helm-probe")...)
+		tools.ExecIn(t, dir, helm, append(args, "--kubeconfig", kubeconfig, "--namespace", "helm-probe")...)
 	}
 	getCRD := func() *unstructured.Unstructured {
 		t.Helper()

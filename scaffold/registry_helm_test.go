@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/render"
 )
@@ -31,7 +32,7 @@ func TestChartsMatchKustomize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs kubectl kustomize and Helm's linter")
 	}
-	styletest.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
+	tools.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -302,7 +303,7 @@ func TestChartMakeTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the helm CLI")
 	}
-	helm := styletest.Helm(t)
+	helm := tools.Helm(t)
 	for name, c := range goldenCases(t) {
 		if !strings.HasSuffix(name, "-seed") {
 			continue
@@ -310,7 +311,7 @@ func TestChartMakeTargets(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := writeTree(t, c.render(t))
-			out := styletest.ExecIn(t, dir, "make", "helm-lint", "helm-template", "HELM="+helm)
+			out := tools.ExecIn(t, dir, "make", "helm-lint", "helm-template", "HELM="+helm)
 			assert.Contains(t, out, "1 chart(s) linted, 0 chart(s) failed")
 			objs := styletest.DecodeObjects(t, []byte(out[strings.Index(out, "---"):]))
 			kinds := map[string]bool{}

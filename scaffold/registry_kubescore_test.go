@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/render"
 )
@@ -25,8 +26,8 @@ func TestKubeScore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds kube-score and runs kubectl kustomize")
 	}
-	styletest.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
-	kubeScore := styletest.GoInstall(t, "github.com/zegl/kube-score/cmd/kube-score", pins.DefaultVersions().KubeScore)
+	tools.RequireTools(t, "kubectl, whose kustomize builds config/", "kubectl")
+	kubeScore := tools.GoInstall(t, "github.com/zegl/kube-score/cmd/kube-score", pins.DefaultVersions().KubeScore)
 	for name, c := range goldenCases(t) {
 		if !strings.HasSuffix(name, "-seed") {
 			continue
@@ -34,7 +35,7 @@ func TestKubeScore(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := writeTree(t, c.render(t))
-			manifests := styletest.ExecIn(t, dir, "kubectl", "kustomize", "config/")
+			manifests := tools.ExecIn(t, dir, "kubectl", "kustomize", "config/")
 			cmd := exec.Command(kubeScore, "score", "--output-format", "ci", "-")
 			cmd.Stdin = strings.NewReader(manifests)
 			out, err := cmd.Output()

@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
-	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/render"
 )
 
@@ -24,8 +24,8 @@ func TestGoldenScriptsPassLinters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs pyflakes and shellcheck")
 	}
-	py := styletest.Python(t)
-	styletest.RequireTools(t, "shellcheck (Debian package)", "shellcheck")
+	py := tools.Python(t)
+	tools.RequireTools(t, "shellcheck (Debian package)", "shellcheck")
 	for _, tree := range goldenTrees(t) {
 		dir := t.TempDir()
 		var pyFiles, shFiles []string
@@ -41,10 +41,10 @@ func TestGoldenScriptsPassLinters(t *testing.T) {
 			}
 		}
 		if len(pyFiles) > 0 {
-			styletest.ExecIn(t, dir, py, append([]string{"-m", "pyflakes"}, pyFiles...)...)
+			tools.ExecIn(t, dir, py, append([]string{"-m", "pyflakes"}, pyFiles...)...)
 		}
 		if len(shFiles) > 0 {
-			styletest.ExecIn(t, dir, "shellcheck", append([]string{"-x"}, shFiles...)...)
+			tools.ExecIn(t, dir, "shellcheck", append([]string{"-x"}, shFiles...)...)
 		}
 	}
 }
@@ -75,15 +75,15 @@ func TestGoldenWorkflowsPassActionlint(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds actionlint")
 	}
-	styletest.RequireTools(t, "shellcheck (Debian package)", "shellcheck")
-	actionlint := styletest.GoInstall(t, "github.com/rhysd/actionlint/cmd/actionlint", actionlintVersion)
+	tools.RequireTools(t, "shellcheck (Debian package)", "shellcheck")
+	actionlint := tools.GoInstall(t, "github.com/rhysd/actionlint/cmd/actionlint", actionlintVersion)
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			tree := c.render(t)
 			dir := writeTree(t, tree)
 			require.NoError(t, os.MkdirAll(filepath.Join(dir, ".git"), 0o755), "actionlint finds the workflows from the repository root")
-			styletest.ExecIn(t, dir, actionlint, "-color=false", render.WorkflowPath)
+			tools.ExecIn(t, dir, actionlint, "-color=false", render.WorkflowPath)
 			makefile, ok := tree.Get("Makefile")
 			require.True(t, ok)
 			workflow, _ := tree.Get(render.WorkflowPath)
@@ -148,7 +148,7 @@ if [ "$1 $2" = "get crd" ]; then [ "$HAS_CRDS" = 1 ]; exit; fi
 // test/e2e/run.sh with a kubeconfig whose cluster cannot be reached: it
 // must say it skipped and succeed, not fail or hang.
 func TestE2EScriptSkipsWithoutCluster(t *testing.T) {
-	styletest.RequireTools(t, "kubectl", "kubectl")
+	tools.RequireTools(t, "kubectl", "kubectl")
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	require.NoError(t, os.WriteFile(kubeconfig, []byte(`apiVersion: v1
 kind: Config
@@ -217,7 +217,7 @@ func TestMakefileShipTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs make and kubectl kustomize")
 	}
-	styletest.RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
+	tools.RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
 	for name, c := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -233,7 +233,7 @@ func TestMakefileShipTargets(t *testing.T) {
 			}
 			dir := writeTree(t, tree)
 			const img = "registry.example.com/team/operator:v9.9.9"
-			styletest.ExecIn(t, dir, "make", "build-installer", "IMG="+img)
+			tools.ExecIn(t, dir, "make", "build-installer", "IMG="+img)
 			installer, err := os.ReadFile(filepath.Join(dir, "dist/install.yaml"))
 			require.NoError(t, err)
 			kustomized, err := exec.Command("kubectl", "kustomize", filepath.Join(dir, "config")).Output()

@@ -17,14 +17,14 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 )
 
-// checkListMerge: the users of an Other (see SeedWithOther), a list of
+// checkListMerge: the users of an Other (see seedWithOther), a list of
 // objects keyed by their required name, keep the user each of two field
 // managers server-side applies: the API server merges the objects by key,
 // where an atomic list would keep the last manager's only.
 func checkListMerge(t *testing.T, c client.Client, p scaffold.Project, ns string) {
 	ctx := context.Background()
 	i := slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Other" })
-	require.NotEqual(t, -1, i, "the project has no Other kind: use SeedWithOther")
+	require.NotEqual(t, -1, i, "the project has no Other kind: use seedWithOther")
 	a := p.APIs[i]
 	object := func(users ...any) *unstructured.Unstructured {
 		return &unstructured.Unstructured{Object: map[string]any{
@@ -50,11 +50,11 @@ func checkListMerge(t *testing.T, c client.Client, p scaffold.Project, ns string
 }
 
 // checkScale: kubectl scale sets the replicas of an Other (see
-// SeedWithOther) through its scale subresource, as an autoscaler does.
+// seedWithOther) through its scale subresource, as an autoscaler does.
 func checkScale(t *testing.T, cluster *Cluster, p scaffold.Project, ns string) {
 	ctx := context.Background()
 	a := p.APIs[slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Other" })]
-	require.Equal(t, "replicas", a.ScaleReplicas, "Other scales its replicas: use SeedWithOther")
+	require.Equal(t, "replicas", a.ScaleReplicas, "Other scales its replicas: use seedWithOther")
 	obj := &unstructured.Unstructured{Object: map[string]any{
 		"apiVersion": a.FullGroup(p.Domain) + "/" + a.Version, "kind": a.Kind,
 		"metadata": map[string]any{"name": "scaled", "namespace": ns},

@@ -30,7 +30,7 @@ import (
 
 // BenchRuntime is Bench of the seed project's Database, started by start.
 func BenchRuntime(t *testing.T, style scaffold.Style, start RealRuntime) {
-	Bench(t, style.Name, Seeded(style, start))
+	Bench(t, style.Name, seeded(style, start))
 }
 
 // Bench measures a style in its real runtime (make bench-runtimes): for

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/render"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -56,5 +57,5 @@ func CheckHandAddedCase(t *testing.T, dir string, test ...string) string {
 	assert.Contains(t, string(out), "hand-added", "the failure names the case")
 
 	write(c)
-	return ExecIn(t, dir, test[0], test[1:]...)
+	return tools.ExecIn(t, dir, test[0], test[1:]...)
 }

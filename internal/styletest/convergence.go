@@ -24,7 +24,7 @@ import (
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
-// checkConvergence: an Other (see SeedWithOther) holding the tricky values
+// checkConvergence: an Other (see seedWithOther) holding the tricky values
 // gets children whose content equals, byte for byte, what opctl's Go
 // reference (render.DesiredChildren) makes of the resource, and Ready; a
 // Key added to a map reaches the children and Ready again (Metacontroller
@@ -36,15 +36,15 @@ func checkConvergence(t *testing.T, c client.Client, dir, ns string) {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	i := slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Other" })
-	require.NotEqual(t, -1, i, "the project has no Other kind: use SeedWithOther")
+	require.NotEqual(t, -1, i, "the project has no Other kind: use seedWithOther")
 	api := p.APIs[i]
 	cr := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "other.example.com/v1", "kind": "Other",
-		"metadata": map[string]any{"name": "tricky", "namespace": ns}, "spec": OtherSpec()}}
+		"metadata": map[string]any{"name": "tricky", "namespace": ns}, "spec": otherSpec()}}
 	require.NoError(t, c.Create(ctx, cr))
 	t.Cleanup(func() { _ = c.Delete(ctx, cr) })
 	// Created as v1, an older version still served: the operator reads it
 	// as the storage version, its defaults filled in, and so does the check.
-	require.NotEqual(t, "v1", api.Version, "Other has a second version: use SeedWithOther")
+	require.NotEqual(t, "v1", api.Version, "Other has a second version: use seedWithOther")
 	cr.SetAPIVersion("other.example.com/" + api.Version)
 
 	converged := func(what string) { t.Helper(); waitConverged(t, c, p, api, cr, what) }
@@ -157,7 +157,7 @@ func checkMicroservice(t *testing.T, c client.Client, dir, ns string) {
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	i := slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Microservice" })
-	require.NotEqual(t, -1, i, "the project has no Microservice kind: use SeedWithOther")
+	require.NotEqual(t, -1, i, "the project has no Microservice kind: use seedWithOther")
 	cr := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "platform.example.com/v1", "kind": "Microservice",
 		"metadata": map[string]any{"name": "cart", "namespace": ns},
 		"spec":     map[string]any{"image": "registry.example.com/shop/cart:1.4", "port": int64(9000), "replicas": int64(2), "maxReplicas": int64(6)}}}

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/render"
 )
@@ -38,7 +39,7 @@ type Runner func(t *testing.T, dir, kubeconfig, admin string) *Process
 type Check func(t *testing.T, cluster *Cluster, dir string)
 
 // E2E proves the style's seed project, as opctl migrate writes it from the
-// style before (MigratedSeedWithOther), on a real kube-apiserver and etcd
+// style before (migratedSeedWithOther), on a real kube-apiserver and etcd
 // built from the Go module proxy (make test-e2e): its CRD, schema and
 // conformance cases, its manifests under restricted Pod Security, and its
 // reconcile logic started by run, the conformance cases included. Each of
@@ -47,9 +48,9 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 	cluster := StartAPIServer(t, "make test-e2e")
 	c := cluster.Client
 	ctx := context.Background()
-	dir := MigratedSeedWithOther(t, style)
+	dir := migratedSeedWithOther(t, style)
 	t.Run("every style's project migrated to this style is the one run here", func(t *testing.T) {
-		CheckEveryMigration(t, style, dir)
+		checkEveryMigration(t, style, dir)
 	})
 	p, crdPath := cluster.installCRD(t, dir)
 
@@ -71,7 +72,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 	})
 
 	t.Run("kubectl scale sets the replicas through the scale subresource", func(t *testing.T) {
-		RequireTools(t, "kubectl", "kubectl")
+		tools.RequireTools(t, "kubectl", "kubectl")
 		checkScale(t, cluster, p, ns)
 	})
 
@@ -172,7 +173,7 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 // does after installing the chart, with env added: it must pass.
 func (c *Cluster) RunE2EScript(t *testing.T, dir string, env ...string) {
 	t.Helper()
-	RequireTools(t, "kubectl", "kubectl")
+	tools.RequireTools(t, "kubectl", "kubectl")
 	cmd := exec.Command("bash", render.E2EScriptPath)
 	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), "KUBECONFIG="+c.AdminKubeconfig(t), "E2E_DEPLOY=0", "TIMEOUT=120s"), env...)

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
@@ -75,7 +76,7 @@ func CheckEditKeepsUserCode(t *testing.T, style scaffold.Style, test ...string) 
 	for _, b := range builders {
 		assert.FileExists(t, filepath.Join(dir, b))
 	}
-	return ExecIn(t, dir, test[0], test[1:]...)
+	return tools.ExecIn(t, dir, test[0], test[1:]...)
 }
 
 // withComment appends a comment to a file that takes one, as a user's

@@ -23,7 +23,7 @@ import (
 // again, the API server restarted under it, and for a style whose runtime
 // elects a leader, the leader of two replicas killed.
 func Faults(style scaffold.Style, start RealRuntime) func(*testing.T, *Cluster, *Conformance) {
-	return FaultsOf(style.Name, Seeded(style, start), style.LeaderElection)
+	return FaultsOf(style.Name, seeded(style, start), style.LeaderElection)
 }
 
 // E2EFaults are the fault checks of the seed project as an extra check of
@@ -33,7 +33,7 @@ func Faults(style scaffold.Style, start RealRuntime) func(*testing.T, *Cluster, 
 // two replicas is checked when start elects a leader as the style's
 // runtime does.
 func E2EFaults(style scaffold.Style, start RealRuntime, elects bool) Check {
-	return E2EFaultsOf(style.Name, Seeded(style, start), elects)
+	return E2EFaultsOf(style.Name, seeded(style, start), elects)
 }
 
 // E2EFaultsOf are the fault checks of what install installs, in make

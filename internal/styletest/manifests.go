@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/yaml"
 
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -144,8 +145,8 @@ func (c *Cluster) DryRunChart(t *testing.T, dir, ns string, values map[string]an
 // build-installer and dry-runs its objects in namespace ns, as
 // DryRunChart does the chart's; it returns the API server's warnings.
 func (c *Cluster) DryRunInstaller(t *testing.T, dir, ns string) []string {
-	RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
-	ExecIn(t, dir, "make", "build-installer")
+	tools.RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
+	tools.ExecIn(t, dir, "make", "build-installer")
 	data, err := os.ReadFile(filepath.Join(dir, "dist/install.yaml"))
 	require.NoError(t, err)
 	var objs []*unstructured.Unstructured
@@ -192,14 +193,14 @@ const prometheusOperatorAPIs = "v0.95.2"
 // prometheusOperatorAPIs (from the Go module proxy).
 func (c *Cluster) InstallServiceMonitorCRD(t *testing.T) {
 	t.Helper()
-	controllerGen := GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", pins.DefaultVersions().ControllerTools)
+	controllerGen := tools.GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", pins.DefaultVersions().ControllerTools)
 	mod := t.TempDir()
 	const pkg = "github.com/prometheus-operator/prometheus-operator/pkg/apis/monitoring"
 	require.NoError(t, os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module servicemonitorcrd\n\ngo 1.24\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(mod, "types.go"), []byte("package servicemonitorcrd\n\nimport _ \""+pkg+"/v1\"\n"), 0o644))
-	ExecIn(t, mod, "go", "get", pkg+"@"+prometheusOperatorAPIs)
-	ExecIn(t, mod, "go", "mod", "tidy")
-	ExecIn(t, mod, controllerGen, "crd", "paths="+pkg+"/v1", "output:crd:dir=crds")
+	tools.ExecIn(t, mod, "go", "get", pkg+"@"+prometheusOperatorAPIs)
+	tools.ExecIn(t, mod, "go", "mod", "tidy")
+	tools.ExecIn(t, mod, controllerGen, "crd", "paths="+pkg+"/v1", "output:crd:dir=crds")
 	_, err := envtest.InstallCRDs(c.Config, envtest.CRDInstallOptions{Paths: []string{filepath.Join(mod, "crds", "monitoring.coreos.com_servicemonitors.yaml")}})
 	require.NoError(t, err, "the ServiceMonitor CRD")
 }

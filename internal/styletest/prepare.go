@@ -88,16 +88,16 @@ func CheckPrepare(t *testing.T, cluster *Cluster, style scaffold.Style, run Runn
 			return err == nil, client.IgnoreNotFound(err)
 		})
 		WaitFor(t, "Ready=True", readyIs("True", "Reconciled"))
-		CheckOutdatedJob(t, c, job, jobKey, "dataset", "s3://images/train-v2")
+		checkOutdatedJob(t, c, job, jobKey, "dataset", "s3://images/train-v2")
 	})
 }
 
-// CheckOutdatedJob: a change of obj's spec (field set to value) that would
+// checkOutdatedJob: a change of obj's spec (field set to value) that would
 // give its Job (at jobKey) another spec leaves the Job as it is, as no
 // style replaces a Job, which may be running, and makes obj Ready=False
 // with reason ChildOutdated naming the Job; once the Job is deleted, it is
 // made again from the new spec, and obj is Ready.
-func CheckOutdatedJob(t *testing.T, c client.Client, obj *unstructured.Unstructured, jobKey client.ObjectKey, field, value string) {
+func checkOutdatedJob(t *testing.T, c client.Client, obj *unstructured.Unstructured, jobKey client.ObjectKey, field, value string) {
 	t.Helper()
 	ctx := context.Background()
 	env := func(j *batchv1.Job) map[string]string {

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest/seed"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/render"
@@ -37,17 +38,17 @@ func SeedScoped(t *testing.T, style scaffold.Style) string {
 	return dir
 }
 
-// SeedWithOther is the seed example with a second kind, Other (group
+// seedWithOther is the seed example with a second kind, Other (group
 // other), owning a child of every kind but Secret, StatefulSet and Job,
 // with a field for each value of scaffold.TrickySpec a schema can hold, a
-// map, and the conventional fields (OtherSpec): the checks show that one
+// map, and the conventional fields (otherSpec): the checks show that one
 // kind's failure holds up no other kind, and that the children hold the
 // tricky values byte for byte, follow the conventions and converge
 // exactly; a list of objects keyed by name; its own status fields, one
 // the starter sets; a scale subresource. A third kind is the
 // scenario's Microservice (seed.Microservice), a fourth Backfill, owning
 // a Job (seed.Backfill).
-func SeedWithOther(t *testing.T, style scaffold.Style) string {
+func seedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
 	dir := Seed(t, style)
 	MustRun(t, dir, "create", "api", "--group", "other", "--version", "v1", "--kind", "Other",
@@ -69,29 +70,29 @@ func SeedWithOther(t *testing.T, style scaffold.Style) string {
 	return dir
 }
 
-// MigratedSeedWithOther is SeedWithOther written in the style before style
+// migratedSeedWithOther is seedWithOther written in the style before style
 // (in the registry's order, among the styles with kinds of their own) and
 // moved to style with opctl migrate, conformance cases and all: the e2e
 // suite runs each style's project as migrate writes it, and cmd's
 // TestMigrateEveryPair shows that is what init and create api write, for
 // every pair.
-func MigratedSeedWithOther(t *testing.T, style scaffold.Style) string {
+func migratedSeedWithOther(t *testing.T, style scaffold.Style) string {
 	t.Helper()
 	own := stylesWithKinds()
 	i := slices.IndexFunc(own, func(s scaffold.Style) bool { return s.Name == style.Name })
 	require.NotEqual(t, -1, i, "%s has no kinds of its own", style.Name)
 	from := own[(i+len(own)-1)%len(own)]
 	dir := filepath.Join(t.TempDir(), style.Name)
-	MustRun(t, SeedWithOther(t, from), "migrate", "--to", style.Name, dir)
-	t.Logf("the project: SeedWithOther in %s, migrated to %s", from.Name, style.Name)
+	MustRun(t, seedWithOther(t, from), "migrate", "--to", style.Name, dir)
+	t.Logf("the project: seedWithOther in %s, migrated to %s", from.Name, style.Name)
 	return dir
 }
 
-// CheckEveryMigration: SeedWithOther written in every other style with
+// checkEveryMigration: seedWithOther written in every other style with
 // kinds of its own and moved to style with opctl migrate is, file for
-// file, the project in dir (MigratedSeedWithOther's): what the e2e suite
+// file, the project in dir (migratedSeedWithOther's): what the e2e suite
 // runs on the real API server is what each of those migrations writes.
-func CheckEveryMigration(t *testing.T, style scaffold.Style, dir string) {
+func checkEveryMigration(t *testing.T, style scaffold.Style, dir string) {
 	t.Helper()
 	want := relativeSnapshot(t, dir)
 	for _, from := range stylesWithKinds() {
@@ -100,7 +101,7 @@ func CheckEveryMigration(t *testing.T, style scaffold.Style, dir string) {
 		}
 		t.Run(from.Name+" to "+style.Name, func(t *testing.T) {
 			migrated := filepath.Join(t.TempDir(), style.Name)
-			MustRun(t, SeedWithOther(t, from), "migrate", "--to", style.Name, migrated)
+			MustRun(t, seedWithOther(t, from), "migrate", "--to", style.Name, migrated)
 			assert.Equal(t, want, relativeSnapshot(t, migrated))
 		})
 	}
@@ -130,13 +131,13 @@ func relativeSnapshot(t *testing.T, dir string) map[string]string {
 	return out
 }
 
-// OtherSpec is a spec of SeedWithOther's Other kind: values encodings
+// otherSpec is a spec of seedWithOther's Other kind: values encodings
 // disagree on (HTML characters, non-ASCII, quotes and backslashes,
 // newlines, an empty list, nesting), a map with a key only a map can hold
 // (a label's, with a slash) and HTML characters in a value, and the
 // conventional fields (no image: the checks add it, and the starter's
 // command must then go).
-func OtherSpec() map[string]any {
+func otherSpec() map[string]any {
 	return render.RoundTrip(map[string]any{
 		"html":   []any{"a&b<c>"},
 		"utf8":   []any{"café", "日本"},
@@ -187,10 +188,10 @@ func CacheFields(extra ...string) []string {
 // seedPassed and then bothPassed tests to pass.
 func CheckPythonProject(t *testing.T, style scaffold.Style, seedPassed, bothPassed int) {
 	t.Helper()
-	py := Python(t)
+	py := tools.Python(t)
 	dir := Seed(t, style)
-	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, seedPassed), ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
+	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, seedPassed), tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
 	CheckHandAddedCase(t, dir, "make", "test", "PYTHON="+py)
 	AddCache(t, dir, CacheFields()...)
-	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, bothPassed), ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
+	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, bothPassed), tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
 }

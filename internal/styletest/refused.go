@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
-// refusedText is the spec.text of an Other (see SeedWithOther) whose
+// refusedText is the spec.text of an Other (see seedWithOther) whose
 // ConfigMap child the admission policy of checkRefusedChild refuses.
 const refusedText = "refused"
 

@@ -80,7 +80,7 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime, extra .
 func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
 	c := cluster.Client
 	ctx := context.Background()
-	dir := SeedWithOther(t, style)
+	dir := seedWithOther(t, style)
 	p, _, kubeconfig := cluster.installProject(t, dir)
 	ns := "rt-" + style.Name
 	cluster.CreateNamespace(t, ns, false)
@@ -176,7 +176,7 @@ func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealR
 }
 
 // checkBackfill: a Backfill (seed.Backfill) gets its Job and Ready; a
-// change of its spec gives CheckOutdatedJob's outcome.
+// change of its spec gives checkOutdatedJob's outcome.
 func checkBackfill(t *testing.T, c client.Client, ns string) {
 	ctx := context.Background()
 	backfill := &unstructured.Unstructured{Object: map[string]any{"apiVersion": "jobs.example.com/v1", "kind": "Backfill",
@@ -194,5 +194,5 @@ func checkBackfill(t *testing.T, c client.Client, ns string) {
 		cond := readyCondition(backfill)
 		return cond != nil && cond["status"] == "True" && fmt.Sprint(cond["observedGeneration"]) == fmt.Sprint(backfill.GetGeneration()), nil
 	})
-	CheckOutdatedJob(t, c, backfill, jobKey, "source", "s3://orders/2027")
+	checkOutdatedJob(t, c, backfill, jobKey, "source", "s3://orders/2027")
 }

@@ -39,9 +39,9 @@ type Target struct {
 // again after killing it).
 type Install func(t *testing.T, cluster *Cluster, ns string) (target Target, start func(t *testing.T) *Process)
 
-// Seeded installs the seed project of style, whose runtime start starts:
+// seeded installs the seed project of style, whose runtime start starts:
 // its Databases, each with its ConfigMap.
-func Seeded(style scaffold.Style, start RealRuntime) Install {
+func seeded(style scaffold.Style, start RealRuntime) Install {
 	return func(t *testing.T, cluster *Cluster, ns string) (Target, func(t *testing.T) *Process) {
 		dir, p, kubeconfig, sample := seedIn(t, cluster, style, ns)
 		return seedTarget(sample, p.Name), func(t *testing.T) *Process {

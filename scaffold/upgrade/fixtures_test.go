@@ -20,6 +20,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
 	"github.com/opctl/opctl/scaffold/pins"
@@ -38,22 +39,22 @@ func TestUpgradeEarlierProjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the upgraded projects' own tests")
 	}
-	styletest.RequireTools(t, "git, whose history holds what the earlier opctl wrote", "git")
+	tools.RequireTools(t, "git, whose history holds what the earlier opctl wrote", "git")
 	for _, c := range []struct {
 		style, code string
 		test        func(t *testing.T, dir string)
 	}{
 		{"go", "internal/controller/database_controller.go", func(t *testing.T, dir string) {
 			for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
-				styletest.ExecIn(t, dir, "go", args...)
+				tools.ExecIn(t, dir, "go", args...)
 			}
 		}},
 		{"kopf", "db_operator/handlers_database.py", func(t *testing.T, dir string) {
-			assert.Regexp(t, `(?m)^\d+ passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+			assert.Regexp(t, `(?m)^\d+ passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
 		}},
 		{"ansible", "roles/database/tasks/main.yml", func(t *testing.T, dir string) {
-			styletest.RequireTools(t, "ansible and ansible-lint (apt-get install ansible ansible-lint)", "ansible-playbook", "ansible-lint")
-			assert.Contains(t, styletest.ExecIn(t, dir, "make", "test"), "All assertions passed")
+			tools.RequireTools(t, "ansible and ansible-lint (apt-get install ansible ansible-lint)", "ansible-playbook", "ansible-lint")
+			assert.Contains(t, tools.ExecIn(t, dir, "make", "test"), "All assertions passed")
 		}},
 	} {
 		fixtures, err := filepath.Glob(filepath.Join("..", "..", "testdata", "upgrade", "*", c.style+".txtar"))
@@ -74,7 +75,7 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 	fixture(t, dir, path)
 	git := func(args ...string) {
 		t.Helper()
-		styletest.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
+		tools.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
 	}
 	git("init", "-q")
 	git("add", "-A")
@@ -261,7 +262,7 @@ func TestUpgradeKeepsRandomEdits(t *testing.T) {
 	if testing.Short() {
 		t.Skip("upgrades a project many times")
 	}
-	styletest.RequireTools(t, "git, whose history holds what the earlier opctl wrote", "git")
+	tools.RequireTools(t, "git, whose history holds what the earlier opctl wrote", "git")
 	for seed := range uint64(40) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
@@ -271,7 +272,7 @@ func TestUpgradeKeepsRandomEdits(t *testing.T) {
 			p, err := scaffold.LoadProject(dir, styles.All())
 			require.NoError(t, err)
 			git := func(args ...string) {
-				styletest.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
+				tools.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
 			}
 			git("init", "-q")
 			git("add", "-A")

@@ -26,6 +26,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -38,7 +39,7 @@ import (
 // k8sStatusStandIn, one kind beside the other; at the end a resync of
 // every object must change nothing.
 func runRole(t *testing.T, dir, kubeconfig, _ string) *styletest.Process {
-	styletest.RequireTools(t, "ansible (Debian package; it ships kubernetes.core)", "ansible-playbook")
+	tools.RequireTools(t, "ansible (Debian package; it ships kubernetes.core)", "ansible-playbook")
 	watches := readWatches(t, dir)
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	require.NoError(t, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/styles/ansible"
 )
 
@@ -23,13 +24,13 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs ansible-playbook and ansible-lint")
 	}
-	styletest.RequireTools(t, "ansible and ansible-lint (Debian packages)", "ansible-playbook", "ansible-lint")
+	tools.RequireTools(t, "ansible and ansible-lint (Debian packages)", "ansible-playbook", "ansible-lint")
 	dir := styletest.Seed(t, ansible.Style())
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test"), "All assertions passed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test"), "All assertions passed")
 	assert.Contains(t, styletest.CheckHandAddedCase(t, dir, "make", "test"), "(item=database/hand-added.yaml)")
 
 	styletest.AddCache(t, dir, styletest.CacheFields("egressIPs:[]string", "when:string")...)
-	out := styletest.ExecIn(t, dir, "make", "test")
+	out := tools.ExecIn(t, dir, "make", "test")
 	assert.Equal(t, 8, strings.Count(out, "All assertions passed"), "four assertions for each of the two kinds")
 	readme, err := os.ReadFile(filepath.Join(dir, "roles/cache/README.md"))
 	require.NoError(t, err)
@@ -42,7 +43,7 @@ func TestGeneratedProject(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "playbooks/backup.yml"), []byte(existingPlaybook), 0o644))
 	styletest.MustRun(t, dir, "create", "api", "--group", "ops", "--version", "v1", "--kind", "Backup",
 		"--field", "target:string:required", "--owns", "ConfigMap", "--playbook", "playbooks/backup.yml")
-	out = styletest.ExecIn(t, dir, "make", "test")
+	out = tools.ExecIn(t, dir, "make", "test")
 	assert.Contains(t, out, "playbook: playbooks/run-backup.yml")
 	assert.NoDirExists(t, filepath.Join(dir, "roles/backup"), "no role for a kind that runs a playbook")
 	// A broken playbook fails make test.
@@ -60,11 +61,11 @@ func TestGeneratedWatchProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs ansible-playbook and ansible-lint")
 	}
-	styletest.RequireTools(t, "ansible and ansible-lint (Debian packages)", "ansible-playbook", "ansible-lint")
+	tools.RequireTools(t, "ansible and ansible-lint (Debian packages)", "ansible-playbook", "ansible-lint")
 	dir := t.TempDir()
 	styletest.MustRun(t, dir, "init", "--style", "ansible", "--name", "vault-sync", "--domain", "example.com", "--yes")
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
-	out := styletest.ExecIn(t, dir, "make", "test")
+	out := tools.ExecIn(t, dir, "make", "test")
 	assert.Contains(t, out, "playbook: playbooks/local-watch_secrets.yml")
 	assert.Equal(t, 2, strings.Count(out, "All assertions passed"), "the other namespace skipped, the watch's message")
 	assert.Contains(t, out, "skipping: [localhost]", "the role skips a Secret in another namespace")

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/pins"
 	"github.com/opctl/opctl/scaffold/render"
@@ -28,7 +29,7 @@ import (
 // The repository is found by its go.mod, wherever the test runs.
 func buildControllerGen(t *testing.T) string {
 	t.Helper()
-	return styletest.GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", pins.DefaultVersions().ControllerTools)
+	return tools.GoInstall(t, "sigs.k8s.io/controller-tools/cmd/controller-gen", pins.DefaultVersions().ControllerTools)
 }
 
 // assertControllerGenAgrees runs controller-gen on api/ and compares each
@@ -37,7 +38,7 @@ func buildControllerGen(t *testing.T) string {
 func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 	t.Helper()
 	out := t.TempDir()
-	styletest.ExecIn(t, dir, controllerGen, "crd", "paths=./api/...", "output:crd:dir="+out)
+	tools.ExecIn(t, dir, controllerGen, "crd", "paths=./api/...", "output:crd:dir="+out)
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	for _, a := range p.APIs {
@@ -49,7 +50,7 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 	// The RBAC markers say what config/rbac/role.yaml says, but for the
 	// metrics endpoint's reviews (cmd/main.go's filter, which has no
 	// marker): the same ClusterRole, and the same Role in each namespace.
-	styletest.ExecIn(t, dir, controllerGen, "rbac:roleName=manager-role", "paths=./internal/...", "output:rbac:dir="+out)
+	tools.ExecIn(t, dir, controllerGen, "rbac:roleName=manager-role", "paths=./internal/...", "output:rbac:dir="+out)
 	theirs := grants(t, filepath.Join(out, "role.yaml"), "")
 	theirs["ClusterRole  authentication.k8s.io tokenreviews create"] = true
 	theirs["ClusterRole  authorization.k8s.io subjectaccessreviews create"] = true
@@ -59,7 +60,7 @@ func assertControllerGenAgrees(t *testing.T, dir, controllerGen string) {
 		return
 	}
 	// The webhook markers say what config/webhook/manifests.yaml says.
-	styletest.ExecIn(t, dir, controllerGen, "webhook", "paths=./internal/webhook/...", "output:webhook:dir="+out)
+	tools.ExecIn(t, dir, controllerGen, "webhook", "paths=./internal/webhook/...", "output:webhook:dir="+out)
 	assert.Equal(t, webhookConfigurations(t, filepath.Join(out, "manifests.yaml")),
 		webhookConfigurations(t, filepath.Join(dir, render.WebhookManifestsPath)),
 		"controller-gen's webhook configurations differ from opctl's")

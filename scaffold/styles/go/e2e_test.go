@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestE2E(t *testing.T) {
 	styletest.E2E(t, golang.Style(), runManager, func(t *testing.T, _ *styletest.Cluster, dir string) {
 		t.Run("generated project's own envtest suite", func(t *testing.T) {
-			out := styletest.ExecIn(t, dir, "go", "test", "-v", "-count=1", "./internal/controller/")
+			out := tools.ExecIn(t, dir, "go", "test", "-v", "-count=1", "./internal/controller/")
 			assert.Contains(t, out, "--- PASS: TestAgainstAPIServer")
 		})
 	}, func(t *testing.T, cluster *styletest.Cluster, _ string) {
@@ -35,7 +36,7 @@ func TestE2E(t *testing.T) {
 		t.Run("generated project's own webhook suite", func(t *testing.T) {
 			dir := styletest.Seed(t, golang.Style())
 			styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate", "--default")
-			out := styletest.ExecIn(t, dir, "go", "test", "-v", "-count=1", "./internal/webhook/...")
+			out := tools.ExecIn(t, dir, "go", "test", "-v", "-count=1", "./internal/webhook/...")
 			assert.Contains(t, out, "--- PASS: TestWebhooksAgainstAPIServer")
 		})
 		t.Run("generated project's conversion webhook", func(t *testing.T) {
@@ -44,7 +45,7 @@ func TestE2E(t *testing.T) {
 			// them, which read back unchanged as v1 and renamed as v2.
 			dir := styletest.Seed(t, golang.Style())
 			styletest.MustRun(t, dir, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
-			out := styletest.ExecIn(t, dir, "go", "test", "-v", "-count=1", "-run", "TestAgainstAPIServer", "./internal/controller/")
+			out := tools.ExecIn(t, dir, "go", "test", "-v", "-count=1", "-run", "TestAgainstAPIServer", "./internal/controller/")
 			assert.Contains(t, out, "--- PASS: TestAgainstAPIServer/conversion/database/v1/sample.yaml")
 			assert.Contains(t, out, "--- PASS: TestAgainstAPIServer/conformance/database/v1/sample.yaml")
 		})

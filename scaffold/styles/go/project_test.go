@@ -12,6 +12,7 @@ import (
 
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/internal/styletest/seed"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/pins"
 	golang "github.com/opctl/opctl/scaffold/styles/go"
 )
@@ -25,7 +26,7 @@ func TestGeneratedProject(t *testing.T) {
 		t.Skip("builds a generated Go project; run without -short (make test does)")
 	}
 	controllerGen := buildControllerGen(t)
-	styletest.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
+	tools.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
 	dir := styletest.Seed(t, golang.Style())
 	checkProject(t, dir, controllerGen)
 	styletest.CheckHandAddedCase(t, dir, "go", "test", "./internal/controller/")
@@ -55,8 +56,8 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.MustRun(t, dir, "edit", "api", "--kind", "Tenant", "--new-version", "v2", "--rename-field", "tier=level")
 	checkProject(t, dir, controllerGen)
 	// The project's own lint, with the golangci-lint it pins, is clean.
-	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", pins.DefaultVersions().GolangciLint)
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "lint", "GOLANGCI_LINT="+golangciLint), "0 issues.")
+	golangciLint := tools.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", pins.DefaultVersions().GolangciLint)
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "lint", "GOLANGCI_LINT="+golangciLint), "0 issues.")
 
 	// Removing a kind leaves a project that builds and passes.
 	styletest.MustRun(t, dir, "delete", "api", "Cache")
@@ -71,12 +72,12 @@ func TestGeneratedNamespaceScopedProject(t *testing.T) {
 		t.Skip("builds a generated Go project; run without -short (make test does)")
 	}
 	controllerGen := buildControllerGen(t)
-	styletest.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
+	tools.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
 	dir := styletest.SeedScoped(t, golang.Style())
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--selector", "sync=vault")
 	checkProject(t, dir, controllerGen)
-	golangciLint := styletest.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", pins.DefaultVersions().GolangciLint)
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "lint", "GOLANGCI_LINT="+golangciLint), "0 issues.")
+	golangciLint := tools.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", pins.DefaultVersions().GolangciLint)
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "lint", "GOLANGCI_LINT="+golangciLint), "0 issues.")
 }
 
 // checkProject runs the project's go build, vet and test, and checks that
@@ -84,11 +85,11 @@ func TestGeneratedNamespaceScopedProject(t *testing.T) {
 // builds.
 func checkProject(t *testing.T, dir, controllerGen string) {
 	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
-		styletest.ExecIn(t, dir, "go", args...)
+		tools.ExecIn(t, dir, "go", args...)
 	}
 	assertTidy(t, dir)
 	assertControllerGenAgrees(t, dir, controllerGen)
-	styletest.ExecIn(t, dir, "kubectl", "kustomize", "config/")
+	tools.ExecIn(t, dir, "kubectl", "kustomize", "config/")
 }
 
 // assertTidy checks that go mod tidy changes neither go.mod nor go.sum, so
@@ -101,7 +102,7 @@ func assertTidy(t *testing.T, dir string) {
 		require.NoError(t, err)
 		before[f] = b
 	}
-	styletest.ExecIn(t, dir, "go", "mod", "tidy")
+	tools.ExecIn(t, dir, "go", "mod", "tidy")
 	for f, want := range before {
 		got, err := os.ReadFile(filepath.Join(dir, f))
 		require.NoError(t, err)
@@ -145,6 +146,6 @@ func TestMakefileTakesPathsWithSpaces(t *testing.T) {
 	for _, bin := range []string{"kube-apiserver", "etcd"} {
 		require.NoError(t, os.WriteFile(filepath.Join(cache, bin), []byte("#!/bin/sh\n"), 0o755))
 	}
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "envtest", "ENVTEST_DIR="+cache), cache)
-	styletest.ExecIn(t, dir, "make", "test-unit")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "envtest", "ENVTEST_DIR="+cache), cache)
+	tools.ExecIn(t, dir, "make", "test-unit")
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/python"
@@ -423,7 +424,7 @@ func runKopfImitation(t *testing.T, dir, kubeconfig, _ string) *styletest.Proces
 
 // kopfCommand runs kopfImitation on the project in dir with kubeconfig.
 func kopfCommand(t *testing.T, dir, kubeconfig string) *exec.Cmd {
-	cmd := exec.Command(styletest.Python(t), "-c", kopfImitation, operatorModule(t, dir))
+	cmd := exec.Command(tools.Python(t), "-c", kopfImitation, operatorModule(t, dir))
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+dir)
 	return cmd

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/styles/kopf"
 )
 
@@ -30,7 +31,7 @@ func TestGeneratedProjectWithWebhooks(t *testing.T) {
 	dir := styletest.Seed(t, kopf.Style())
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate")
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
-	assert.Regexp(t, `(?m)^12 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+	assert.Regexp(t, `(?m)^12 passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }
 
 // TestGeneratedProjectWithWatch: the article's Secret sync as a watch, added
@@ -42,7 +43,7 @@ func TestGeneratedProjectWithWatch(t *testing.T) {
 	}
 	dir := styletest.Seed(t, kopf.Style())
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
-	assert.Regexp(t, `(?m)^10 passed`, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+	assert.Regexp(t, `(?m)^10 passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }
 
 // TestUserEditsSurviveAnySequence: after random sequences of commands and
@@ -52,7 +53,7 @@ func TestUserEditsSurviveAnySequence(t *testing.T) {
 	if testing.Short() {
 		t.Skip("random sequences of commands, each followed by the project's tests")
 	}
-	styletest.EditSequences(t, kopf.Style(), "make test PYTHON="+styletest.Python(t), 6)
+	styletest.EditSequences(t, kopf.Style(), "make test PYTHON="+tools.Python(t), 6)
 }
 
 // TestEditedAPI: an optional field and an owned kind added with opctl
@@ -61,5 +62,5 @@ func TestEditedAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, kopf.Style(), "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, kopf.Style(), "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }

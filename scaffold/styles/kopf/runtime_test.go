@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/kopf"
@@ -38,7 +39,7 @@ func TestBenchRuntime(t *testing.T) {
 func projectTestsWithKopf(t *testing.T, cluster *styletest.Cluster, suite *styletest.Conformance) {
 	suite.Check(t, "the project's own tests with Kopf itself, its KopfRunner test included", func(t *testing.T) {
 		dir := styletest.Seed(t, kopf.Style())
-		cmd := exec.Command(styletest.Python(t), "-m", "pytest", "-q", "-rs", "tests")
+		cmd := exec.Command(tools.Python(t), "-m", "pytest", "-q", "-rs", "tests")
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "KUBECONFIG="+cluster.AdminKubeconfig(t), "PYTHONPATH="+os.Getenv("OPCTL_KOPF_PYTHONPATH"))
 		out, err := cmd.CombinedOutput()
@@ -60,7 +61,7 @@ func runKopf(t *testing.T, dir, kubeconfig, _ string, _ *styletest.Cluster) *sty
 		}
 		args = append(args, styletest.ExpandContainerVars(a))
 	}
-	cmd := exec.Command(styletest.Python(t), args...)
+	cmd := exec.Command(tools.Python(t), args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+kubeconfig, "PYTHONPATH="+os.Getenv("OPCTL_KOPF_PYTHONPATH")+":"+dir)
 	return styletest.StartProcess(t, cmd)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 )
 
 // TestGeneratedProject runs the decorator project's own pytest and
@@ -18,15 +19,15 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	py := styletest.Python(t)
-	styletest.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
+	py := tools.Python(t)
+	tools.RequireTools(t, "kubectl; this test builds config/ with `kubectl kustomize`", "kubectl")
 	dir := scaffoldSeed(t)
 	assert.NoDirExists(t, filepath.Join(dir, "config/crd"), "a decorator adds no CRD")
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "6 passed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "6 passed")
 
 	styletest.MustRun(t, dir, "create", "api", "--target", "apps/v1/StatefulSet", "--name", "databases", "--owns", "Service")
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "10 passed")
-	styletest.ExecIn(t, dir, "kubectl", "kustomize", "config/")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py), "10 passed")
+	tools.ExecIn(t, dir, "kubectl", "kustomize", "config/")
 
 	for _, bad := range []struct {
 		args []string

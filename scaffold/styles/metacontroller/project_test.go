@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/styles/metacontroller"
 )
 
@@ -27,5 +28,5 @@ func TestEditedAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, metacontroller.Style(), "make", "test", "lint", "PYTHON="+styletest.Python(t)))
+	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, metacontroller.Style(), "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }

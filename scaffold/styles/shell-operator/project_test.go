@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	shelloperator "github.com/opctl/opctl/scaffold/styles/shell-operator"
 )
 
@@ -25,13 +26,13 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's hook tests")
 	}
-	styletest.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
+	tools.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
 	dir := styletest.Seed(t, shelloperator.Style())
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "7 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "7 passed, 0 failed")
 	assert.Contains(t, styletest.CheckHandAddedCase(t, dir, "make", "test"), "ok   database/hand-added.yaml")
 
 	styletest.AddCache(t, dir, styletest.CacheFields("enabled:bool")...)
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "14 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "14 passed, 0 failed")
 	// A hook that is not executable is skipped by shell-operator.
 	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
 	require.NoError(t, err)
@@ -39,9 +40,9 @@ func TestGeneratedProject(t *testing.T) {
 
 	// Admission hooks: validating, then defaulting added later.
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate")
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "3 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "3 passed, 0 failed")
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
-	out := styletest.ExecIn(t, dir, "make", "test", "lint")
+	out := tools.ExecIn(t, dir, "make", "test", "lint")
 	assert.Contains(t, out, "4 passed, 0 failed")
 	assert.Contains(t, out, "14 passed, 0 failed")
 }
@@ -54,10 +55,10 @@ func TestGeneratedNamespaceScopedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's hook tests")
 	}
-	styletest.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
+	tools.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
 	dir := styletest.SeedScoped(t, shelloperator.Style())
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--selector", "sync=vault")
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "11 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "11 passed, 0 failed")
 	for _, hook := range []string{"hooks/10-databases.sh", "hooks/watch-secrets.sh"} {
 		cmd := exec.Command(hook, "--config")
 		cmd.Dir = dir
@@ -93,11 +94,11 @@ func TestGeneratedWatchProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's hook tests")
 	}
-	styletest.RequireTools(t, "bash, jq and shellcheck (Debian packages)", "bash", "jq", "shellcheck")
+	tools.RequireTools(t, "bash, jq and shellcheck (Debian packages)", "bash", "jq", "shellcheck")
 	dir := t.TempDir()
 	styletest.MustRun(t, dir, "init", "--style", "shell-operator", "--name", "vault-sync", "--domain", "example.com", "--yes")
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
-	assert.Contains(t, styletest.ExecIn(t, dir, "make", "test", "lint"), "4 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "4 passed, 0 failed")
 
 	// The expected Events hold the handler's message: the user changes
 	// them with it, and opctl generate keeps them.

@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/styletest"
+	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
 	"github.com/opctl/opctl/scaffold/styles/python"
@@ -28,7 +29,7 @@ func StartHookServer(t *testing.T, dir string) (base string, stop func()) {
 	require.NoError(t, err)
 	port := styletest.FreePort(t)
 	var logs bytes.Buffer
-	server := exec.Command(styletest.Python(t), "-m", python.Package(p)+".server")
+	server := exec.Command(tools.Python(t), "-m", python.Package(p)+".server")
 	server.Dir = dir
 	server.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	server.Stdout, server.Stderr = &logs, &logs
