@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
@@ -15,7 +16,7 @@ import (
 // askAPI prompts for the first API the way create api's flags describe it,
 // validating every answer in place with the same rules; each question
 // starts from prev's answer when there is one (the user went back).
-func askAPI(pr Prompter, domain string, prev *api.API) (api.API, error) {
+func askAPI(pr cmdutil.Prompter, domain string, prev *api.API) (api.API, error) {
 	var a api.API
 	var err error
 	was := api.API{Version: "v1alpha1", Namespaced: true}
@@ -31,7 +32,7 @@ func askAPI(pr Prompter, domain string, prev *api.API) (api.API, error) {
 	if a.Kind, err = pr.Input("Kind", "UpperCamelCase, e.g. Database", was.Kind, naming.CheckNewKind); err != nil {
 		return a, err
 	}
-	a.Plural = pluralize(a.Kind)
+	a.Plural = cmdutil.Pluralize(a.Kind)
 	if a.Namespaced, err = pr.Confirm(fmt.Sprintf("Is %s namespaced?", a.Kind), was.Namespaced); err != nil {
 		return a, err
 	}
@@ -65,7 +66,7 @@ func ownsError(err error) error {
 
 // askFields asks for fields one by one; prev are the answers of a pass
 // before, which the questions start from.
-func askFields(pr Prompter, kind string, prev []api.Field) ([]api.Field, error) {
+func askFields(pr cmdutil.Prompter, kind string, prev []api.Field) ([]api.Field, error) {
 	var fields []api.Field
 	for {
 		var was *api.Field
@@ -89,14 +90,14 @@ func askFields(pr Prompter, kind string, prev []api.Field) ([]api.Field, error) 
 // answer is set as --field sets it and checked together with the answers
 // before it, so a default outside the enum is refused at once. Each
 // question starts from was's answer, when not nil.
-func askField(pr Prompter, earlier []api.Field, was *api.Field) (api.Field, error) {
+func askField(pr cmdutil.Prompter, earlier []api.Field, was *api.Field) (api.Field, error) {
 	var f api.Field
 	prev := api.Field{Type: api.TypeString}
 	if was != nil {
 		prev = *was
 	}
 	valid := func(trial api.Field) error {
-		return promptError(api.ValidateFields(input.FlagSource, append(append([]api.Field(nil), earlier...), trial)))
+		return cmdutil.PromptError(api.ValidateFields(input.FlagSource, append(append([]api.Field(nil), earlier...), trial)))
 	}
 	ask := func(message, help, def string, apply func(*api.Field, string) error) error {
 		v, err := pr.Input(message, help, def, func(v string) error {
@@ -186,16 +187,16 @@ func askField(pr Prompter, earlier []api.Field, was *api.Field) (api.Field, erro
 // askDecorator prompts for what create api's --target, --selector and
 // --owns give in a project of a style that decorates existing kinds,
 // starting from prev's answers when not nil.
-func askDecorator(pr Prompter, prev *scaffold.Decorator) (scaffold.Decorator, error) {
+func askDecorator(pr cmdutil.Prompter, prev *scaffold.Decorator) (scaffold.Decorator, error) {
 	var d scaffold.Decorator
 	target, selector := "apps/v1/Deployment", ""
 	if prev != nil {
 		target, selector = prev.Target.APIVersion+"/"+prev.Target.Kind, scaffold.SelectorText(prev.Selector)
 	}
 	parseTarget := func(v string) error {
-		t, err := scaffold.ParseTarget(v, pluralize)
+		t, err := scaffold.ParseTarget(v, cmdutil.Pluralize)
 		d.Target = t
-		return promptError(err)
+		return cmdutil.PromptError(err)
 	}
 	v, err := pr.Input("Kind to decorate", "GROUP/VERSION/KIND, or VERSION/KIND for the core group: apps/v1/Deployment", target, parseTarget)
 	if err != nil {
@@ -207,7 +208,7 @@ func askDecorator(pr Prompter, prev *scaffold.Decorator) (scaffold.Decorator, er
 	parseSelector := func(v string) error {
 		sel, err := scaffold.ParseSelector(v)
 		d.Selector = sel
-		return promptError(err)
+		return cmdutil.PromptError(err)
 	}
 	if v, err = pr.Input("Label selector of the objects to decorate (empty: all)", "KEY=VALUE[,KEY=VALUE...], e.g. app-type=web", selector, parseSelector); err != nil {
 		return d, err

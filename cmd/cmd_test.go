@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
@@ -52,7 +53,7 @@ func (f *fakePrompter) next(message string) (string, error) {
 	queue := f.answers[message]
 	if len(queue) == 0 {
 		f.t.Errorf("unexpected prompt %q", message)
-		return "", errCancelled
+		return "", cmdutil.ErrCancelled
 	}
 	f.answers[message] = queue[1:]
 	return queue[0], nil
@@ -119,13 +120,13 @@ type result struct {
 	stdout, stderr string
 }
 
-func run(t *testing.T, dir string, pr Prompter, interactive bool, args ...string) result {
+func run(t *testing.T, dir string, pr cmdutil.Prompter, interactive bool, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	if pr == nil {
 		pr = newFakePrompter(t, nil)
 	}
-	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Interactive: interactive}, Prompter: pr, Dir: dir, Styles: toyStyles()}
+	env := cmdutil.Env{IO: cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, Interactive: interactive}, Prompter: pr, Dir: dir, Styles: toyStyles()}
 	code := Run(args, env)
 	return result{code, out.String(), errOut.String()}
 }
@@ -226,7 +227,7 @@ func TestInterruptedWriteWritesNothing(t *testing.T) {
 	var out, errOut bytes.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil), Dir: dir, Styles: toyStyles()}
+	env := cmdutil.Env{IO: cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil), Dir: dir, Styles: toyStyles()}
 	code := RunContext(ctx, seedInit, env)
 	assert.Equal(t, exitFailure, code)
 	assert.Equal(t, "opctl: interrupted: nothing written\n", errOut.String())
@@ -587,7 +588,7 @@ func TestBadRegistryIsRefusedAtStart(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errOut bytes.Buffer
-			env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil),
+			env := cmdutil.Env{IO: cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil),
 				Dir: t.TempDir(), Styles: append(toyStyles(), tt.extra)}
 			code := Run([]string{"decide", "--existing", "no", "--new-crd", "yes", "--stage", "prototype",
 				"--language", "other", "--logic", "imperative", "--maintainers", "no"}, env)

@@ -10,14 +10,14 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/opctl/opctl/inflect"
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/render"
 )
 
-func newCreateCmd(env Env) *cobra.Command {
+func newCreateCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Add something to the project in the current directory",
@@ -28,7 +28,7 @@ func newCreateCmd(env Env) *cobra.Command {
 
 // newCreateWatchCmd is create api --target's mode of a style that watches
 // existing kinds, under its own name.
-func newCreateWatchCmd(env Env) *cobra.Command {
+func newCreateWatchCmd(env cmdutil.Env) *cobra.Command {
 	var o createAPIOptions
 	cmd := &cobra.Command{
 		Use:   "watch",
@@ -38,54 +38,54 @@ read-only access to the kind, and a handler that hands each matching object
 to a function of yours, narrowed with --namespace and --selector. The same
 as create api --target.`,
 		Example: `  opctl create watch --target v1/Secret --namespace payments --selector sync=vault`,
-		Args:    maxArgs(0),
+		Args:    cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, style, err := loadProject(env)
+			p, style, err := cmdutil.LoadProject(env)
 			if err != nil {
 				return err
 			}
 			if !style.Watches {
-				return usageErrorf("create watch is for %s projects; this project's style is %s", watchStyles(env.Styles), p.Style)
+				return cmdutil.UsageErrorf("create watch is for %s projects; this project's style is %s", watchStyles(env.Styles), p.Style)
 			}
 			if o.target == "" {
-				return usageErrorf("--target is required: the kind to watch, e.g. --target v1/Secret")
+				return cmdutil.UsageErrorf("--target is required: the kind to watch, e.g. --target v1/Secret")
 			}
 			return createWatch(env, cmd, p, o)
 		},
 	}
 	o.existingKindFlags(cmd, "the existing kind to watch")
 	cmd.Flags().StringVar(&o.namespace, "namespace", "", "watch the target in this namespace only")
-	o.write.register(cmd)
+	o.write.Register(cmd)
 	return cmd
 }
 
 // newCreateDecoratorCmd is create api's mode in a style that decorates
 // existing kinds, under its own name.
-func newCreateDecoratorCmd(env Env) *cobra.Command {
+func newCreateDecoratorCmd(env cmdutil.Env) *cobra.Command {
 	var o createAPIOptions
 	cmd := &cobra.Command{
 		Use:   "decorator",
-		Short: "Attach children to existing objects of a kind (" + decoratorStyles(env.Styles) + "); never prompts",
+		Short: "Attach children to existing objects of a kind (" + cmdutil.DecoratorStyles(env.Styles) + "); never prompts",
 		Long: `Attach children to each existing object of a kind, in a project of a style
 that decorates existing kinds: no CRD, the children of --owns for each
 object that --selector matches. The same as create api in such a project.`,
 		Example: `  opctl create decorator --target apps/v1/Deployment --selector app-type=web --owns Service`,
-		Args:    maxArgs(0),
+		Args:    cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, style, err := loadProject(env)
+			p, style, err := cmdutil.LoadProject(env)
 			if err != nil {
 				return err
 			}
 			if !style.ExistingKinds {
-				return usageErrorf("create decorator is for %s projects; this project's style is %s", decoratorStyles(env.Styles), p.Style)
+				return cmdutil.UsageErrorf("create decorator is for %s projects; this project's style is %s", cmdutil.DecoratorStyles(env.Styles), p.Style)
 			}
 			return createDecorator(env, cmd, p, o)
 		},
 	}
 	o.existingKindFlags(cmd, "the existing kind to decorate")
 	cmd.Flags().StringSliceVar(&o.owns, "owns", nil, "the children attached to each object: "+strings.Join(api.ChildKindNames(), ","))
-	completeFlag(cmd, "owns", listOf(api.ChildKindNames))
-	o.write.register(cmd)
+	cmdutil.CompleteFlag(cmd, "owns", cmdutil.ListOf(api.ChildKindNames))
+	o.write.Register(cmd)
 	return cmd
 }
 
@@ -102,10 +102,10 @@ type createWebhookOptions struct {
 	kind               string
 	validate, defaults bool
 	rules              []string
-	write              writeFlags
+	write              cmdutil.WriteFlags
 }
 
-func newCreateWebhookCmd(env Env) *cobra.Command {
+func newCreateWebhookCmd(env cmdutil.Env) *cobra.Command {
 	var o createWebhookOptions
 	cmd := &cobra.Command{
 		Use:   "webhook",
@@ -129,34 +129,34 @@ Rules on the spec alone belong on the CRD: create api --rule and rule=.`,
   # --rule: in ` + webhookStyles(env.Styles, false) + ` projects, whose policy the API server runs
   opctl create webhook --kind Database --validate \
     --rule "request.operation != 'UPDATE' || object.spec.engine == oldObject.spec.engine#engine cannot change"`,
-		Args: maxArgs(0),
+		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.kind == "" {
-				return usageErrorf("--kind is required: the kind to admit")
+				return cmdutil.UsageErrorf("--kind is required: the kind to admit")
 			}
 			if !o.validate && !o.defaults {
-				return usageErrorf("--validate, --default or both are required")
+				return cmdutil.UsageErrorf("--validate, --default or both are required")
 			}
 			return runCreateWebhook(env, cmd, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.kind, "kind", "", "the project's kind to admit (e.g. Database)")
-	completeFlag(cmd, "kind", oneOf(projectNames(env, false)))
+	cmdutil.CompleteFlag(cmd, "kind", cmdutil.OneOf(cmdutil.ProjectNames(env, false)))
 	f.BoolVar(&o.validate, "validate", false, "check objects on create and update")
 	f.BoolVar(&o.defaults, "default", false, "fill objects in on create and update (styles with webhooks)")
 	f.StringArrayVar(&o.rules, "rule", nil, "ValidatingAdmissionPolicy rule, CEL[#MESSAGE] over object, oldObject and request (styles without webhooks; repeatable)")
-	o.write.register(cmd)
+	o.write.Register(cmd)
 	return cmd
 }
 
-func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error {
-	p, style, err := loadProject(env)
+func runCreateWebhook(env cmdutil.Env, cmd *cobra.Command, o createWebhookOptions) error {
+	p, style, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
 	}
 	if style.ExistingKinds {
-		return usageErrorf("create webhook admits the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
+		return cmdutil.UsageErrorf("create webhook admits the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
 	}
 	adm := api.Admission{Validate: o.validate, Default: o.defaults}
 	for _, r := range o.rules {
@@ -165,7 +165,7 @@ func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error
 	if p, err = p.AddAdmission(input.FlagSource, style, o.kind, adm); err != nil {
 		return err
 	}
-	if err := renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.dryRun {
+	if err := cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.DryRun {
 		return err
 	}
 	if style.Webhooks {
@@ -179,7 +179,7 @@ func runCreateWebhook(env Env, cmd *cobra.Command, o createWebhookOptions) error
 // webhookStyles names the styles whose runtime serves webhooks (or not),
 // among those that add kinds.
 func webhookStyles(styles scaffold.Styles, webhooks bool) string {
-	return stylesWith(styles, func(s scaffold.Style) bool { return !s.ExistingKinds && s.Webhooks == webhooks })
+	return cmdutil.StylesWith(styles, func(s scaffold.Style) bool { return !s.ExistingKinds && s.Webhooks == webhooks })
 }
 
 type createAPIOptions struct {
@@ -193,14 +193,14 @@ type createAPIOptions struct {
 	shortNames, categories             []string
 	// options are the values of the styles' kind options (--NAME), by name.
 	options map[string]*string
-	write   writeFlags
+	write   cmdutil.WriteFlags
 }
 
 // modelFlags are the flags that describe the API, the styles' kind
 // options after them; --from replaces them all.
 var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "scale-replicas", "rule", "owns", "rbac", "short-names", "categories"}
 
-func newCreateAPICmd(env Env) *cobra.Command {
+func newCreateAPICmd(env cmdutil.Env) *cobra.Command {
 	var o createAPIOptions
 	cmd := &cobra.Command{
 		Use:   "api",
@@ -249,12 +249,12 @@ re-rendered; your files already there are left alone.
     --field storage:quantity --field replicas:int32:min=1:max=5:default=1 --owns ConfigMap
   opctl create api --from database.yaml
   opctl create api --target v1/Secret --namespace payments --selector sync=vault`,
-		Args: maxArgs(0),
+		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.from != "" {
 				for _, name := range append(slices.Clone(modelFlags), slices.Sorted(maps.Keys(o.options))...) {
 					if cmd.Flags().Changed(name) {
-						return usageErrorf("--from %s cannot be combined with --%s: put it in the file", o.from, name)
+						return cmdutil.UsageErrorf("--from %s cannot be combined with --%s: put it in the file", o.from, name)
 					}
 				}
 			}
@@ -272,7 +272,7 @@ re-rendered; your files already there are left alone.
 	f.StringVar(&o.scaleReplicas, "scale-replicas", "", "the int32 spec field (replicas) a scale subresource scales, for kubectl scale and autoscalers")
 	f.StringArrayVar(&o.rules, "rule", nil, "CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "owned child kinds: "+strings.Join(api.ChildKindNames(), ","))
-	completeFlag(cmd, "owns", listOf(api.ChildKindNames))
+	cmdutil.CompleteFlag(cmd, "owns", cmdutil.ListOf(api.ChildKindNames))
 	f.StringArrayVar(&o.rbac, "rbac", nil, "access the kind's code needs beyond the owned kinds, RESOURCE[.GROUP][/SUB]:VERB,... (secrets:get,list,watch; repeatable)")
 	f.StringSliceVar(&o.shortNames, "short-names", nil, "kubectl's abbreviations of the resource (e.g. db)")
 	f.StringSliceVar(&o.categories, "categories", nil, "groups of resources kubectl get lists it in (e.g. all)")
@@ -280,7 +280,7 @@ re-rendered; your files already there are left alone.
 	for _, s := range env.Styles {
 		for _, opt := range s.KindOptions {
 			if o.options[opt.Name] == nil {
-				o.options[opt.Name] = f.String(opt.Name, "", stylesWith(env.Styles, func(s scaffold.Style) bool { _, ok := s.KindOption(opt.Name); return ok })+": "+opt.Usage)
+				o.options[opt.Name] = f.String(opt.Name, "", cmdutil.StylesWith(env.Styles, func(s scaffold.Style) bool { _, ok := s.KindOption(opt.Name); return ok })+": "+opt.Usage)
 			}
 		}
 	}
@@ -289,18 +289,18 @@ re-rendered; your files already there are left alone.
 	f.StringVar(&o.namespace, "namespace", "", watchStyles(env.Styles)+": watch the target in this namespace only")
 	f.StringVar(&o.selector, "selector", "", targetStyles(env.Styles)+": label selector of the targets, KEY=VALUE[,...]")
 	f.StringVar(&o.name, "name", "", targetStyles(env.Styles)+": the watch's or decorator's name (default: the target's resource name)")
-	o.write.register(cmd)
+	o.write.Register(cmd)
 	return cmd
 }
 
-func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
-	p, style, err := loadProject(env)
+func runCreateAPI(env cmdutil.Env, cmd *cobra.Command, o createAPIOptions) error {
+	p, style, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
 	}
 	if style.ExistingKinds {
 		if cmd.Flags().Changed("namespace") {
-			return usageErrorf("--namespace is for watches (%s projects); a decorator watches every namespace: narrow it with --selector", watchStyles(env.Styles))
+			return cmdutil.UsageErrorf("--namespace is for watches (%s projects); a decorator watches every namespace: narrow it with --selector", watchStyles(env.Styles))
 		}
 		return createDecorator(env, cmd, p, o)
 	}
@@ -309,7 +309,7 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	}
 	for _, name := range []string{"target", "selector", "name", "namespace"} {
 		if cmd.Flags().Changed(name) {
-			return usageErrorf("--%s is for %s projects; this project's style is %s", name, targetStyles(env.Styles), p.Style)
+			return cmdutil.UsageErrorf("--%s is for %s projects; this project's style is %s", name, targetStyles(env.Styles), p.Style)
 		}
 	}
 	api, src, err := o.api(env.Dir)
@@ -322,8 +322,8 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 	if p, err = p.AddAPI(src, api); err != nil {
 		return err
 	}
-	warnUnguarded(env, api, api.Rules)
-	if err := renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.dryRun {
+	cmdutil.WarnUnguarded(env, api, api.Rules)
+	if err := cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.DryRun {
 		return err
 	}
 	// The README, written once, may predate the kind that needs them.
@@ -337,10 +337,10 @@ func runCreateAPI(env Env, cmd *cobra.Command, o createAPIOptions) error {
 
 // createWatch adds a watch of an existing kind: no CRD, a handler that
 // hands each object to the user's code.
-func createWatch(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
+func createWatch(env cmdutil.Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
 	for _, name := range append([]string{"from"}, modelFlags...) {
 		if cmd.Flags().Changed(name) {
-			return usageErrorf("--%s does not apply with --target, which watches an existing kind: use --namespace, --selector, --name", name)
+			return cmdutil.UsageErrorf("--%s does not apply with --target, which watches an existing kind: use --namespace, --selector, --name", name)
 		}
 	}
 	target, selector, name, err := o.existingKind()
@@ -350,19 +350,19 @@ func createWatch(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOpt
 	if p, err = p.AddWatch(input.FlagSource, scaffold.Watch{Name: name, Target: target, Namespace: o.namespace, Selector: selector}); err != nil {
 		return err
 	}
-	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
+	return cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
 }
 
 // createDecorator adds a decorator: no CRD, children attached to existing
 // resources of the target kind.
-func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
+func createDecorator(env cmdutil.Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
 	for _, name := range append([]string{"from"}, modelFlags...) {
 		if name != "owns" && cmd.Flags().Changed(name) {
-			return usageErrorf("--%s does not apply to %s projects, which add no CRD: use --target, --selector, --owns", name, p.Style)
+			return cmdutil.UsageErrorf("--%s does not apply to %s projects, which add no CRD: use --target, --selector, --owns", name, p.Style)
 		}
 	}
 	if o.target == "" {
-		return usageErrorf("--target is required: the kind to decorate, e.g. --target apps/v1/Deployment")
+		return cmdutil.UsageErrorf("--target is required: the kind to decorate, e.g. --target apps/v1/Deployment")
 	}
 	target, selector, name, err := o.existingKind()
 	if err != nil {
@@ -371,13 +371,13 @@ func createDecorator(env Env, cmd *cobra.Command, p scaffold.Project, o createAP
 	if p, err = p.AddDecorator(input.FlagSource, scaffold.Decorator{Name: name, Target: target, Selector: selector, Owns: o.owns}); err != nil {
 		return err
 	}
-	return renderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
+	return cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
 }
 
 // existingKind parses --target and --selector, and names the watch or
 // decorator: --name, else the target's resource.
 func (o createAPIOptions) existingKind() (scaffold.Target, map[string]string, string, error) {
-	target, err := scaffold.ParseTarget(o.target, pluralize)
+	target, err := scaffold.ParseTarget(o.target, cmdutil.Pluralize)
 	if err != nil {
 		return target, nil, "", err
 	}
@@ -402,19 +402,19 @@ func (o createAPIOptions) api(dir string) (api.API, input.Source, error) {
 		}
 		a, err := scaffold.LoadAPIFile(path)
 		if err == nil && a.Plural == "" {
-			a.Plural = pluralize(a.Kind)
+			a.Plural = cmdutil.Pluralize(a.Kind)
 		}
 		return a, input.FileSource(o.from), err
 	}
 	for _, name := range []string{"group", "version", "kind"} {
 		if map[string]string{"group": o.group, "version": o.version, "kind": o.kind}[name] == "" {
-			return api.API{}, nil, usageErrorf("--%s is required", name)
+			return api.API{}, nil, cmdutil.UsageErrorf("--%s is required", name)
 		}
 	}
 	a := api.API{Group: o.group, Version: o.version, Kind: o.kind, Plural: o.plural, Namespaced: o.namespaced, Owns: o.owns, RBAC: o.rbac,
 		ShortNames: o.shortNames, Categories: o.categories, ScaleReplicas: o.scaleReplicas}
 	if a.Plural == "" {
-		a.Plural = pluralize(a.Kind)
+		a.Plural = cmdutil.Pluralize(a.Kind)
 	}
 	for _, spec := range o.fields {
 		f, err := api.ParseField(spec)
@@ -444,10 +444,6 @@ func (o createAPIOptions) api(dir string) (api.API, input.Source, error) {
 	return a, input.FlagSource, nil
 }
 
-// pluralize lower-cases and inflects a kind: Database → databases,
-// Policy → policies.
-func pluralize(kind string) string { return strings.ToLower(inflect.Pluralize(kind)) }
-
 func typeNames() []string {
 	var out []string
 	for _, t := range api.FieldTypes() {
@@ -458,26 +454,11 @@ func typeNames() []string {
 
 // watchStyles names the styles that watch existing kinds beside their own.
 func watchStyles(styles scaffold.Styles) string {
-	return stylesWith(styles, func(s scaffold.Style) bool { return s.Watches })
-}
-
-// decoratorStyles names the styles that decorate existing kinds.
-func decoratorStyles(styles scaffold.Styles) string {
-	return stylesWith(styles, func(s scaffold.Style) bool { return s.ExistingKinds })
+	return cmdutil.StylesWith(styles, func(s scaffold.Style) bool { return s.Watches })
 }
 
 // targetStyles names the styles that take --target: they watch or
 // decorate existing kinds.
 func targetStyles(styles scaffold.Styles) string {
-	return stylesWith(styles, func(s scaffold.Style) bool { return s.Watches || s.ExistingKinds })
-}
-
-// loadProject loads the project in the current directory and its style.
-func loadProject(env Env) (scaffold.Project, scaffold.Style, error) {
-	p, err := scaffold.LoadProject(env.Dir, env.Styles)
-	if err != nil {
-		return p, scaffold.Style{}, err
-	}
-	style, err := env.Styles.Lookup(p.Style)
-	return p, style, err
+	return cmdutil.StylesWith(styles, func(s scaffold.Style) bool { return s.Watches || s.ExistingKinds })
 }

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/internal/runtimecosts"
 	"github.com/opctl/opctl/scaffold"
 )
@@ -45,7 +46,7 @@ func (c *checklistFlags) register(cmd *cobra.Command, styles scaffold.Styles) {
 // collect gathers the answers from --answers, then the flags, then (when
 // prompting) the user, asking only questions that apply. Without prompts a
 // missing answer is an error that names its flag.
-func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (checklist.Answers, error) {
+func (c *checklistFlags) collect(env cmdutil.Env, cmd *cobra.Command, prompt bool) (checklist.Answers, error) {
 	a := checklist.Answers{}
 	if c.answersFile != "" {
 		if err := loadAnswers(env, c.answersFile, a); err != nil {
@@ -62,7 +63,7 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 	for _, q := range questions {
 		if v, given := a[q.ID]; given && (q.AskIf == nil || q.AskIf(a)) {
 			if err := checklist.ValidateAnswer(q, v); err != nil {
-				return nil, usageError{err}
+				return nil, cmdutil.Usage(err)
 			}
 		}
 	}
@@ -77,7 +78,7 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 		}
 		if _, given := a[q.ID]; given || (!prompt && len(q.Options) == 0) {
 			if err := checklist.ValidateAnswer(q, a[q.ID]); err != nil {
-				return nil, usageError{err}
+				return nil, cmdutil.Usage(err)
 			}
 			continue
 		}
@@ -85,7 +86,7 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 			continue // the advice is to run the existing operator
 		}
 		if !prompt {
-			return nil, usageError{fmt.Errorf("%v when not prompting", checklist.ValidateAnswer(q, ""))}
+			return nil, cmdutil.Usage(fmt.Errorf("%v when not prompting", checklist.ValidateAnswer(q, "")))
 		}
 		v, err := askQuestion(env.Prompter, q)
 		if err != nil {
@@ -96,18 +97,18 @@ func (c *checklistFlags) collect(env Env, cmd *cobra.Command, prompt bool) (chec
 	return a, nil
 }
 
-func loadAnswers(env Env, file string, into checklist.Answers) error {
+func loadAnswers(env cmdutil.Env, file string, into checklist.Answers) error {
 	path := file
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(env.Dir, path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return usageErrorf("--answers %s: %v", file, err)
+		return cmdutil.UsageErrorf("--answers %s: %v", file, err)
 	}
 	var raw map[string]any
 	if err := yaml.UnmarshalStrict(b, &raw); err != nil {
-		return usageErrorf("--answers %s: %v", file, err)
+		return cmdutil.UsageErrorf("--answers %s: %v", file, err)
 	}
 	known := map[string]bool{}
 	for _, q := range checklist.Questions(env.Styles.Profiles()) {
@@ -115,7 +116,7 @@ func loadAnswers(env Env, file string, into checklist.Answers) error {
 	}
 	for k, v := range raw {
 		if !known[k] {
-			return usageErrorf("--answers %s: unknown question %q", file, k)
+			return cmdutil.UsageErrorf("--answers %s: unknown question %q", file, k)
 		}
 		switch v := v.(type) {
 		case bool: // YAML reads an unquoted yes/no as a boolean
@@ -129,7 +130,7 @@ func loadAnswers(env Env, file string, into checklist.Answers) error {
 
 // askQuestion prompts one checklist question, showing labels and returning
 // the value.
-func askQuestion(pr Prompter, q checklist.Question) (string, error) {
+func askQuestion(pr cmdutil.Prompter, q checklist.Question) (string, error) {
 	if len(q.Options) == 0 {
 		return pr.Input(q.Prompt, q.Help, "", nil)
 	}
@@ -155,7 +156,7 @@ type decideOptions struct {
 	domain, name string
 }
 
-func newDecideCmd(env Env) *cobra.Command {
+func newDecideCmd(env cmdutil.Env) *cobra.Command {
 	var o decideOptions
 	cmd := &cobra.Command{
 		Use:   "decide",
@@ -169,10 +170,10 @@ that applies must be answered by a flag or by --answers FILE.`,
 		Example: `  opctl decide
   opctl decide --existing no --new-crd yes --stage production --scale large \
     --language go --logic imperative --maintainers yes -o json`,
-		Args: maxArgs(0),
+		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.output != "text" && o.output != "json" {
-				return usageErrorf("-o %q: want text or json", o.output)
+				return cmdutil.UsageErrorf("-o %q: want text or json", o.output)
 			}
 			o.answers.stopWhenSettled = true
 			a, err := o.answers.collect(env, cmd, env.IO.Interactive)
@@ -181,7 +182,7 @@ that applies must be answered by a flag or by --answers FILE.`,
 			}
 			rec, err := checklist.Recommend(env.Styles.Profiles(), a)
 			if err != nil {
-				return usageError{err}
+				return cmdutil.Usage(err)
 			}
 			var next []string
 			if rec.Style != "" {

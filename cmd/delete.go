@@ -1,28 +1,23 @@
 package cmd
 
 import (
-	"bytes"
-	"fmt"
-
 	"github.com/spf13/cobra"
 
-	"github.com/opctl/opctl/scaffold"
-	"github.com/opctl/opctl/scaffold/machinery"
-	"github.com/opctl/opctl/scaffold/render"
+	"github.com/opctl/opctl/cmd/cmdutil"
 )
 
-func newDeleteCmd(env Env) *cobra.Command {
+func newDeleteCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete",
 		Short: "Remove parts of the project",
-		Args:  maxArgs(0),
+		Args:  cmdutil.MaxArgs(0),
 	}
 	cmd.AddCommand(newDeleteAPICmd(env))
 	return cmd
 }
 
-func newDeleteAPICmd(env Env) *cobra.Command {
-	var w writeFlags
+func newDeleteAPICmd(env cmdutil.Env) *cobra.Command {
+	var w cmdutil.WriteFlags
 	cmd := &cobra.Command{
 		Use:   "api NAME",
 		Short: "Remove a kind (or a decorator, or a watch) from the project in the current directory",
@@ -35,7 +30,7 @@ it that you never changed; a generated file edited by hand stops the command
 and listed. opctl.yaml forgets the kind.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf("%s takes one argument, the kind, decorator or watch to remove (e.g. opctl delete api Database)", cmd.CommandPath())
+				return cmdutil.UsageErrorf("%s takes one argument, the kind, decorator or watch to remove (e.g. opctl delete api Database)", cmd.CommandPath())
 			}
 			return nil
 		},
@@ -46,15 +41,15 @@ and listed. opctl.yaml forgets the kind.`,
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return oneOf(projectNames(env, true))(cmd, args, toComplete)
+			return cmdutil.OneOf(cmdutil.ProjectNames(env, true))(cmd, args, toComplete)
 		},
 	}
-	w.register(cmd)
+	w.Register(cmd)
 	return cmd
 }
 
-func runDeleteAPI(cmd *cobra.Command, env Env, name string, w writeFlags) error {
-	p, _, err := loadProject(env)
+func runDeleteAPI(cmd *cobra.Command, env cmdutil.Env, name string, w cmdutil.WriteFlags) error {
+	p, _, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
 	}
@@ -63,48 +58,5 @@ func runDeleteAPI(cmd *cobra.Command, env Env, name string, w writeFlags) error 
 	if err != nil {
 		return err
 	}
-	return writeChange(cmd, env, p, without, w)
-}
-
-// writeChange writes the project changed from before to after: what after
-// renders, and the files of the user's that before rendered and after
-// does not, removed when unchanged and otherwise listed as left.
-func writeChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w writeFlags) error {
-	style, err := env.Styles.Lookup(after.Style)
-	if err != nil {
-		return err
-	}
-	previous, err := render.Project(before, style)
-	if err != nil {
-		return err
-	}
-	if err := render.CheckWrittenStyle(before, previous, env.Styles); err != nil {
-		return err
-	}
-	tree, err := render.Project(after, style)
-	if err != nil {
-		return err
-	}
-	changes, err := machinery.Plan(env.Dir, tree, before.Recorded(), w.force)
-	if err != nil {
-		return err
-	}
-	left, err := machinery.Leave(env.Dir, previous, tree)
-	if err != nil {
-		return err
-	}
-	if err := writePlan(cmd.Context(), env, env.Dir, append(changes, left...), w, nil); err != nil {
-		return err
-	}
-	// A kept file of the user's that opctl would now write differently
-	// (a builder that does not use a new field) is the user's to bring up
-	// to date: say which.
-	for _, c := range changes {
-		if was, ok := previous.Get(c.Path); ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) {
-			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours and changed, so it is kept; opctl's version of it changed with the project (--dry-run -v shows it)\n", c.Path); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return cmdutil.WriteChange(cmd, env, p, without, w)
 }

@@ -7,17 +7,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/apicompat"
 	"github.com/opctl/opctl/scaffold/input"
 )
 
-func newEditCmd(env Env) *cobra.Command {
+func newEditCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit",
 		Short: "Change part of the project in the current directory",
-		Args:  maxArgs(0),
+		Args:  cmdutil.MaxArgs(0),
 	}
 	cmd.AddCommand(newEditAPICmd(env))
 	return cmd
@@ -35,10 +36,10 @@ type editAPIOptions struct {
 	newVersion             string
 	renames                []string
 	allowBreaking          bool
-	write                  writeFlags
+	write                  cmdutil.WriteFlags
 }
 
-func newEditAPICmd(env Env) *cobra.Command {
+func newEditAPICmd(env cmdutil.Env) *cobra.Command {
 	var o editAPIOptions
 	cmd := &cobra.Command{
 		Use:   "api",
@@ -91,25 +92,25 @@ api/VERSION/KIND_conversion.go); the other styles refuse, saying why.`,
   opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind
   opctl edit api --kind Database --new-version v2 --field tier:string:default=standard
   opctl edit api --kind Database --new-version v2 --rename-field engine=flavor   # go`,
-		Args: maxArgs(0),
+		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.kind == "" {
-				return usageErrorf("--kind is required: the kind to change")
+				return cmdutil.UsageErrorf("--kind is required: the kind to change")
 			}
 			return runEditAPI(env, cmd, o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.kind, "kind", "", "the project's kind to change (e.g. Database)")
-	completeFlag(cmd, "kind", oneOf(projectNames(env, false)))
+	cmdutil.CompleteFlag(cmd, "kind", cmdutil.OneOf(cmdutil.ProjectNames(env, false)))
 	f.StringArrayVar(&o.fields, "field", nil, "add a spec field, or define one again: NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.removeFields, "remove-field", nil, "remove a field, or an object or a list of objects and its fields (repeatable)")
 	f.StringArrayVar(&o.status, "status-field", nil, "add a status field, or define one again: NAME:TYPE[:MODIFIER...] (repeatable)")
 	f.StringArrayVar(&o.removeStatus, "remove-status-field", nil, "remove a status field (repeatable)")
 	f.StringSliceVar(&o.owns, "owns", nil, "own these child kinds too: "+strings.Join(api.ChildKindNames(), ","))
 	f.StringSliceVar(&o.removeOwns, "remove-owns", nil, "own these child kinds no more")
-	completeFlag(cmd, "owns", listOf(api.ChildKindNames))
-	completeFlag(cmd, "remove-owns", listOf(api.ChildKindNames))
+	cmdutil.CompleteFlag(cmd, "owns", cmdutil.ListOf(api.ChildKindNames))
+	cmdutil.CompleteFlag(cmd, "remove-owns", cmdutil.ListOf(api.ChildKindNames))
 	f.StringArrayVar(&o.rules, "rule", nil, "add a CEL rule on the spec, CEL[#MESSAGE] (repeatable)")
 	f.StringArrayVar(&o.removeRules, "remove-rule", nil, "remove the spec rule with this CEL expression (repeatable)")
 	f.StringArrayVar(&o.rbac, "rbac", nil, "grant the operator access its code needs, RESOURCE[.GROUP][/SUB]:VERB,... (secrets:get,list,watch), replacing the kind's rule for that resource (repeatable)")
@@ -120,17 +121,17 @@ api/VERSION/KIND_conversion.go); the other styles refuse, saying why.`,
 	f.StringVar(&o.newVersion, "new-version", "", "add this version, made by the other flags from the kind's version (e.g. v2)")
 	f.StringArrayVar(&o.renames, "rename-field", nil, "with --new-version: a field, object or list of objects the new version calls otherwise, OLD=NEW (repeatable)")
 	f.BoolVar(&o.allowBreaking, "allow-breaking", false, "make a breaking change in a pre-release version (v1alpha1, v1beta1)")
-	o.write.register(cmd)
+	o.write.Register(cmd)
 	return cmd
 }
 
-func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
-	p, style, err := loadProject(env)
+func runEditAPI(env cmdutil.Env, cmd *cobra.Command, o editAPIOptions) error {
+	p, style, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
 	}
 	if style.ExistingKinds {
-		return usageErrorf("edit api changes the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
+		return cmdutil.UsageErrorf("edit api changes the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
 	}
 	edit := api.APIEdit{RemoveFields: o.removeFields, RemoveStatusFields: o.removeStatus, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules,
 		RBAC: o.rbac, RemoveRBAC: o.removeRBAC}
@@ -163,7 +164,7 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	for _, r := range o.renames {
 		from, to, ok := strings.Cut(r, "=")
 		if !ok || from == "" || to == "" {
-			return usageErrorf("--rename-field %q: must be OLD=NEW (engine=flavor, users[].name=users[].login)", r)
+			return cmdutil.UsageErrorf("--rename-field %q: must be OLD=NEW (engine=flavor, users[].name=users[].login)", r)
 		}
 		edit.Renames = append(edit.Renames, api.Rename{From: from, To: to})
 	}
@@ -171,10 +172,10 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 		return addVersion(cmd, env, p, o, edit)
 	}
 	if len(edit.Renames) > 0 {
-		return usageErrorf("--rename-field renames a field in a new version (--new-version): in a served version, a rename removes a field")
+		return cmdutil.UsageErrorf("--rename-field renames a field in a new version (--new-version): in a served version, a rename removes a field")
 	}
 	if edit.Empty() {
-		return usageErrorf("nothing to change: give --new-version, --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --rbac, --remove-rbac, --short-names or --categories")
+		return cmdutil.UsageErrorf("nothing to change: give --new-version, --field, --remove-field, --status-field, --remove-status-field, --scale-replicas, --owns, --remove-owns, --rule, --remove-rule, --rbac, --remove-rbac, --short-names or --categories")
 	}
 	edited, old, err := p.EditAPI(input.FlagSource, o.kind, edit)
 	if err != nil {
@@ -187,18 +188,18 @@ func runEditAPI(env Env, cmd *cobra.Command, o editAPIOptions) error {
 	if err := refuseBreaks(old, breaks, o.allowBreaking); err != nil {
 		return err
 	}
-	warnUnguarded(env, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })], edit.Rules)
+	cmdutil.WarnUnguarded(env, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })], edit.Rules)
 	for _, b := range breaks {
 		fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --%s %q breaks %s of %s (allowed, a pre-release version): %s\n", b.Key, b.Value, old.Version, old.Kind, b.Why)
 	}
-	return writeChange(cmd, env, p, edited, o.write)
+	return cmdutil.WriteChange(cmd, env, p, edited, o.write)
 }
 
 // addVersion adds o.newVersion to the kind, refusing a version the API
 // server could not convert to and from the one before by None conversion.
-func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOptions, edit api.APIEdit) error {
+func addVersion(cmd *cobra.Command, env cmdutil.Env, p scaffold.Project, o editAPIOptions, edit api.APIEdit) error {
 	if o.allowBreaking {
-		return usageErrorf("--allow-breaking changes a pre-release version in place; --new-version adds one, converted by None conversion, and cannot break")
+		return cmdutil.UsageErrorf("--allow-breaking changes a pre-release version in place; --new-version adds one, converted by None conversion, and cannot break")
 	}
 	edited, old, err := p.AddVersion(input.FlagSource, o.kind, o.newVersion, edit)
 	if err != nil {
@@ -210,21 +211,11 @@ func addVersion(cmd *cobra.Command, env Env, p scaffold.Project, o editAPIOption
 	a := edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })]
 	if breaks := apicompat.NoneBreaks(old.Renamed(edit.Renames), a); len(breaks) > 0 {
 		b := breaks[0]
-		return usageErrorf("--%s %q: %s of %s cannot be converted from %s by the API server alone (None conversion): %s; a new version may differ only by fields with defaults, and by fields renamed with --rename-field",
+		return cmdutil.UsageErrorf("--%s %q: %s of %s cannot be converted from %s by the API server alone (None conversion): %s; a new version may differ only by fields with defaults, and by fields renamed with --rename-field",
 			b.Key, b.Value, a.Version, a.Kind, old.Version, b.Why)
 	}
-	warnUnguarded(env, a, edit.Rules)
-	return writeChange(cmd, env, p, edited, o.write)
-}
-
-// warnUnguarded warns of each rule that reads an optional field without
-// has(): valid CEL, but it refuses every object that leaves the field out.
-func warnUnguarded(env Env, a api.API, rules []api.Rule) {
-	for _, r := range rules {
-		for _, name := range api.UnguardedOptional(a, r) {
-			fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --rule %q reads %s, which is optional, without has(self.%s): an object that leaves it out is refused (no such key)\n", r.Rule, name, name)
-		}
-	}
+	cmdutil.WarnUnguarded(env, a, edit.Rules)
+	return cmdutil.WriteChange(cmd, env, p, edited, o.write)
 }
 
 // refuseBreaks refuses the first breaking change, unless the version is a
@@ -240,5 +231,5 @@ func refuseBreaks(a api.API, breaks []apicompat.Break, allow bool) error {
 	} else if allow {
 		way += " (--allow-breaking is for pre-release versions only)"
 	}
-	return usageErrorf("--%s %q: breaks %s of %s, which is served: %s; %s", b.Key, b.Value, a.Version, a.Kind, b.Why, way)
+	return cmdutil.UsageErrorf("--%s %q: breaks %s of %s, which is served: %s; %s", b.Key, b.Value, a.Version, a.Kind, b.Why, way)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 )
 
@@ -33,7 +34,7 @@ func equivalentCommand(dir string, p scaffold.Project, style scaffold.Style) (st
 	var create []string
 	for _, a := range p.APIs {
 		create = []string{"opctl", "create", "api", "--group", a.Group, "--version", a.Version, "--kind", a.Kind}
-		if a.Plural != pluralize(a.Kind) {
+		if a.Plural != cmdutil.Pluralize(a.Kind) {
 			create = append(create, "--plural", a.Plural)
 		}
 		if !a.Namespaced {

@@ -3,11 +3,12 @@ package cmd
 import (
 	"github.com/spf13/cobra"
 
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 )
 
-func newGenerateCmd(env Env) *cobra.Command {
-	var w writeFlags
+func newGenerateCmd(env cmdutil.Env) *cobra.Command {
+	var w cmdutil.WriteFlags
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Re-render every generated file of the project in the current directory from opctl.yaml",
@@ -15,15 +16,15 @@ func newGenerateCmd(env Env) *cobra.Command {
 or upgrading opctl. Files you own are left alone; generated files edited by
 hand are reported and left alone unless --force. Generated files the project
 no longer produces (a kind taken out of opctl.yaml) are removed when unchanged.`,
-		Args: maxArgs(0),
+		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := scaffold.LoadProject(env.Dir, env.Styles)
 			if err != nil {
 				return err
 			}
-			return renderAndWrite(cmd.Context(), env, env.Dir, p, w, nil)
+			return cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, w, nil)
 		},
 	}
-	w.register(cmd)
+	w.Register(cmd)
 	return cmd
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
@@ -29,10 +30,10 @@ type initOptions struct {
 	domainGiven               bool
 	resyncSeconds             int32
 	answers                   checklistFlags
-	write                     writeFlags
+	write                     cmdutil.WriteFlags
 }
 
-func newInitCmd(env Env) *cobra.Command {
+func newInitCmd(env cmdutil.Env) *cobra.Command {
 	o := initOptions{}
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
@@ -48,7 +49,7 @@ With --yes, or when not on a terminal, init never prompts: a missing answer is
 an error that names its flag, and only the project skeleton is written (add
 kinds with opctl create api).`,
 		Example: "  opctl init\n  " + initCommand(env.Styles, env.Styles[0].Name, "example.com", "db-operator") + " --yes",
-		Args:    maxArgs(1),
+		Args:    cmdutil.MaxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
 			if len(args) == 1 {
@@ -69,28 +70,28 @@ kinds with opctl create api).`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.style, "style", "", "operator style: "+strings.Join(env.Styles.Names(), ", ")+" (skips the checklist)")
-	completeFlag(cmd, "style", oneOf(env.Styles.Names))
-	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com; not for "+decoratorStyles(env.Styles)+", which add none)")
+	cmdutil.CompleteFlag(cmd, "style", cmdutil.OneOf(env.Styles.Names))
+	f.StringVar(&o.domain, "domain", "", "domain of the API groups (e.g. example.com; not for "+cmdutil.DecoratorStyles(env.Styles)+", which add none)")
 	f.StringVar(&o.name, "name", "", "project name, used for labels, namespace and image (default: the directory name)")
-	f.StringVar(&o.repo, "repo", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
+	f.StringVar(&o.repo, "repo", "", cmdutil.StylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: <domain>/<name>)")
 	f.StringVar(&o.scope, "scope", scaffold.ScopeCluster, "where the operator sees its kinds: "+scaffold.ScopeCluster+" (every namespace, with ClusterRoles) or "+scaffold.ScopeNamespace+
-		" (the namespace it runs in alone, with Roles there; "+stylesWith(env.Styles, func(s scaffold.Style) bool { return s.CannotScopeNamespace == "" && !s.ExistingKinds })+")")
-	completeFlag(cmd, "scope", oneOf(func() []string { return []string{scaffold.ScopeCluster, scaffold.ScopeNamespace} }))
-	f.Int32Var(&o.resyncSeconds, "resync-seconds", scaffold.DefaultResyncSeconds, stylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
+		" (the namespace it runs in alone, with Roles there; "+cmdutil.StylesWith(env.Styles, func(s scaffold.Style) bool { return s.CannotScopeNamespace == "" && !s.ExistingKinds })+")")
+	cmdutil.CompleteFlag(cmd, "scope", cmdutil.OneOf(func() []string { return []string{scaffold.ScopeCluster, scaffold.ScopeNamespace} }))
+	f.Int32Var(&o.resyncSeconds, "resync-seconds", scaffold.DefaultResyncSeconds, cmdutil.StylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
 	o.answers.register(cmd, env.Styles)
-	o.write.register(cmd)
+	o.write.Register(cmd)
 	return cmd
 }
 
-func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
+func runInit(env cmdutil.Env, cmd *cobra.Command, dir string, o initOptions) error {
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
-		return usageErrorf("%s is a file: init needs a directory (new or existing)", dir)
+		return cmdutil.UsageErrorf("%s is a file: init needs a directory (new or existing)", dir)
 	}
 	// Starting over would leave the old kinds' files behind a project file
 	// that no longer knows them, so init never replaces a project.
 	if _, err := os.Stat(filepath.Join(dir, scaffold.ProjectFileName)); err == nil {
-		return usageErrorf("%s already has %s: add kinds with opctl create api, re-render with opctl generate, or remove %s to start over", dir, scaffold.ProjectFileName, scaffold.ProjectFileName)
+		return cmdutil.UsageErrorf("%s already has %s: add kinds with opctl create api, re-render with opctl generate, or remove %s to start over", dir, scaffold.ProjectFileName, scaffold.ProjectFileName)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -103,7 +104,7 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 			// The code opctl writes imports the module's own packages: they
 			// must be the go.mod's, which init keeps.
 			if o.repo != "" && o.repo != found {
-				return usageErrorf("--repo %q: %s is module %s, which init keeps: give --repo %s, or init in another directory", o.repo, filepath.Join(dir, "go.mod"), found, found)
+				return cmdutil.UsageErrorf("--repo %q: %s is module %s, which init keeps: give --repo %s, or init in another directory", o.repo, filepath.Join(dir, "go.mod"), found, found)
 			}
 			o.repo = found
 		}
@@ -122,10 +123,10 @@ func runInit(env Env, cmd *cobra.Command, dir string, o initOptions) error {
 	if err != nil {
 		return err
 	}
-	if found != "" && p.Repo == found && !o.write.dryRun {
+	if found != "" && p.Repo == found && !o.write.DryRun {
 		fmt.Fprintf(env.IO.Out, "note: go.mod (module %s) was there already and is kept: run go mod tidy to add the modules the project needs\n", found)
 	}
-	if !o.write.dryRun && !prompt {
+	if !o.write.DryRun && !prompt {
 		style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
 		next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
 		if style.ExistingKinds {
@@ -147,7 +148,7 @@ var errGoBack = errors.New("going back to the questions")
 // answers of a pass before, the defaults of this one, and gets this pass's
 // answers), then renders and writes the project. errGoBack: the user
 // chose to change the answers.
-func initProject(env Env, cmd *cobra.Command, dir string, o *initOptions, prompt bool, prev *initAnswers) (scaffold.Project, error) {
+func initProject(env cmdutil.Env, cmd *cobra.Command, dir string, o *initOptions, prompt bool, prev *initAnswers) (scaffold.Project, error) {
 	var answers initAnswers
 	if prompt {
 		var err error
@@ -186,10 +187,10 @@ func initProject(env Env, cmd *cobra.Command, dir string, o *initOptions, prompt
 			if line, ok := equivalentCommand(shown, p, style); ok {
 				fmt.Fprintf(env.IO.Out, "To write this project later without the questions:\n%s\n", line)
 			}
-			return errCancelled
+			return cmdutil.ErrCancelled
 		}
 	}
-	return p, renderAndWrite(cmd.Context(), env, dir, p, o.write, confirm)
+	return p, cmdutil.RenderAndWrite(cmd.Context(), env, dir, p, o.write, confirm)
 }
 
 // existingModule is the module path of dir's go.mod, "" when it has none.
@@ -202,7 +203,7 @@ func existingModule(dir string) (string, error) {
 	}
 	path := modfile.ModulePath(b)
 	if path == "" {
-		return "", usageErrorf("%s has no module line: fix it, or init in another directory", filepath.Join(dir, "go.mod"))
+		return "", cmdutil.UsageErrorf("%s has no module line: fix it, or init in another directory", filepath.Join(dir, "go.mod"))
 	}
 	return path, nil
 }
@@ -210,23 +211,23 @@ func existingModule(dir string) (string, error) {
 // project checks the init flags (or answers) and builds the project.
 func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	if o.style == "" {
-		return scaffold.Project{}, usageErrorf("--style is required when not prompting (styles: %s)", strings.Join(styles.Names(), ", "))
+		return scaffold.Project{}, cmdutil.UsageErrorf("--style is required when not prompting (styles: %s)", strings.Join(styles.Names(), ", "))
 	}
 	style, err := styles.Lookup(o.style)
 	if err != nil {
-		return scaffold.Project{}, usageErrorf("--style %q: %v", o.style, err)
+		return scaffold.Project{}, cmdutil.UsageErrorf("--style %q: %v", o.style, err)
 	}
 	if o.domain == "" && !style.ExistingKinds {
-		return scaffold.Project{}, usageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
+		return scaffold.Project{}, cmdutil.UsageErrorf("--domain is required when not prompting (e.g. --domain example.com)")
 	}
 	// A flag the style has no use for would be dropped without a word.
 	switch {
 	case o.repo != "" && !style.ModulePath:
-		return scaffold.Project{}, usageErrorf("--repo is the Go module path of %s projects; %s projects have none", stylesWith(styles, func(s scaffold.Style) bool { return s.ModulePath }), o.style)
+		return scaffold.Project{}, cmdutil.UsageErrorf("--repo is the Go module path of %s projects; %s projects have none", cmdutil.StylesWith(styles, func(s scaffold.Style) bool { return s.ModulePath }), o.style)
 	case o.domainGiven && style.ExistingKinds:
-		return scaffold.Project{}, usageErrorf("--domain names the API groups of a project's own kinds; %s projects decorate existing kinds and add none", o.style)
+		return scaffold.Project{}, cmdutil.UsageErrorf("--domain names the API groups of a project's own kinds; %s projects decorate existing kinds and add none", o.style)
 	case o.resyncGiven && !style.Resync:
-		return scaffold.Project{}, usageErrorf("--resync-seconds is for %s projects; %s projects re-sync as their runtime does", stylesWith(styles, func(s scaffold.Style) bool { return s.Resync }), o.style)
+		return scaffold.Project{}, cmdutil.UsageErrorf("--resync-seconds is for %s projects; %s projects re-sync as their runtime does", cmdutil.StylesWith(styles, func(s scaffold.Style) bool { return s.Resync }), o.style)
 	}
 	p := scaffold.Project{Name: o.name, Domain: o.domain, Version: scaffold.DefaultVersion, Style: o.style, Versions: pins.DefaultVersions()}
 	if o.scope != scaffold.ScopeCluster {
@@ -236,7 +237,7 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	}
 	if style.Resync {
 		if o.resyncSeconds < 1 {
-			return scaffold.Project{}, usageErrorf("--resync-seconds %d: must be at least 1", o.resyncSeconds)
+			return scaffold.Project{}, cmdutil.UsageErrorf("--resync-seconds %d: must be at least 1", o.resyncSeconds)
 		}
 		p.ResyncSeconds = o.resyncSeconds
 	}
@@ -283,7 +284,7 @@ func (a initAnswers) addFirst(p scaffold.Project) (scaffold.Project, error) {
 // askInit prompts for everything the flags left out: the checklist and
 // style, the project metadata, and the first API (or decorator). Each
 // question starts from prev's answer, when the user went back.
-func askInit(env Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (initAnswers, error) {
+func askInit(env cmdutil.Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (initAnswers, error) {
 	pr := env.Prompter
 	var err error
 	if o.style == "" {
@@ -298,7 +299,7 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (ini
 	}
 	style, err := env.Styles.Lookup(o.style)
 	if err != nil {
-		return prev, usageErrorf("--style %q: %v", o.style, err)
+		return prev, cmdutil.UsageErrorf("--style %q: %v", o.style, err)
 	}
 	if o.domain == "" && !style.ExistingKinds {
 		if o.domain, err = pr.Input("Domain of your API groups", "API groups are <group>.<domain>, e.g. myapp.example.com", prev.domain, checkAnswer(naming.ValidateDomain)); err != nil {
@@ -334,29 +335,19 @@ func askInit(env Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (ini
 
 // checkAnswer adapts a flag validator to a prompt validator.
 func checkAnswer(check func(input.Source, string) error) func(string) error {
-	return func(v string) error { return promptError(check(input.FlagSource, v)) }
-}
-
-// promptError is an input error as a prompt shows it: the rule alone, as
-// the prompt re-asks for the same value.
-func promptError(err error) error {
-	var inputErr *input.Error
-	if errors.As(err, &inputErr) && inputErr.Rule != "" {
-		return errors.New(inputErr.Rule)
-	}
-	return err
+	return func(v string) error { return cmdutil.PromptError(check(input.FlagSource, v)) }
 }
 
 // chooseStyle walks the checklist, shows the recommendation and lets the
 // user accept it or pick another style.
-func chooseStyle(env Env, cmd *cobra.Command, o *initOptions) (string, error) {
+func chooseStyle(env cmdutil.Env, cmd *cobra.Command, o *initOptions) (string, error) {
 	answers, err := o.answers.collect(env, cmd, true)
 	if err != nil {
 		return "", err
 	}
 	rec, err := checklist.Recommend(env.Styles.Profiles(), answers)
 	if err != nil {
-		return "", usageError{err}
+		return "", cmdutil.Usage(err)
 	}
 	w := env.IO.Out
 	fmt.Fprintf(w, "\nRecommended style: %s (runner-up: %s)\n", rec.Style, rec.RunnerUp)
@@ -375,15 +366,4 @@ func chooseStyle(env Env, cmd *cobra.Command, o *initOptions) (string, error) {
 		}
 	}
 	return env.Prompter.Select("Style to scaffold", "the recommendation is preselected; opctl styles describes each", styles, def)
-}
-
-// stylesWith names the styles a flag applies to, for its help text.
-func stylesWith(styles scaffold.Styles, applies func(scaffold.Style) bool) string {
-	var names []string
-	for _, s := range styles {
-		if applies(s) {
-			names = append(names, s.Name)
-		}
-	}
-	return strings.Join(names, ", ")
 }

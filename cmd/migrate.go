@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
@@ -23,10 +24,10 @@ import (
 
 type migrateOptions struct {
 	to, domain, repo string
-	write            writeFlags
+	write            cmdutil.WriteFlags
 }
 
-func newMigrateCmd(env Env) *cobra.Command {
+func newMigrateCmd(env cmdutil.Env) *cobra.Command {
 	var o migrateOptions
 	cmd := &cobra.Command{
 		Use:   "migrate --to STYLE DIR",
@@ -45,7 +46,7 @@ cluster, and how it behaves unlike the old one.`,
 		Example: "  opctl migrate --to go ../db-operator-go",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf("%s takes the directory to write the new project into, got %q", cmd.CommandPath(), args)
+				return cmdutil.UsageErrorf("%s takes the directory to write the new project into, got %q", cmd.CommandPath(), args)
 			}
 			return nil
 		},
@@ -59,33 +60,33 @@ cluster, and how it behaves unlike the old one.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.to, "to", "", "the style to move to: "+strings.Join(env.Styles.Names(), ", "))
-	completeFlag(cmd, "to", oneOf(env.Styles.Names))
+	cmdutil.CompleteFlag(cmd, "to", cmdutil.OneOf(env.Styles.Names))
 	f.StringVar(&o.domain, "domain", "", "domain of the API groups, when the project has none (a decorator project)")
-	f.StringVar(&o.repo, "repo", "", stylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: the project's, else <domain>/<name>)")
-	o.write.register(cmd)
+	f.StringVar(&o.repo, "repo", "", cmdutil.StylesWith(env.Styles, func(s scaffold.Style) bool { return s.ModulePath })+": Go module path (default: the project's, else <domain>/<name>)")
+	o.write.Register(cmd)
 	return cmd
 }
 
-func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error {
+func runMigrate(env cmdutil.Env, cmd *cobra.Command, dir string, o migrateOptions) error {
 	if o.to == "" {
-		return usageErrorf("--to is required (styles: %s)", strings.Join(env.Styles.Names(), ", "))
+		return cmdutil.UsageErrorf("--to is required (styles: %s)", strings.Join(env.Styles.Names(), ", "))
 	}
 	to, err := env.Styles.Lookup(o.to)
 	if err != nil {
-		return usageErrorf("--to %q: %v", o.to, err)
+		return cmdutil.UsageErrorf("--to %q: %v", o.to, err)
 	}
-	p, from, err := loadProject(env)
+	p, from, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
 	}
 	if _, err := os.Stat(filepath.Join(dir, scaffold.ProjectFileName)); err == nil {
 		// The project itself among them: migrate leaves it untouched.
-		return usageErrorf("%s already has %s: migrate writes a new project; choose another directory", dir, scaffold.ProjectFileName)
+		return cmdutil.UsageErrorf("%s already has %s: migrate writes a new project; choose another directory", dir, scaffold.ProjectFileName)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
 	if p.Domain == "" && o.domain == "" && !to.ExistingKinds {
-		return usageErrorf("--domain is required: the project has none, and %s projects need one (e.g. --domain example.com)", to.Name)
+		return cmdutil.UsageErrorf("--domain is required: the project has none, and %s projects need one (e.g. --domain example.com)", to.Name)
 	}
 	m, err := migrate.To(p, input.FlagSource, from, to, env.Styles, o.domain, o.repo)
 	if err != nil {
@@ -96,11 +97,11 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	if err != nil {
 		return err
 	}
-	cases, err := readTree(env.Dir, render.ConformanceDir)
+	cases, err := cmdutil.ReadTree(env.Dir, render.ConformanceDir)
 	if err != nil {
 		return err
 	}
-	if err := renderAndWrite(cmd.Context(), env, dir, m.Project, o.write, nil); err != nil || o.write.dryRun {
+	if err := cmdutil.RenderAndWrite(cmd.Context(), env, dir, m.Project, o.write, nil); err != nil || o.write.DryRun {
 		return err
 	}
 	carried, err := carriedOver(env.Dir, dir, m.Project)
@@ -123,28 +124,6 @@ func runMigrate(env Env, cmd *cobra.Command, dir string, o migrateOptions) error
 	r := migrationReport{From: from, To: to, Dir: dir, Carried: carried, Changed: changed, Added: added, Dropped: m.Dropped,
 		Needs: migrate.NewPrerequisites(p, from, m.Project, to), Differences: migrate.Differences(p, from, to)}
 	return r.print(env.IO.Out)
-}
-
-// readTree is every file under sub of dir, by its slash path from dir;
-// none when sub does not exist.
-func readTree(dir, sub string) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	err := filepath.WalkDir(filepath.Join(dir, filepath.FromSlash(sub)), func(path string, d fs.DirEntry, err error) error {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return nil
-		case err != nil || d.IsDir():
-			return err
-		}
-		rel, err := filepath.Rel(dir, path)
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		files[filepath.ToSlash(rel)] = b
-		return err
-	})
-	return files, err
 }
 
 // withoutCases leaves out the conformance cases: they carry over.

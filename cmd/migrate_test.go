@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/render"
@@ -20,7 +21,7 @@ import (
 func runReal(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	env := Env{IO: IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil), Dir: dir, Styles: styles.All()}
+	env := cmdutil.Env{IO: cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Prompter: newFakePrompter(t, nil), Dir: dir, Styles: styles.All()}
 	return result{Run(args, env), out.String(), errOut.String()}
 }
 

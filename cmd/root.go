@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 )
@@ -24,16 +24,6 @@ const (
 	exitUsage   = 2 // bad flags or input, or cancelled by the user
 )
 
-// Env is what commands need from the outside world.
-type Env struct {
-	IO       IOStreams
-	Prompter Prompter
-	// Dir is the working directory commands resolve paths against.
-	Dir string
-	// Styles is the style registry.
-	Styles scaffold.Styles
-}
-
 // Main runs opctl as a process and returns its exit code.
 func Main() int {
 	// A run is short and its live heap small: collecting at 4× rather
@@ -42,7 +32,7 @@ func Main() int {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(400)
 	}
-	io := SystemIO()
+	io := cmdutil.SystemIO()
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintln(io.ErrOut, "opctl:", err)
@@ -52,16 +42,16 @@ func Main() int {
 	// files are being renamed into place, finished) and opctl exits 1.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return RunContext(ctx, os.Args[1:], Env{IO: io, Prompter: NewSurveyPrompter(os.Stdin, os.Stdout, os.Stderr), Dir: dir, Styles: styles.All()})
+	return RunContext(ctx, os.Args[1:], cmdutil.Env{IO: io, Prompter: cmdutil.NewSurveyPrompter(os.Stdin, os.Stdout, os.Stderr), Dir: dir, Styles: styles.All()})
 }
 
 // Run executes one command line and returns the exit code. The style
 // registry is checked first: one the commands could not serve is refused
 // at start, not by a panic later.
-func Run(args []string, env Env) int { return RunContext(context.Background(), args, env) }
+func Run(args []string, env cmdutil.Env) int { return RunContext(context.Background(), args, env) }
 
 // RunContext is Run with a context that cancels writing.
-func RunContext(ctx context.Context, args []string, env Env) int {
+func RunContext(ctx context.Context, args []string, env cmdutil.Env) int {
 	if err := env.Styles.Check(); err != nil {
 		fmt.Fprintln(env.IO.ErrOut, "opctl:", err)
 		return exitFailure
@@ -74,22 +64,15 @@ func RunContext(ctx context.Context, args []string, env Env) int {
 	}
 	fmt.Fprintln(env.IO.ErrOut, "opctl:", err)
 	var inputErr *input.Error
-	var usage usageError
+	var usage cmdutil.UsageError
 	switch {
-	case errors.As(err, &inputErr), errors.As(err, &usage), errors.Is(err, errCancelled):
+	case errors.As(err, &inputErr), errors.As(err, &usage), errors.Is(err, cmdutil.ErrCancelled):
 		return exitUsage
 	}
 	return exitFailure
 }
 
-// usageError is a bad command line; it exits 2.
-type usageError struct{ error }
-
-func usageErrorf(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
-func newRootCmd(env Env) *cobra.Command {
+func newRootCmd(env cmdutil.Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "opctl",
 		Short: "Scaffold Kubernetes operators in any style",
@@ -102,7 +85,7 @@ Deployment and starter code that reconciles, with its own tests.`,
 	root.SetIn(env.IO.In)
 	root.SetOut(env.IO.Out)
 	root.SetErr(env.IO.ErrOut)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.Usage(err) })
 	root.AddCommand(
 		newDecideCmd(env),
 		newInitCmd(env),
@@ -117,14 +100,4 @@ Deployment and starter code that reconciles, with its own tests.`,
 		newVersionCmd(env),
 	)
 	return root
-}
-
-// maxArgs is cobra.MaximumNArgs with a usage exit code.
-func maxArgs(n int) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) > n {
-			return usageErrorf("%s takes at most %d argument(s), got %q", cmd.CommandPath(), n, args)
-		}
-		return nil
-	}
 }

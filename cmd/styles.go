@@ -5,13 +5,15 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/cmd/cmdutil"
 )
 
-func newStylesCmd(env Env) *cobra.Command {
+func newStylesCmd(env cmdutil.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "styles",
 		Short: "List the operator styles opctl can scaffold",
-		Args:  maxArgs(0),
+		Args:  cmdutil.MaxArgs(0),
 		RunE: func(*cobra.Command, []string) error {
 			w := tabwriter.NewWriter(env.IO.Out, 0, 4, 2, ' ', 0)
 			for _, s := range env.Styles {

@@ -6,12 +6,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/upgrade"
 )
 
-func newUpgradeCmd(env Env) *cobra.Command {
-	var w writeFlags
+func newUpgradeCmd(env cmdutil.Env) *cobra.Command {
+	var w cmdutil.WriteFlags
 	cmd := &cobra.Command{
 		Use:   "upgrade",
 		Short: "Move the project in the current directory to this opctl: its pins and files, your changes merged in",
@@ -29,7 +30,7 @@ nowhere to be found is merged two ways: every difference is a conflict.
 --dry-run prints each change as a diff and writes nothing. Generated files
 edited by hand stop the upgrade, as they stop opctl generate, unless
 --force. Conflicts exit 1 once everything is written.`,
-		Args: maxArgs(0),
+		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p, err := scaffold.LoadProject(env.Dir, env.Styles)
 			if err != nil {
@@ -39,7 +40,7 @@ edited by hand stop the upgrade, as they stop opctl generate, unless
 			if err != nil {
 				return err
 			}
-			plan, err := upgrade.Prepare(env.Dir, p, style, upgrade.NewProjectBases(env.Dir), w.force)
+			plan, err := upgrade.Prepare(env.Dir, p, style, upgrade.NewProjectBases(env.Dir), w.Force)
 			if err != nil {
 				return err
 			}
@@ -56,7 +57,7 @@ edited by hand stop the upgrade, as they stop opctl generate, unless
 			if p.HashesInProjectFile() {
 				fmt.Fprintf(out, "note      %s no longer holds the hashes of the files opctl wrote: %s does; commit it with .opctl/base\n", scaffold.ProjectFileName, scaffold.LockFileName)
 			}
-			if err := writePlan(cmd.Context(), env, env.Dir, plan.Changes, w, nil); err != nil {
+			if err := cmdutil.WritePlan(cmd.Context(), env, env.Dir, plan.Changes, w, nil); err != nil {
 				return err
 			}
 			if len(plan.Guessed) > 0 {
@@ -70,7 +71,7 @@ edited by hand stop the upgrade, as they stop opctl generate, unless
 			}
 			if conflicts := plan.Conflicts(); len(conflicts) > 0 {
 				verb := "have"
-				if w.dryRun {
+				if w.DryRun {
 					verb = "would have"
 				}
 				return fmt.Errorf("%s %s conflicts: resolve the lines between <<<<<<< and >>>>>>>, then run make test", strings.Join(conflicts, ", "), verb)
@@ -78,6 +79,6 @@ edited by hand stop the upgrade, as they stop opctl generate, unless
 			return nil
 		},
 	}
-	w.register(cmd)
+	w.Register(cmd)
 	return cmd
 }

@@ -16,11 +16,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/render"
 )
 
-func newVerifyCmd(env Env) *cobra.Command {
+func newVerifyCmd(env cmdutil.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify OLD NEW",
 		Short: "Check that two projects of the same kinds do the same: CRDs, conformance cases, and each case's outcome",
@@ -38,7 +39,7 @@ checked: opctl's role, which the cases describe, does not run.`,
 		Example: "  opctl verify db-kopf db-go",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usageErrorf("%s takes the two project directories, got %q", cmd.CommandPath(), args)
+				return cmdutil.UsageErrorf("%s takes the two project directories, got %q", cmd.CommandPath(), args)
 			}
 			return nil
 		},
@@ -63,7 +64,7 @@ type verified struct {
 	cases   map[string][]byte
 }
 
-func runVerify(ctx context.Context, env Env, dirs [2]string) error {
+func runVerify(ctx context.Context, env cmdutil.Env, dirs [2]string) error {
 	var sides [2]verified
 	for i, dir := range dirs {
 		p, err := scaffold.LoadProject(dir, env.Styles)
@@ -75,9 +76,9 @@ func runVerify(ctx context.Context, env Env, dirs [2]string) error {
 			return err
 		}
 		if len(p.APIs) == 0 {
-			return usageErrorf("%s has no kinds of its own: there are no conformance cases to compare", dir)
+			return cmdutil.UsageErrorf("%s has no kinds of its own: there are no conformance cases to compare", dir)
 		}
-		cases, err := readTree(dir, render.ConformanceDir)
+		cases, err := cmdutil.ReadTree(dir, render.ConformanceDir)
 		if err != nil {
 			return err
 		}

@@ -5,13 +5,15 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/cmd/cmdutil"
 )
 
-func newVersionCmd(env Env) *cobra.Command {
+func newVersionCmd(env cmdutil.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the opctl version",
-		Args:  maxArgs(0),
+		Args:  cmdutil.MaxArgs(0),
 		RunE: func(*cobra.Command, []string) error {
 			info, _ := debug.ReadBuildInfo()
 			_, err := fmt.Fprintf(env.IO.Out, "opctl %s\n", buildVersion(info))

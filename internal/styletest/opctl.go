@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/cmd"
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/scaffold/styles"
 )
 
@@ -28,7 +29,7 @@ type Result struct {
 func Run(t *testing.T, dir string, args ...string) Result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	env := cmd.Env{IO: cmd.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+	env := cmdutil.Env{IO: cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
 		Prompter: noPrompts{t}, Dir: dir, Styles: styles.All()}
 	code := cmd.Run(args, env)
 	return Result{Code: code, Stdout: out.String(), Stderr: errOut.String()}

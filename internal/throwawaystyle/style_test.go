@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/cmd"
+	"github.com/opctl/opctl/cmd/cmdutil"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/pins"
@@ -32,7 +33,7 @@ func TestAddingAStyle(t *testing.T) {
 	run := func(dir string, args ...string) string {
 		t.Helper()
 		var out, errOut bytes.Buffer
-		env := cmd.Env{IO: cmd.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Dir: dir, Styles: registry}
+		env := cmdutil.Env{IO: cmdutil.IOStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut}, Dir: dir, Styles: registry}
 		require.Equal(t, 0, cmd.Run(args, env), "opctl %s: %s", strings.Join(args, " "), errOut.String())
 		return out.String()
 	}

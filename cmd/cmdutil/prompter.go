@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"errors"
@@ -22,8 +22,8 @@ type Prompter interface {
 	Confirm(message string, def bool) (bool, error)
 }
 
-// errCancelled is returned when the user interrupts a prompt (Ctrl-C, Esc).
-var errCancelled = errors.New("cancelled: nothing was written")
+// ErrCancelled is returned when the user interrupts a prompt (Ctrl-C, Esc).
+var ErrCancelled = errors.New("cancelled: nothing was written")
 
 // surveyPrompter is the terminal Prompter.
 type surveyPrompter struct {
@@ -41,7 +41,7 @@ func (p surveyPrompter) ask(q survey.Prompt, answer any, opts ...survey.AskOpt) 
 	opts = append(opts, survey.WithStdio(p.in, p.out, p.errOut))
 	err := survey.AskOne(q, answer, opts...)
 	if errors.Is(err, terminal.InterruptErr) || errors.Is(err, io.EOF) {
-		return errCancelled
+		return ErrCancelled
 	}
 	return err
 }

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/pmezard/go-difflib/difflib"
-
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/scaffold"
@@ -17,26 +16,26 @@ import (
 	"github.com/opctl/opctl/scaffold/render"
 )
 
-// writeFlags are the flags of every command that writes a project.
-type writeFlags struct {
-	dryRun  bool
+// WriteFlags are the flags of every command that writes a project.
+type WriteFlags struct {
+	DryRun  bool
 	verbose bool
-	force   bool
+	Force   bool
 }
 
-func (w *writeFlags) register(cmd *cobra.Command) {
-	cmd.Flags().BoolVar(&w.dryRun, "dry-run", false, "print what would be written and write nothing")
+func (w *WriteFlags) Register(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&w.DryRun, "dry-run", false, "print what would be written and write nothing")
 	cmd.Flags().BoolVarP(&w.verbose, "verbose", "v", false, "list unchanged files too; with --dry-run, print new files' contents (changes are always shown as diffs)")
-	cmd.Flags().BoolVar(&w.force, "force", false, "overwrite generated files edited by hand or not written by opctl (never your own files)")
+	cmd.Flags().BoolVar(&w.Force, "force", false, "overwrite generated files edited by hand or not written by opctl (never your own files)")
 }
 
-// renderAndWrite renders the project, then writes it to dir (or, with
+// RenderAndWrite renders the project, then writes it to dir (or, with
 // --dry-run, only reports). Rendering validates everything first, so an
 // error leaves dir untouched. confirm, when set, sees the number of files to
 // write after the plan is shown and may cancel. Writing stops, and undoes
 // what it did, when ctx is cancelled (Ctrl-C) before the files are renamed
 // into place.
-func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project, w writeFlags, confirm func(int) error) error {
+func RenderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project, w WriteFlags, confirm func(int) error) error {
 	style, err := env.Styles.Lookup(p.Style)
 	if err != nil {
 		return err
@@ -48,20 +47,20 @@ func renderAndWrite(ctx context.Context, env Env, dir string, p scaffold.Project
 	if err := render.CheckWrittenStyle(p, tree, env.Styles); err != nil {
 		return err
 	}
-	changes, err := machinery.Plan(dir, tree, p.Recorded(), w.force)
+	changes, err := machinery.Plan(dir, tree, p.Recorded(), w.Force)
 	if err != nil {
 		return err
 	}
-	return writePlan(ctx, env, dir, changes, w, confirm)
+	return WritePlan(ctx, env, dir, changes, w, confirm)
 }
 
-// writePlan prints a plan and carries it out: a dry run only prints; a plan
+// WritePlan prints a plan and carries it out: a dry run only prints; a plan
 // with conflicts prints them and writes nothing.
-func writePlan(ctx context.Context, env Env, dir string, changes []machinery.Change, w writeFlags, confirm func(int) error) error {
+func WritePlan(ctx context.Context, env Env, dir string, changes []machinery.Change, w WriteFlags, confirm func(int) error) error {
 	out := env.IO.Out
 	conflicts := conflictError(changes)
 	switch {
-	case w.dryRun:
+	case w.DryRun:
 		if err := printPlan(out, changes, w); err != nil {
 			return err
 		}
@@ -165,7 +164,7 @@ func conflictError(changes []machinery.Change) error {
 // printPlan lists each change. A dry run shows each change as a diff;
 // with --verbose also what opctl would have written over a file of yours,
 // and new files whole.
-func printPlan(out io.Writer, changes []machinery.Change, w writeFlags) error {
+func printPlan(out io.Writer, changes []machinery.Change, w WriteFlags) error {
 	for _, c := range changes {
 		if c.Action == machinery.ActionUnchanged && !w.verbose {
 			continue // the summary counts them; -v lists them
@@ -198,7 +197,7 @@ func printPlan(out io.Writer, changes []machinery.Change, w writeFlags) error {
 		}
 		fmt.Fprintf(out, "%-9s %s%s\n", c.Action, c.Path, note)
 		switch {
-		case w.dryRun && (c.Action == machinery.ActionUpdate || c.Action == machinery.ActionMerge || c.Action == machinery.ActionMergeConflict ||
+		case w.DryRun && (c.Action == machinery.ActionUpdate || c.Action == machinery.ActionMerge || c.Action == machinery.ActionMergeConflict ||
 			c.Conflict() || (w.verbose && c.Action == machinery.ActionKeep)):
 			diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
 				A: difflib.SplitLines(string(c.Old)), B: difflib.SplitLines(string(c.File.Content)),
@@ -208,7 +207,7 @@ func printPlan(out io.Writer, changes []machinery.Change, w writeFlags) error {
 				return err
 			}
 			fmt.Fprint(out, diff)
-		case w.dryRun && w.verbose && c.Action == machinery.ActionCreate:
+		case w.DryRun && w.verbose && c.Action == machinery.ActionCreate:
 			fmt.Fprintf(out, "%s\n", indent(c.File.Content))
 		}
 	}

@@ -1,4 +1,4 @@
-package cmd
+package cmdutil
 
 import (
 	"slices"
@@ -13,16 +13,16 @@ import (
 // (opctl completion bash|zsh|fish|powershell writes the shell's script).
 type completion func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective)
 
-// oneOf offers the words choices gives.
-func oneOf(choices func() []string) completion {
+// OneOf offers the words choices gives.
+func OneOf(choices func() []string) completion {
 	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return choices(), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
-// listOf offers, for a comma-separated value, the words choices gives that
+// ListOf offers, for a comma-separated value, the words choices gives that
 // the value does not hold yet, after what it holds.
-func listOf(choices func() []string) completion {
+func ListOf(choices func() []string) completion {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		held := ""
 		if i := strings.LastIndex(toComplete, ","); i >= 0 {
@@ -38,10 +38,10 @@ func listOf(choices func() []string) completion {
 	}
 }
 
-// projectNames are the names the project in the current directory gives
+// ProjectNames are the names the project in the current directory gives
 // its kinds (and, with watches, its decorators and watches); none outside
 // a project.
-func projectNames(env Env, watches bool) func() []string {
+func ProjectNames(env Env, watches bool) func() []string {
 	return func() []string {
 		p, err := scaffold.LoadProject(env.Dir, env.Styles)
 		if err != nil {
@@ -63,8 +63,8 @@ func projectNames(env Env, watches bool) func() []string {
 	}
 }
 
-// completeFlag registers the completion of a flag's value.
-func completeFlag(cmd *cobra.Command, flag string, c completion) {
+// CompleteFlag registers the completion of a flag's value.
+func CompleteFlag(cmd *cobra.Command, flag string, c completion) {
 	// The flag is the command's own: registering cannot fail.
 	_ = cmd.RegisterFlagCompletionFunc(flag, c)
 }

@@ -1,0 +1,135 @@
+package cmdutil
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/opctl/opctl/inflect"
+	"github.com/opctl/opctl/scaffold"
+	"github.com/opctl/opctl/scaffold/api"
+	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/render"
+)
+
+// Pluralize lower-cases and inflects a kind: Database → databases,
+// Policy → policies.
+func Pluralize(kind string) string { return strings.ToLower(inflect.Pluralize(kind)) }
+
+// DecoratorStyles names the styles that decorate existing kinds.
+func DecoratorStyles(styles scaffold.Styles) string {
+	return StylesWith(styles, func(s scaffold.Style) bool { return s.ExistingKinds })
+}
+
+// LoadProject loads the project in the current directory and its style.
+func LoadProject(env Env) (scaffold.Project, scaffold.Style, error) {
+	p, err := scaffold.LoadProject(env.Dir, env.Styles)
+	if err != nil {
+		return p, scaffold.Style{}, err
+	}
+	style, err := env.Styles.Lookup(p.Style)
+	return p, style, err
+}
+
+// PromptError is an input error as a prompt shows it: the rule alone, as
+// the prompt re-asks for the same value.
+func PromptError(err error) error {
+	var inputErr *input.Error
+	if errors.As(err, &inputErr) && inputErr.Rule != "" {
+		return errors.New(inputErr.Rule)
+	}
+	return err
+}
+
+// StylesWith names the styles a flag applies to, for its help text.
+func StylesWith(styles scaffold.Styles, applies func(scaffold.Style) bool) string {
+	var names []string
+	for _, s := range styles {
+		if applies(s) {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// WarnUnguarded warns of each rule that reads an optional field without
+// has(): valid CEL, but it refuses every object that leaves the field out.
+func WarnUnguarded(env Env, a api.API, rules []api.Rule) {
+	for _, r := range rules {
+		for _, name := range api.UnguardedOptional(a, r) {
+			fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --rule %q reads %s, which is optional, without has(self.%s): an object that leaves it out is refused (no such key)\n", r.Rule, name, name)
+		}
+	}
+}
+
+// WriteChange writes the project changed from before to after: what after
+// renders, and the files of the user's that before rendered and after
+// does not, removed when unchanged and otherwise listed as left.
+func WriteChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w WriteFlags) error {
+	style, err := env.Styles.Lookup(after.Style)
+	if err != nil {
+		return err
+	}
+	previous, err := render.Project(before, style)
+	if err != nil {
+		return err
+	}
+	if err := render.CheckWrittenStyle(before, previous, env.Styles); err != nil {
+		return err
+	}
+	tree, err := render.Project(after, style)
+	if err != nil {
+		return err
+	}
+	changes, err := machinery.Plan(env.Dir, tree, before.Recorded(), w.Force)
+	if err != nil {
+		return err
+	}
+	left, err := machinery.Leave(env.Dir, previous, tree)
+	if err != nil {
+		return err
+	}
+	if err := WritePlan(cmd.Context(), env, env.Dir, append(changes, left...), w, nil); err != nil {
+		return err
+	}
+	// A kept file of the user's that opctl would now write differently
+	// (a builder that does not use a new field) is the user's to bring up
+	// to date: say which.
+	for _, c := range changes {
+		if was, ok := previous.Get(c.Path); ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) {
+			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours and changed, so it is kept; opctl's version of it changed with the project (--dry-run -v shows it)\n", c.Path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ReadTree is every file under sub of dir, by its slash path from dir;
+// none when sub does not exist.
+func ReadTree(dir, sub string) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := filepath.WalkDir(filepath.Join(dir, filepath.FromSlash(sub)), func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil
+		case err != nil || d.IsDir():
+			return err
+		}
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	return files, err
+}
