@@ -13,6 +13,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/cmd/cmdutil"
+	"github.com/opctl/opctl/cmd/decide"
+	"github.com/opctl/opctl/cmd/kinds"
+	"github.com/opctl/opctl/cmd/project"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/styles"
 )
@@ -87,15 +90,15 @@ Deployment and starter code that reconciles, with its own tests.`,
 	root.SetErr(env.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.Usage(err) })
 	root.AddCommand(
-		newDecideCmd(env),
-		newInitCmd(env),
-		newCreateCmd(env),
-		newEditCmd(env),
-		newDeleteCmd(env),
-		newGenerateCmd(env),
-		newUpgradeCmd(env),
-		newMigrateCmd(env),
-		newVerifyCmd(env),
+		decide.NewCmd(env),
+		project.NewInitCmd(env),
+		kinds.NewCreateCmd(env),
+		kinds.NewEditCmd(env),
+		kinds.NewDeleteCmd(env),
+		project.NewGenerateCmd(env),
+		project.NewUpgradeCmd(env),
+		project.NewMigrateCmd(env),
+		project.NewVerifyCmd(env),
 		newStylesCmd(env),
 		newVersionCmd(env),
 	)

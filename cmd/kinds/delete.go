@@ -1,4 +1,4 @@
-package cmd
+package kinds
 
 import (
 	"github.com/spf13/cobra"
@@ -6,7 +6,7 @@ import (
 	"github.com/opctl/opctl/cmd/cmdutil"
 )
 
-func newDeleteCmd(env cmdutil.Env) *cobra.Command {
+func NewDeleteCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete",
 		Short: "Remove parts of the project",

@@ -1,4 +1,4 @@
-package cmd
+package project
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 	"github.com/opctl/opctl/scaffold/render"
 )
 
-func newVerifyCmd(env cmdutil.Env) *cobra.Command {
+func NewVerifyCmd(env cmdutil.Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify OLD NEW",
 		Short: "Check that two projects of the same kinds do the same: CRDs, conformance cases, and each case's outcome",
@@ -176,7 +176,7 @@ func conformanceOutcomes(ctx context.Context, v verified) (map[string]string, er
 
 // notRun are the conformance cases the project's runner does not run, by
 // path: those of its kinds that run the user's playbook, for which the
-// cases (opctl's starter children) say nothing.
+// Cases (opctl's starter children) say nothing.
 func notRun(v verified) map[string]string {
 	out := map[string]string{}
 	for _, a := range v.project.APIs {

@@ -1,4 +1,4 @@
-package cmd
+package kinds
 
 import (
 	"fmt"
@@ -14,7 +14,7 @@ import (
 	"github.com/opctl/opctl/scaffold/input"
 )
 
-func newEditCmd(env cmdutil.Env) *cobra.Command {
+func NewEditCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit",
 		Short: "Change part of the project in the current directory",

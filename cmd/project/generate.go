@@ -1,4 +1,4 @@
-package cmd
+package project
 
 import (
 	"github.com/spf13/cobra"
@@ -7,7 +7,7 @@ import (
 	"github.com/opctl/opctl/scaffold"
 )
 
-func newGenerateCmd(env cmdutil.Env) *cobra.Command {
+func NewGenerateCmd(env cmdutil.Env) *cobra.Command {
 	var w cmdutil.WriteFlags
 	cmd := &cobra.Command{
 		Use:   "generate",

@@ -1,4 +1,6 @@
-package cmd
+// Package project holds the commands that make or move a whole project:
+// init (asking for its first kind), generate, upgrade, migrate and verify.
+package project
 
 import (
 	"cmp"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/opctl/opctl/checklist"
 	"github.com/opctl/opctl/cmd/cmdutil"
+	"github.com/opctl/opctl/cmd/decide"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
@@ -29,11 +32,11 @@ type initOptions struct {
 	scopeGiven                bool
 	domainGiven               bool
 	resyncSeconds             int32
-	answers                   checklistFlags
+	answers                   decide.ChecklistFlags
 	write                     cmdutil.WriteFlags
 }
 
-func newInitCmd(env cmdutil.Env) *cobra.Command {
+func NewInitCmd(env cmdutil.Env) *cobra.Command {
 	o := initOptions{}
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
@@ -48,7 +51,7 @@ byte-identical to init + create api with flags.
 With --yes, or when not on a terminal, init never prompts: a missing answer is
 an error that names its flag, and only the project skeleton is written (add
 kinds with opctl create api).`,
-		Example: "  opctl init\n  " + initCommand(env.Styles, env.Styles[0].Name, "example.com", "db-operator") + " --yes",
+		Example: "  opctl init\n  " + decide.InitCommand(env.Styles, env.Styles[0].Name, "example.com", "db-operator") + " --yes",
 		Args:    cmdutil.MaxArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
@@ -79,7 +82,7 @@ kinds with opctl create api).`,
 	cmdutil.CompleteFlag(cmd, "scope", cmdutil.OneOf(func() []string { return []string{scaffold.ScopeCluster, scaffold.ScopeNamespace} }))
 	f.Int32Var(&o.resyncSeconds, "resync-seconds", scaffold.DefaultResyncSeconds, cmdutil.StylesWith(env.Styles, func(s scaffold.Style) bool { return s.Resync })+": how often every object is re-synced")
 	f.BoolVarP(&o.yes, "yes", "y", false, "accept defaults and never prompt")
-	o.answers.register(cmd, env.Styles)
+	o.answers.Register(cmd, env.Styles)
 	o.write.Register(cmd)
 	return cmd
 }
@@ -130,7 +133,7 @@ func runInit(env cmdutil.Env, cmd *cobra.Command, dir string, o initOptions) err
 		style, _ := env.Styles.Lookup(p.Style) // the project was validated against the registry
 		next := "opctl create api --group GROUP --version v1 --kind KIND --field NAME:TYPE"
 		if style.ExistingKinds {
-			next = existingKindExample(style)
+			next = decide.ExistingKindExample(style)
 		}
 		fmt.Fprintf(env.IO.Out, "\nNext: cd %s && %s\n", dir, next)
 		if style.Watches {
@@ -208,7 +211,7 @@ func existingModule(dir string) (string, error) {
 	return path, nil
 }
 
-// project checks the init flags (or answers) and builds the project.
+// Project checks the init flags (or answers) and builds the project.
 func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 	if o.style == "" {
 		return scaffold.Project{}, cmdutil.UsageErrorf("--style is required when not prompting (styles: %s)", strings.Join(styles.Names(), ", "))
@@ -282,7 +285,7 @@ func (a initAnswers) addFirst(p scaffold.Project) (scaffold.Project, error) {
 }
 
 // askInit prompts for everything the flags left out: the checklist and
-// style, the project metadata, and the first API (or decorator). Each
+// Style, the project metadata, and the first API (or decorator). Each
 // question starts from prev's answer, when the user went back.
 func askInit(env cmdutil.Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (initAnswers, error) {
 	pr := env.Prompter
@@ -341,7 +344,7 @@ func checkAnswer(check func(input.Source, string) error) func(string) error {
 // chooseStyle walks the checklist, shows the recommendation and lets the
 // user accept it or pick another style.
 func chooseStyle(env cmdutil.Env, cmd *cobra.Command, o *initOptions) (string, error) {
-	answers, err := o.answers.collect(env, cmd, true)
+	answers, err := o.answers.Collect(env, cmd, true)
 	if err != nil {
 		return "", err
 	}

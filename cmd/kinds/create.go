@@ -1,4 +1,7 @@
-package cmd
+// Package kinds holds the commands that change a project's kinds: create api
+// (and its other modes, create watch and create decorator), create
+// webhook, edit api and delete api.
+package kinds
 
 import (
 	"fmt"
@@ -17,7 +20,7 @@ import (
 	"github.com/opctl/opctl/scaffold/render"
 )
 
-func newCreateCmd(env cmdutil.Env) *cobra.Command {
+func NewCreateCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "create",
 		Short: "Add something to the project in the current directory",

@@ -1,4 +1,6 @@
-package cmd
+// Package decide is opctl decide: the checklist asked (or answered by
+// flags) and the styles ranked for it. opctl init asks the same questions.
+package decide
 
 import (
 	"encoding/json"
@@ -18,8 +20,8 @@ import (
 	"github.com/opctl/opctl/scaffold"
 )
 
-// checklistFlags are the flags that answer the checklist without prompts.
-type checklistFlags struct {
+// ChecklistFlags are the flags that answer the checklist without prompts.
+type ChecklistFlags struct {
 	values      map[string]*string
 	answersFile string
 	// stopWhenSettled: once an existing operator settles it (decide), the
@@ -27,7 +29,7 @@ type checklistFlags struct {
 	stopWhenSettled bool
 }
 
-func (c *checklistFlags) register(cmd *cobra.Command, styles scaffold.Styles) {
+func (c *ChecklistFlags) Register(cmd *cobra.Command, styles scaffold.Styles) {
 	c.values = map[string]*string{}
 	for _, q := range checklist.Questions(styles.Profiles()) {
 		var values []string
@@ -43,10 +45,10 @@ func (c *checklistFlags) register(cmd *cobra.Command, styles scaffold.Styles) {
 	cmd.Flags().StringVar(&c.answersFile, "answers", "", "YAML file of answers keyed like the flags (existing: no ...)")
 }
 
-// collect gathers the answers from --answers, then the flags, then (when
+// Collect gathers the answers from --answers, then the flags, then (when
 // prompting) the user, asking only questions that apply. Without prompts a
 // missing answer is an error that names its flag.
-func (c *checklistFlags) collect(env cmdutil.Env, cmd *cobra.Command, prompt bool) (checklist.Answers, error) {
+func (c *ChecklistFlags) Collect(env cmdutil.Env, cmd *cobra.Command, prompt bool) (checklist.Answers, error) {
 	a := checklist.Answers{}
 	if c.answersFile != "" {
 		if err := loadAnswers(env, c.answersFile, a); err != nil {
@@ -151,12 +153,12 @@ func askQuestion(pr cmdutil.Prompter, q checklist.Question) (string, error) {
 }
 
 type decideOptions struct {
-	answers      checklistFlags
+	answers      ChecklistFlags
 	output       string
 	domain, name string
 }
 
-func newDecideCmd(env cmdutil.Env) *cobra.Command {
+func NewCmd(env cmdutil.Env) *cobra.Command {
 	var o decideOptions
 	cmd := &cobra.Command{
 		Use:   "decide",
@@ -176,7 +178,7 @@ that applies must be answered by a flag or by --answers FILE.`,
 				return cmdutil.UsageErrorf("-o %q: want text or json", o.output)
 			}
 			o.answers.stopWhenSettled = true
-			a, err := o.answers.collect(env, cmd, env.IO.Interactive)
+			a, err := o.answers.Collect(env, cmd, env.IO.Interactive)
 			if err != nil {
 				return err
 			}
@@ -195,7 +197,7 @@ that applies must be answered by a flag or by --answers FILE.`,
 			return nil
 		},
 	}
-	o.answers.register(cmd, env.Styles)
+	o.answers.Register(cmd, env.Styles)
 	cmd.Flags().StringVarP(&o.output, "output", "o", "text", "output format: text or json")
 	cmd.Flags().StringVar(&o.domain, "domain", "example.com", "domain to put in the suggested init command")
 	cmd.Flags().StringVar(&o.name, "name", "my-operator", "project name to put in the suggested init command")
@@ -206,16 +208,16 @@ that applies must be answered by a flag or by --answers FILE.`,
 // init and, when no new CRD is wanted, a first use of an existing kind, so
 // that what decide prints runs as it is (a test runs every one of them).
 func nextCommands(styles scaffold.Styles, a checklist.Answers, style, domain, name string) []string {
-	cmds := []string{initCommand(styles, style, domain, name)}
+	cmds := []string{InitCommand(styles, style, domain, name)}
 	s, err := styles.Lookup(style)
-	if existing := existingKindExample(s); err == nil && a["new-crd"] == "no" && existing != "" {
+	if existing := ExistingKindExample(s); err == nil && a["new-crd"] == "no" && existing != "" {
 		cmds = append(cmds, "cd "+name+" && "+existing)
 	}
 	return cmds
 }
 
-// initCommand is the exact command that creates a project of the style.
-func initCommand(styles scaffold.Styles, style, domain, name string) string {
+// InitCommand is the exact command that creates a project of the style.
+func InitCommand(styles scaffold.Styles, style, domain, name string) string {
 	s, err := styles.Lookup(style)
 	cmd := "opctl init --style " + style
 	if err != nil || !s.ExistingKinds {
@@ -228,9 +230,9 @@ func initCommand(styles scaffold.Styles, style, domain, name string) string {
 	return cmd + " " + name
 }
 
-// existingKindExample is a runnable create api for an existing kind in a
-// style that serves them (empty for the others).
-func existingKindExample(s scaffold.Style) string {
+// ExistingKindExample is a runnable create api for an existing kind in a
+// Style that serves them (empty for the others).
+func ExistingKindExample(s scaffold.Style) string {
 	switch {
 	case s.ExistingKinds:
 		return "opctl create api --target apps/v1/Deployment --selector app-type=web --owns Service"

@@ -1,4 +1,4 @@
-package cmd
+package project
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 	"github.com/opctl/opctl/scaffold/upgrade"
 )
 
-func newUpgradeCmd(env cmdutil.Env) *cobra.Command {
+func NewUpgradeCmd(env cmdutil.Env) *cobra.Command {
 	var w cmdutil.WriteFlags
 	cmd := &cobra.Command{
 		Use:   "upgrade",

@@ -1,4 +1,4 @@
-package cmd
+package project
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ type migrateOptions struct {
 	write            cmdutil.WriteFlags
 }
 
-func newMigrateCmd(env cmdutil.Env) *cobra.Command {
+func NewMigrateCmd(env cmdutil.Env) *cobra.Command {
 	var o migrateOptions
 	cmd := &cobra.Command{
 		Use:   "migrate --to STYLE DIR",
