@@ -2,14 +2,13 @@ package cmdutil
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/spf13/cobra"
 
 	"github.com/opctl/opctl/inflect"
 	"github.com/opctl/opctl/scaffold"
@@ -72,7 +71,7 @@ func WarnUnguarded(env Env, a api.API, rules []api.Rule) {
 // WriteChange writes the project changed from before to after: what after
 // renders, and the files of the user's that before rendered and after
 // does not, removed when unchanged and otherwise listed as left.
-func WriteChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w WriteFlags) error {
+func WriteChange(ctx context.Context, env Env, before, after scaffold.Project, w WriteFlags) error {
 	style, err := env.Styles.Lookup(after.Style)
 	if err != nil {
 		return err
@@ -96,7 +95,7 @@ func WriteChange(cmd *cobra.Command, env Env, before, after scaffold.Project, w 
 	if err != nil {
 		return err
 	}
-	if err := WritePlan(cmd.Context(), env, env.Dir, append(changes, left...), w, nil); err != nil {
+	if err := WritePlan(ctx, env, env.Dir, append(changes, left...), w, nil); err != nil {
 		return err
 	}
 	// A kept file of the user's that opctl would now write differently

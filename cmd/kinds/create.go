@@ -25,13 +25,13 @@ func NewCreateCmd(env cmdutil.Env) *cobra.Command {
 		Use:   "create",
 		Short: "Add something to the project in the current directory",
 	}
-	cmd.AddCommand(newCreateAPICmd(env), newCreateWatchCmd(env), newCreateDecoratorCmd(env), newCreateWebhookCmd(env))
+	cmd.AddCommand(newCreateAPICmd(env, nil), newCreateWatchCmd(env, nil), newCreateDecoratorCmd(env, nil), newCreateWebhookCmd(env, nil))
 	return cmd
 }
 
 // newCreateWatchCmd is create api --target's mode of a style that watches
 // existing kinds, under its own name.
-func newCreateWatchCmd(env cmdutil.Env) *cobra.Command {
+func newCreateWatchCmd(env cmdutil.Env, runF func(*createAPIOptions) error) *cobra.Command {
 	var o createAPIOptions
 	cmd := &cobra.Command{
 		Use:   "watch",
@@ -43,20 +43,14 @@ as create api --target.`,
 		Example: `  opctl create watch --target v1/Secret --namespace payments --selector sync=vault`,
 		Args:    cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, style, err := cmdutil.LoadProject(env)
-			if err != nil {
-				return err
+			o.Given = cmdutil.GivenBy(cmd)
+			if runF != nil {
+				return runF(&o)
 			}
-			if !style.Watches {
-				return cmdutil.UsageErrorf("create watch is for %s projects; this project's style is %s", watchStyles(env.Styles), p.Style)
-			}
-			if o.target == "" {
-				return cmdutil.UsageErrorf("--target is required: the kind to watch, e.g. --target v1/Secret")
-			}
-			return createWatch(env, cmd, p, o)
+			return runCreateWatch(env, o)
 		},
 	}
-	o.existingKindFlags(cmd, "the existing kind to watch")
+	o.existingKindFlags(cmd, "", "the existing kind to watch")
 	cmd.Flags().StringVar(&o.namespace, "namespace", "", "watch the target in this namespace only")
 	o.write.Register(cmd)
 	return cmd
@@ -64,7 +58,7 @@ as create api --target.`,
 
 // newCreateDecoratorCmd is create api's mode in a style that decorates
 // existing kinds, under its own name.
-func newCreateDecoratorCmd(env cmdutil.Env) *cobra.Command {
+func newCreateDecoratorCmd(env cmdutil.Env, runF func(*createAPIOptions) error) *cobra.Command {
 	var o createAPIOptions
 	cmd := &cobra.Command{
 		Use:   "decorator",
@@ -75,40 +69,68 @@ object that --selector matches. The same as create api in such a project.`,
 		Example: `  opctl create decorator --target apps/v1/Deployment --selector app-type=web --owns Service`,
 		Args:    cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, style, err := cmdutil.LoadProject(env)
-			if err != nil {
-				return err
+			o.Given = cmdutil.GivenBy(cmd)
+			if runF != nil {
+				return runF(&o)
 			}
-			if !style.ExistingKinds {
-				return cmdutil.UsageErrorf("create decorator is for %s projects; this project's style is %s", cmdutil.DecoratorStyles(env.Styles), p.Style)
-			}
-			return createDecorator(env, cmd, p, o)
+			return runCreateDecorator(env, o)
 		},
 	}
-	o.existingKindFlags(cmd, "the existing kind to decorate")
+	o.existingKindFlags(cmd, "", "the existing kind to decorate")
 	cmd.Flags().StringSliceVar(&o.owns, "owns", nil, "the children attached to each object: "+strings.Join(api.ChildKindNames(), ","))
 	cmdutil.CompleteFlag(cmd, "owns", cmdutil.ListOf(api.ChildKindNames))
 	o.write.Register(cmd)
 	return cmd
 }
 
+// runCreateWatch is create watch: create api --target in a style that
+// watches existing kinds.
+func runCreateWatch(env cmdutil.Env, o createAPIOptions) error {
+	p, style, err := cmdutil.LoadProject(env)
+	if err != nil {
+		return err
+	}
+	if !style.Watches {
+		return cmdutil.UsageErrorf("create watch is for %s projects; this project's style is %s", watchStyles(env.Styles), p.Style)
+	}
+	if o.target == "" {
+		return cmdutil.UsageErrorf("--target is required: the kind to watch, e.g. --target v1/Secret")
+	}
+	return createWatch(env, p, o)
+}
+
+// runCreateDecorator is create decorator: create api in a style that
+// decorates existing kinds.
+func runCreateDecorator(env cmdutil.Env, o createAPIOptions) error {
+	p, style, err := cmdutil.LoadProject(env)
+	if err != nil {
+		return err
+	}
+	if !style.ExistingKinds {
+		return cmdutil.UsageErrorf("create decorator is for %s projects; this project's style is %s", cmdutil.DecoratorStyles(env.Styles), p.Style)
+	}
+	return createDecorator(env, p, o)
+}
+
 // existingKindFlags are the flags that name an existing kind and its
-// objects: --target, --selector, --name.
-func (o *createAPIOptions) existingKindFlags(cmd *cobra.Command, target string) {
+// objects: --target, --selector, --name. Their help starts with applies
+// (the styles they apply to) where the command serves others too.
+func (o *createAPIOptions) existingKindFlags(cmd *cobra.Command, applies, target string) {
 	f := cmd.Flags()
-	f.StringVar(&o.target, "target", "", target+", GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
-	f.StringVar(&o.selector, "selector", "", "label selector of the targets, KEY=VALUE[,...]")
-	f.StringVar(&o.name, "name", "", "the name of the watch or decorator (default: the target's resource name)")
+	f.StringVar(&o.target, "target", "", applies+target+", GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
+	f.StringVar(&o.selector, "selector", "", applies+"label selector of the targets, KEY=VALUE[,...]")
+	f.StringVar(&o.name, "name", "", applies+"the name of the watch or decorator (default: the target's resource name)")
 }
 
 type createWebhookOptions struct {
+	cmdutil.Given
 	kind               string
 	validate, defaults bool
 	rules              []string
 	write              cmdutil.WriteFlags
 }
 
-func newCreateWebhookCmd(env cmdutil.Env) *cobra.Command {
+func newCreateWebhookCmd(env cmdutil.Env, runF func(*createWebhookOptions) error) *cobra.Command {
 	var o createWebhookOptions
 	cmd := &cobra.Command{
 		Use:   "webhook",
@@ -134,13 +156,11 @@ Rules on the spec alone belong on the CRD: create api --rule and rule=.`,
     --rule "request.operation != 'UPDATE' || object.spec.engine == oldObject.spec.engine#engine cannot change"`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.kind == "" {
-				return cmdutil.UsageErrorf("--kind is required: the kind to admit")
+			o.Given = cmdutil.GivenBy(cmd)
+			if runF != nil {
+				return runF(&o)
 			}
-			if !o.validate && !o.defaults {
-				return cmdutil.UsageErrorf("--validate, --default or both are required")
-			}
-			return runCreateWebhook(env, cmd, o)
+			return runCreateWebhook(env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -153,7 +173,13 @@ Rules on the spec alone belong on the CRD: create api --rule and rule=.`,
 	return cmd
 }
 
-func runCreateWebhook(env cmdutil.Env, cmd *cobra.Command, o createWebhookOptions) error {
+func runCreateWebhook(env cmdutil.Env, o createWebhookOptions) error {
+	if o.kind == "" {
+		return cmdutil.UsageErrorf("--kind is required: the kind to admit")
+	}
+	if !o.validate && !o.defaults {
+		return cmdutil.UsageErrorf("--validate, --default or both are required")
+	}
 	p, style, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
@@ -168,7 +194,7 @@ func runCreateWebhook(env cmdutil.Env, cmd *cobra.Command, o createWebhookOption
 	if p, err = p.AddAdmission(input.FlagSource, style, o.kind, adm); err != nil {
 		return err
 	}
-	if err := cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.DryRun {
+	if err := cmdutil.RenderAndWrite(o.Ctx, env, env.Dir, p, o.write, nil); err != nil || o.write.DryRun {
 		return err
 	}
 	if style.Webhooks {
@@ -186,6 +212,7 @@ func webhookStyles(styles scaffold.Styles, webhooks bool) string {
 }
 
 type createAPIOptions struct {
+	cmdutil.Given
 	group, version, kind, plural, from string
 	target, selector, name             string
 	namespace                          string
@@ -203,7 +230,7 @@ type createAPIOptions struct {
 // options after them; --from replaces them all.
 var modelFlags = []string{"group", "version", "kind", "plural", "namespaced", "field", "status-field", "scale-replicas", "rule", "owns", "rbac", "short-names", "categories"}
 
-func newCreateAPICmd(env cmdutil.Env) *cobra.Command {
+func newCreateAPICmd(env cmdutil.Env, runF func(*createAPIOptions) error) *cobra.Command {
 	var o createAPIOptions
 	cmd := &cobra.Command{
 		Use:   "api",
@@ -254,14 +281,11 @@ re-rendered; your files already there are left alone.
   opctl create api --target v1/Secret --namespace payments --selector sync=vault`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.from != "" {
-				for _, name := range append(slices.Clone(modelFlags), slices.Sorted(maps.Keys(o.options))...) {
-					if cmd.Flags().Changed(name) {
-						return cmdutil.UsageErrorf("--from %s cannot be combined with --%s: put it in the file", o.from, name)
-					}
-				}
+			o.Given = cmdutil.GivenBy(cmd)
+			if runF != nil {
+				return runF(&o)
 			}
-			return runCreateAPI(env, cmd, o)
+			return runCreateAPI(env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -288,30 +312,35 @@ re-rendered; your files already there are left alone.
 		}
 	}
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
-	f.StringVar(&o.target, "target", "", targetStyles(env.Styles)+": the existing kind to watch or decorate, GROUP/VERSION/KIND (apps/v1/Deployment) or v1/KIND")
+	o.existingKindFlags(cmd, targetStyles(env.Styles)+": ", "the existing kind to watch or decorate")
 	f.StringVar(&o.namespace, "namespace", "", watchStyles(env.Styles)+": watch the target in this namespace only")
-	f.StringVar(&o.selector, "selector", "", targetStyles(env.Styles)+": label selector of the targets, KEY=VALUE[,...]")
-	f.StringVar(&o.name, "name", "", targetStyles(env.Styles)+": the watch's or decorator's name (default: the target's resource name)")
 	o.write.Register(cmd)
 	return cmd
 }
 
-func runCreateAPI(env cmdutil.Env, cmd *cobra.Command, o createAPIOptions) error {
+func runCreateAPI(env cmdutil.Env, o createAPIOptions) error {
+	if o.from != "" {
+		for _, name := range append(slices.Clone(modelFlags), slices.Sorted(maps.Keys(o.options))...) {
+			if o.Set(name) {
+				return cmdutil.UsageErrorf("--from %s cannot be combined with --%s: put it in the file", o.from, name)
+			}
+		}
+	}
 	p, style, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
 	}
 	if style.ExistingKinds {
-		if cmd.Flags().Changed("namespace") {
+		if o.Set("namespace") {
 			return cmdutil.UsageErrorf("--namespace is for watches (%s projects); a decorator watches every namespace: narrow it with --selector", watchStyles(env.Styles))
 		}
-		return createDecorator(env, cmd, p, o)
+		return createDecorator(env, p, o)
 	}
-	if style.Watches && cmd.Flags().Changed("target") {
-		return createWatch(env, cmd, p, o)
+	if style.Watches && o.Set("target") {
+		return createWatch(env, p, o)
 	}
 	for _, name := range []string{"target", "selector", "name", "namespace"} {
-		if cmd.Flags().Changed(name) {
+		if o.Set(name) {
 			return cmdutil.UsageErrorf("--%s is for %s projects; this project's style is %s", name, targetStyles(env.Styles), p.Style)
 		}
 	}
@@ -326,7 +355,7 @@ func runCreateAPI(env cmdutil.Env, cmd *cobra.Command, o createAPIOptions) error
 		return err
 	}
 	cmdutil.WarnUnguarded(env, api, api.Rules)
-	if err := cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil); err != nil || o.write.DryRun {
+	if err := cmdutil.RenderAndWrite(o.Ctx, env, env.Dir, p, o.write, nil); err != nil || o.write.DryRun {
 		return err
 	}
 	// The README, written once, may predate the kind that needs them.
@@ -340,9 +369,9 @@ func runCreateAPI(env cmdutil.Env, cmd *cobra.Command, o createAPIOptions) error
 
 // createWatch adds a watch of an existing kind: no CRD, a handler that
 // hands each object to the user's code.
-func createWatch(env cmdutil.Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
+func createWatch(env cmdutil.Env, p scaffold.Project, o createAPIOptions) error {
 	for _, name := range append([]string{"from"}, modelFlags...) {
-		if cmd.Flags().Changed(name) {
+		if o.Set(name) {
 			return cmdutil.UsageErrorf("--%s does not apply with --target, which watches an existing kind: use --namespace, --selector, --name", name)
 		}
 	}
@@ -353,14 +382,14 @@ func createWatch(env cmdutil.Env, cmd *cobra.Command, p scaffold.Project, o crea
 	if p, err = p.AddWatch(input.FlagSource, scaffold.Watch{Name: name, Target: target, Namespace: o.namespace, Selector: selector}); err != nil {
 		return err
 	}
-	return cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
+	return cmdutil.RenderAndWrite(o.Ctx, env, env.Dir, p, o.write, nil)
 }
 
 // createDecorator adds a decorator: no CRD, children attached to existing
 // resources of the target kind.
-func createDecorator(env cmdutil.Env, cmd *cobra.Command, p scaffold.Project, o createAPIOptions) error {
+func createDecorator(env cmdutil.Env, p scaffold.Project, o createAPIOptions) error {
 	for _, name := range append([]string{"from"}, modelFlags...) {
-		if name != "owns" && cmd.Flags().Changed(name) {
+		if name != "owns" && o.Set(name) {
 			return cmdutil.UsageErrorf("--%s does not apply to %s projects, which add no CRD: use --target, --selector, --owns", name, p.Style)
 		}
 	}
@@ -374,7 +403,7 @@ func createDecorator(env cmdutil.Env, cmd *cobra.Command, p scaffold.Project, o 
 	if p, err = p.AddDecorator(input.FlagSource, scaffold.Decorator{Name: name, Target: target, Selector: selector, Owns: o.owns}); err != nil {
 		return err
 	}
-	return cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, o.write, nil)
+	return cmdutil.RenderAndWrite(o.Ctx, env, env.Dir, p, o.write, nil)
 }
 
 // existingKind parses --target and --selector, and names the watch or

@@ -12,12 +12,19 @@ func NewDeleteCmd(env cmdutil.Env) *cobra.Command {
 		Short: "Remove parts of the project",
 		Args:  cmdutil.MaxArgs(0),
 	}
-	cmd.AddCommand(newDeleteAPICmd(env))
+	cmd.AddCommand(newDeleteAPICmd(env, nil))
 	return cmd
 }
 
-func newDeleteAPICmd(env cmdutil.Env) *cobra.Command {
-	var w cmdutil.WriteFlags
+// deleteAPIOptions are delete api's: the name of what to remove.
+type deleteAPIOptions struct {
+	cmdutil.Given
+	name  string
+	write cmdutil.WriteFlags
+}
+
+func newDeleteAPICmd(env cmdutil.Env, runF func(*deleteAPIOptions) error) *cobra.Command {
+	var o deleteAPIOptions
 	cmd := &cobra.Command{
 		Use:   "api NAME",
 		Short: "Remove a kind (or a decorator, or a watch) from the project in the current directory",
@@ -35,7 +42,11 @@ and listed. opctl.yaml forgets the kind.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runDeleteAPI(cmd, env, args[0], w)
+			o.Given, o.name = cmdutil.GivenBy(cmd), args[0]
+			if runF != nil {
+				return runF(&o)
+			}
+			return runDeleteAPI(env, o)
 		},
 		ValidArgsFunction: func(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) > 0 {
@@ -44,19 +55,19 @@ and listed. opctl.yaml forgets the kind.`,
 			return cmdutil.OneOf(cmdutil.ProjectNames(env, true))(cmd, args, toComplete)
 		},
 	}
-	w.Register(cmd)
+	o.write.Register(cmd)
 	return cmd
 }
 
-func runDeleteAPI(cmd *cobra.Command, env cmdutil.Env, name string, w cmdutil.WriteFlags) error {
+func runDeleteAPI(env cmdutil.Env, o deleteAPIOptions) error {
 	p, _, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
 	}
 	// The name is the command's argument, NAME in its usage.
-	without, err := p.RemoveAPI(func(string) string { return "NAME" }, name)
+	without, err := p.RemoveAPI(func(string) string { return "NAME" }, o.name)
 	if err != nil {
 		return err
 	}
-	return cmdutil.WriteChange(cmd, env, p, without, w)
+	return cmdutil.WriteChange(o.Ctx, env, p, without, o.write)
 }

@@ -20,11 +20,12 @@ func NewEditCmd(env cmdutil.Env) *cobra.Command {
 		Short: "Change part of the project in the current directory",
 		Args:  cmdutil.MaxArgs(0),
 	}
-	cmd.AddCommand(newEditAPICmd(env))
+	cmd.AddCommand(newEditAPICmd(env, nil))
 	return cmd
 }
 
 type editAPIOptions struct {
+	cmdutil.Given
 	kind                   string
 	fields, removeFields   []string
 	status, removeStatus   []string
@@ -39,7 +40,7 @@ type editAPIOptions struct {
 	write                  cmdutil.WriteFlags
 }
 
-func newEditAPICmd(env cmdutil.Env) *cobra.Command {
+func newEditAPICmd(env cmdutil.Env, runF func(*editAPIOptions) error) *cobra.Command {
 	var o editAPIOptions
 	cmd := &cobra.Command{
 		Use:   "api",
@@ -94,10 +95,11 @@ api/VERSION/KIND_conversion.go); the other styles refuse, saying why.`,
   opctl edit api --kind Database --new-version v2 --rename-field engine=flavor   # go`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.kind == "" {
-				return cmdutil.UsageErrorf("--kind is required: the kind to change")
+			o.Given = cmdutil.GivenBy(cmd)
+			if runF != nil {
+				return runF(&o)
 			}
-			return runEditAPI(env, cmd, o)
+			return runEditAPI(env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -125,7 +127,10 @@ api/VERSION/KIND_conversion.go); the other styles refuse, saying why.`,
 	return cmd
 }
 
-func runEditAPI(env cmdutil.Env, cmd *cobra.Command, o editAPIOptions) error {
+func runEditAPI(env cmdutil.Env, o editAPIOptions) error {
+	if o.kind == "" {
+		return cmdutil.UsageErrorf("--kind is required: the kind to change")
+	}
 	p, style, err := cmdutil.LoadProject(env)
 	if err != nil {
 		return err
@@ -152,13 +157,13 @@ func runEditAPI(env cmdutil.Env, cmd *cobra.Command, o editAPIOptions) error {
 	for _, r := range o.rules {
 		edit.Rules = append(edit.Rules, api.ParseRule(r))
 	}
-	if cmd.Flags().Changed("short-names") {
+	if o.Set("short-names") {
 		edit.ShortNames = &o.shortNames
 	}
-	if cmd.Flags().Changed("categories") {
+	if o.Set("categories") {
 		edit.Categories = &o.categories
 	}
-	if cmd.Flags().Changed("scale-replicas") {
+	if o.Set("scale-replicas") {
 		edit.ScaleReplicas = &o.scaleReplicas
 	}
 	for _, r := range o.renames {
@@ -169,7 +174,7 @@ func runEditAPI(env cmdutil.Env, cmd *cobra.Command, o editAPIOptions) error {
 		edit.Renames = append(edit.Renames, api.Rename{From: from, To: to})
 	}
 	if o.newVersion != "" {
-		return addVersion(cmd, env, p, o, edit)
+		return addVersion(env, p, o, edit)
 	}
 	if len(edit.Renames) > 0 {
 		return cmdutil.UsageErrorf("--rename-field renames a field in a new version (--new-version): in a served version, a rename removes a field")
@@ -192,12 +197,12 @@ func runEditAPI(env cmdutil.Env, cmd *cobra.Command, o editAPIOptions) error {
 	for _, b := range breaks {
 		fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --%s %q breaks %s of %s (allowed, a pre-release version): %s\n", b.Key, b.Value, old.Version, old.Kind, b.Why)
 	}
-	return cmdutil.WriteChange(cmd, env, p, edited, o.write)
+	return cmdutil.WriteChange(o.Ctx, env, p, edited, o.write)
 }
 
 // addVersion adds o.newVersion to the kind, refusing a version the API
 // server could not convert to and from the one before by None conversion.
-func addVersion(cmd *cobra.Command, env cmdutil.Env, p scaffold.Project, o editAPIOptions, edit api.APIEdit) error {
+func addVersion(env cmdutil.Env, p scaffold.Project, o editAPIOptions, edit api.APIEdit) error {
 	if o.allowBreaking {
 		return cmdutil.UsageErrorf("--allow-breaking changes a pre-release version in place; --new-version adds one, converted by None conversion, and cannot break")
 	}
@@ -215,7 +220,7 @@ func addVersion(cmd *cobra.Command, env cmdutil.Env, p scaffold.Project, o editA
 			b.Key, b.Value, a.Version, a.Kind, old.Version, b.Why)
 	}
 	cmdutil.WarnUnguarded(env, a, edit.Rules)
-	return cmdutil.WriteChange(cmd, env, p, edited, o.write)
+	return cmdutil.WriteChange(o.Ctx, env, p, edited, o.write)
 }
 
 // refuseBreaks refuses the first breaking change, unless the version is a
