@@ -90,15 +90,15 @@ Deployment and starter code that reconciles, with its own tests.`,
 	root.SetErr(env.IO.ErrOut)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return cmdutil.Usage(err) })
 	root.AddCommand(
-		decide.NewCmd(env),
-		project.NewInitCmd(env),
+		decide.NewCmd(env, nil),
+		project.NewInitCmd(env, nil),
 		kinds.NewCreateCmd(env),
 		kinds.NewEditCmd(env),
 		kinds.NewDeleteCmd(env),
-		project.NewGenerateCmd(env),
-		project.NewUpgradeCmd(env),
-		project.NewMigrateCmd(env),
-		project.NewVerifyCmd(env),
+		project.NewGenerateCmd(env, nil),
+		project.NewUpgradeCmd(env, nil),
+		project.NewMigrateCmd(env, nil),
+		project.NewVerifyCmd(env, nil),
 		newStylesCmd(env),
 		newVersionCmd(env),
 	)

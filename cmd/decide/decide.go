@@ -48,7 +48,7 @@ func (c *ChecklistFlags) Register(cmd *cobra.Command, styles scaffold.Styles) {
 // Collect gathers the answers from --answers, then the flags, then (when
 // prompting) the user, asking only questions that apply. Without prompts a
 // missing answer is an error that names its flag.
-func (c *ChecklistFlags) Collect(env cmdutil.Env, cmd *cobra.Command, prompt bool) (checklist.Answers, error) {
+func (c *ChecklistFlags) Collect(env cmdutil.Env, given cmdutil.Given, prompt bool) (checklist.Answers, error) {
 	a := checklist.Answers{}
 	if c.answersFile != "" {
 		if err := loadAnswers(env, c.answersFile, a); err != nil {
@@ -56,7 +56,7 @@ func (c *ChecklistFlags) Collect(env cmdutil.Env, cmd *cobra.Command, prompt boo
 		}
 	}
 	for id, v := range c.values {
-		if cmd.Flags().Changed(id) {
+		if given.Set(id) {
 			a[id] = *v
 		}
 	}
@@ -153,12 +153,15 @@ func askQuestion(pr cmdutil.Prompter, q checklist.Question) (string, error) {
 }
 
 type decideOptions struct {
+	cmdutil.Given
 	answers      ChecklistFlags
 	output       string
 	domain, name string
 }
 
-func NewCmd(env cmdutil.Env) *cobra.Command {
+// NewCmd is opctl decide; runF, when not nil, gets the options in place of
+// the run function.
+func NewCmd(env cmdutil.Env, runF func(*decideOptions) error) *cobra.Command {
 	var o decideOptions
 	cmd := &cobra.Command{
 		Use:   "decide",
@@ -174,27 +177,11 @@ that applies must be answered by a flag or by --answers FILE.`,
     --language go --logic imperative --maintainers yes -o json`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.output != "text" && o.output != "json" {
-				return cmdutil.UsageErrorf("-o %q: want text or json", o.output)
+			o.Given = cmdutil.GivenBy(cmd)
+			if runF != nil {
+				return runF(&o)
 			}
-			o.answers.stopWhenSettled = true
-			a, err := o.answers.Collect(env, cmd, env.IO.Interactive)
-			if err != nil {
-				return err
-			}
-			rec, err := checklist.Recommend(env.Styles.Profiles(), a)
-			if err != nil {
-				return cmdutil.Usage(err)
-			}
-			var next []string
-			if rec.Style != "" {
-				next = nextCommands(env.Styles, a, rec.Style, o.domain, o.name)
-			}
-			if o.output == "json" {
-				return printDecisionJSON(env.IO.Out, a, rec, strings.Join(next, " && "))
-			}
-			printDecision(env.IO.Out, rec, next)
-			return nil
+			return runDecide(env, o)
 		},
 	}
 	o.answers.Register(cmd, env.Styles)
@@ -202,6 +189,30 @@ that applies must be answered by a flag or by --answers FILE.`,
 	cmd.Flags().StringVar(&o.domain, "domain", "example.com", "domain to put in the suggested init command")
 	cmd.Flags().StringVar(&o.name, "name", "my-operator", "project name to put in the suggested init command")
 	return cmd
+}
+
+func runDecide(env cmdutil.Env, o decideOptions) error {
+	if o.output != "text" && o.output != "json" {
+		return cmdutil.UsageErrorf("-o %q: want text or json", o.output)
+	}
+	o.answers.stopWhenSettled = true
+	a, err := o.answers.Collect(env, o.Given, env.IO.Interactive)
+	if err != nil {
+		return err
+	}
+	rec, err := checklist.Recommend(env.Styles.Profiles(), a)
+	if err != nil {
+		return cmdutil.Usage(err)
+	}
+	var next []string
+	if rec.Style != "" {
+		next = nextCommands(env.Styles, a, rec.Style, o.domain, o.name)
+	}
+	if o.output == "json" {
+		return printDecisionJSON(env.IO.Out, a, rec, strings.Join(next, " && "))
+	}
+	printDecision(env.IO.Out, rec, next)
+	return nil
 }
 
 // nextCommands are the exact command lines that scaffold the recommendation:

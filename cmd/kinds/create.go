@@ -20,6 +20,7 @@ import (
 	"github.com/opctl/opctl/scaffold/render"
 )
 
+// NewCreateCmd is opctl create and its subcommands.
 func NewCreateCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "create",

@@ -6,6 +6,7 @@ import (
 	"github.com/opctl/opctl/cmd/cmdutil"
 )
 
+// NewDeleteCmd is opctl delete and its subcommands.
 func NewDeleteCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "delete",

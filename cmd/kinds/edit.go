@@ -14,6 +14,7 @@ import (
 	"github.com/opctl/opctl/scaffold/input"
 )
 
+// NewEditCmd is opctl edit and its subcommands.
 func NewEditCmd(env cmdutil.Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "edit",

@@ -7,8 +7,16 @@ import (
 	"github.com/opctl/opctl/scaffold"
 )
 
-func NewGenerateCmd(env cmdutil.Env) *cobra.Command {
-	var w cmdutil.WriteFlags
+// generateOptions are opctl generate's.
+type generateOptions struct {
+	cmdutil.Given
+	write cmdutil.WriteFlags
+}
+
+// NewGenerateCmd is opctl generate; runF, when not nil, gets the options
+// in place of the run function.
+func NewGenerateCmd(env cmdutil.Env, runF func(*generateOptions) error) *cobra.Command {
+	var o generateOptions
 	cmd := &cobra.Command{
 		Use:   "generate",
 		Short: "Re-render every generated file of the project in the current directory from opctl.yaml",
@@ -18,13 +26,21 @@ hand are reported and left alone unless --force. Generated files the project
 no longer produces (a kind taken out of opctl.yaml) are removed when unchanged.`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := scaffold.LoadProject(env.Dir, env.Styles)
-			if err != nil {
-				return err
+			o.Given = cmdutil.GivenBy(cmd)
+			if runF != nil {
+				return runF(&o)
 			}
-			return cmdutil.RenderAndWrite(cmd.Context(), env, env.Dir, p, w, nil)
+			return runGenerate(env, o)
 		},
 	}
-	w.Register(cmd)
+	o.write.Register(cmd)
 	return cmd
+}
+
+func runGenerate(env cmdutil.Env, o generateOptions) error {
+	p, err := scaffold.LoadProject(env.Dir, env.Styles)
+	if err != nil {
+		return err
+	}
+	return cmdutil.RenderAndWrite(o.Ctx, env, env.Dir, p, o.write, nil)
 }

@@ -25,6 +25,9 @@ import (
 )
 
 type initOptions struct {
+	cmdutil.Given
+	// dir is where the project goes.
+	dir                       string
 	style, domain, name, repo string
 	scope                     string
 	yes                       bool
@@ -36,7 +39,9 @@ type initOptions struct {
 	write                     cmdutil.WriteFlags
 }
 
-func NewInitCmd(env cmdutil.Env) *cobra.Command {
+// NewInitCmd is opctl init; runF, when not nil, gets the options in place
+// of the run function.
+func NewInitCmd(env cmdutil.Env, runF func(*initOptions) error) *cobra.Command {
 	o := initOptions{}
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
@@ -61,14 +66,11 @@ kinds with opctl create api).`,
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(env.Dir, dir)
 			}
-			o.nameGiven = cmd.Flags().Changed("name")
-			o.resyncGiven = cmd.Flags().Changed("resync-seconds")
-			o.domainGiven = cmd.Flags().Changed("domain")
-			o.scopeGiven = cmd.Flags().Changed("scope")
-			if !o.nameGiven {
-				o.name = filepath.Base(dir)
+			o.Given, o.dir = cmdutil.GivenBy(cmd), dir
+			if runF != nil {
+				return runF(&o)
 			}
-			return runInit(env, cmd, dir, o)
+			return runInit(env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -87,7 +89,13 @@ kinds with opctl create api).`,
 	return cmd
 }
 
-func runInit(env cmdutil.Env, cmd *cobra.Command, dir string, o initOptions) error {
+func runInit(env cmdutil.Env, o initOptions) error {
+	dir := o.dir
+	o.nameGiven, o.resyncGiven = o.Set("name"), o.Set("resync-seconds")
+	o.domainGiven, o.scopeGiven = o.Set("domain"), o.Set("scope")
+	if !o.nameGiven {
+		o.name = filepath.Base(dir)
+	}
 	if info, err := os.Stat(dir); err == nil && !info.IsDir() {
 		return cmdutil.UsageErrorf("%s is a file: init needs a directory (new or existing)", dir)
 	}
@@ -119,7 +127,7 @@ func runInit(env cmdutil.Env, cmd *cobra.Command, dir string, o initOptions) err
 	var p scaffold.Project
 	for {
 		o = flags
-		if p, err = initProject(env, cmd, dir, &o, prompt, &prev); !errors.Is(err, errGoBack) {
+		if p, err = initProject(env, dir, &o, prompt, &prev); !errors.Is(err, errGoBack) {
 			break
 		}
 	}
@@ -151,11 +159,11 @@ var errGoBack = errors.New("going back to the questions")
 // answers of a pass before, the defaults of this one, and gets this pass's
 // answers), then renders and writes the project. errGoBack: the user
 // chose to change the answers.
-func initProject(env cmdutil.Env, cmd *cobra.Command, dir string, o *initOptions, prompt bool, prev *initAnswers) (scaffold.Project, error) {
+func initProject(env cmdutil.Env, dir string, o *initOptions, prompt bool, prev *initAnswers) (scaffold.Project, error) {
 	var answers initAnswers
 	if prompt {
 		var err error
-		if answers, err = askInit(env, cmd, o, *prev); err != nil {
+		if answers, err = askInit(env, o, *prev); err != nil {
 			return scaffold.Project{}, err
 		}
 	}
@@ -193,7 +201,7 @@ func initProject(env cmdutil.Env, cmd *cobra.Command, dir string, o *initOptions
 			return cmdutil.ErrCancelled
 		}
 	}
-	return p, cmdutil.RenderAndWrite(cmd.Context(), env, dir, p, o.write, confirm)
+	return p, cmdutil.RenderAndWrite(o.Ctx, env, dir, p, o.write, confirm)
 }
 
 // existingModule is the module path of dir's go.mod, "" when it has none.
@@ -287,14 +295,14 @@ func (a initAnswers) addFirst(p scaffold.Project) (scaffold.Project, error) {
 // askInit prompts for everything the flags left out: the checklist and
 // Style, the project metadata, and the first API (or decorator). Each
 // question starts from prev's answer, when the user went back.
-func askInit(env cmdutil.Env, cmd *cobra.Command, o *initOptions, prev initAnswers) (initAnswers, error) {
+func askInit(env cmdutil.Env, o *initOptions, prev initAnswers) (initAnswers, error) {
 	pr := env.Prompter
 	var err error
 	if o.style == "" {
 		if prev.style != "" {
 			o.style, err = pr.Select("Style to scaffold", "your answer is preselected; opctl styles describes each", env.Styles.Names(), prev.style)
 		} else {
-			o.style, err = chooseStyle(env, cmd, o)
+			o.style, err = chooseStyle(env, o)
 		}
 		if err != nil {
 			return prev, err
@@ -343,8 +351,8 @@ func checkAnswer(check func(input.Source, string) error) func(string) error {
 
 // chooseStyle walks the checklist, shows the recommendation and lets the
 // user accept it or pick another style.
-func chooseStyle(env cmdutil.Env, cmd *cobra.Command, o *initOptions) (string, error) {
-	answers, err := o.answers.Collect(env, cmd, true)
+func chooseStyle(env cmdutil.Env, o *initOptions) (string, error) {
+	answers, err := o.answers.Collect(env, o.Given, true)
 	if err != nil {
 		return "", err
 	}

@@ -23,11 +23,16 @@ import (
 )
 
 type migrateOptions struct {
+	cmdutil.Given
+	// dir is where the new project goes.
+	dir              string
 	to, domain, repo string
 	write            cmdutil.WriteFlags
 }
 
-func NewMigrateCmd(env cmdutil.Env) *cobra.Command {
+// NewMigrateCmd is opctl migrate; runF, when not nil, gets the options in
+// place of the run function.
+func NewMigrateCmd(env cmdutil.Env, runF func(*migrateOptions) error) *cobra.Command {
 	var o migrateOptions
 	cmd := &cobra.Command{
 		Use:   "migrate --to STYLE DIR",
@@ -51,11 +56,14 @@ cluster, and how it behaves unlike the old one.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := args[0]
-			if !filepath.IsAbs(dir) {
-				dir = filepath.Join(env.Dir, dir)
+			o.Given, o.dir = cmdutil.GivenBy(cmd), args[0]
+			if !filepath.IsAbs(o.dir) {
+				o.dir = filepath.Join(env.Dir, o.dir)
 			}
-			return runMigrate(env, cmd, dir, o)
+			if runF != nil {
+				return runF(&o)
+			}
+			return runMigrate(env, o)
 		},
 	}
 	f := cmd.Flags()
@@ -67,7 +75,8 @@ cluster, and how it behaves unlike the old one.`,
 	return cmd
 }
 
-func runMigrate(env cmdutil.Env, cmd *cobra.Command, dir string, o migrateOptions) error {
+func runMigrate(env cmdutil.Env, o migrateOptions) error {
+	dir := o.dir
 	if o.to == "" {
 		return cmdutil.UsageErrorf("--to is required (styles: %s)", strings.Join(env.Styles.Names(), ", "))
 	}
@@ -101,7 +110,7 @@ func runMigrate(env cmdutil.Env, cmd *cobra.Command, dir string, o migrateOption
 	if err != nil {
 		return err
 	}
-	if err := cmdutil.RenderAndWrite(cmd.Context(), env, dir, m.Project, o.write, nil); err != nil || o.write.DryRun {
+	if err := cmdutil.RenderAndWrite(o.Ctx, env, dir, m.Project, o.write, nil); err != nil || o.write.DryRun {
 		return err
 	}
 	carried, err := carriedOver(env.Dir, dir, m.Project)

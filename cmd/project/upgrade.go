@@ -11,8 +11,16 @@ import (
 	"github.com/opctl/opctl/scaffold/upgrade"
 )
 
-func NewUpgradeCmd(env cmdutil.Env) *cobra.Command {
-	var w cmdutil.WriteFlags
+// upgradeOptions are opctl upgrade's.
+type upgradeOptions struct {
+	cmdutil.Given
+	write cmdutil.WriteFlags
+}
+
+// NewUpgradeCmd is opctl upgrade; runF, when not nil, gets the options in
+// place of the run function.
+func NewUpgradeCmd(env cmdutil.Env, runF func(*upgradeOptions) error) *cobra.Command {
+	var o upgradeOptions
 	cmd := &cobra.Command{
 		Use:   "upgrade",
 		Short: "Move the project in the current directory to this opctl: its pins and files, your changes merged in",
@@ -32,53 +40,61 @@ edited by hand stop the upgrade, as they stop opctl generate, unless
 --force. Conflicts exit 1 once everything is written.`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			p, err := scaffold.LoadProject(env.Dir, env.Styles)
-			if err != nil {
-				return err
+			o.Given = cmdutil.GivenBy(cmd)
+			if runF != nil {
+				return runF(&o)
 			}
-			style, err := env.Styles.Lookup(p.Style)
-			if err != nil {
-				return err
-			}
-			plan, err := upgrade.Prepare(env.Dir, p, style, upgrade.NewProjectBases(env.Dir), w.Force)
-			if err != nil {
-				return err
-			}
-			out := env.IO.Out
-			if len(plan.Pins) == 0 {
-				fmt.Fprintln(out, "pins: already this opctl's")
-			}
-			for _, pin := range plan.Pins {
-				fmt.Fprintf(out, "pin       %s: %s -> %s\n", pin.Key, pin.From, pin.To)
-				for _, note := range pin.Notes {
-					fmt.Fprintf(out, "          note: %s\n", note)
-				}
-			}
-			if p.HashesInProjectFile() {
-				fmt.Fprintf(out, "note      %s no longer holds the hashes of the files opctl wrote: %s does; commit it with .opctl/base\n", scaffold.ProjectFileName, scaffold.LockFileName)
-			}
-			if err := cmdutil.WritePlan(cmd.Context(), env, env.Dir, plan.Changes, w, nil); err != nil {
-				return err
-			}
-			if len(plan.Guessed) > 0 {
-				fmt.Fprintf(out, "merged from the commit that added opctl.yaml (the opctl before recorded no hash of your files): %s; check that your changes are kept\n", strings.Join(plan.Guessed, ", "))
-			}
-			if len(plan.Stale) > 0 {
-				fmt.Fprintf(out, "left as they were, in the commit that added opctl.yaml and unchanged since, but written by no opctl now (remove the earlier opctl's): %s\n", strings.Join(plan.Stale, ", "))
-			}
-			if len(plan.Unbased) > 0 {
-				fmt.Fprintf(out, "merged without the version opctl wrote before (every difference is a conflict): %s\n", strings.Join(plan.Unbased, ", "))
-			}
-			if conflicts := plan.Conflicts(); len(conflicts) > 0 {
-				verb := "have"
-				if w.DryRun {
-					verb = "would have"
-				}
-				return fmt.Errorf("%s %s conflicts: resolve the lines between <<<<<<< and >>>>>>>, then run make test", strings.Join(conflicts, ", "), verb)
-			}
-			return nil
+			return runUpgrade(env, o)
 		},
 	}
-	w.Register(cmd)
+	o.write.Register(cmd)
 	return cmd
+}
+
+func runUpgrade(env cmdutil.Env, o upgradeOptions) error {
+	p, err := scaffold.LoadProject(env.Dir, env.Styles)
+	if err != nil {
+		return err
+	}
+	style, err := env.Styles.Lookup(p.Style)
+	if err != nil {
+		return err
+	}
+	plan, err := upgrade.Prepare(env.Dir, p, style, upgrade.NewProjectBases(env.Dir), o.write.Force)
+	if err != nil {
+		return err
+	}
+	out := env.IO.Out
+	if len(plan.Pins) == 0 {
+		fmt.Fprintln(out, "pins: already this opctl's")
+	}
+	for _, pin := range plan.Pins {
+		fmt.Fprintf(out, "pin       %s: %s -> %s\n", pin.Key, pin.From, pin.To)
+		for _, note := range pin.Notes {
+			fmt.Fprintf(out, "          note: %s\n", note)
+		}
+	}
+	if p.HashesInProjectFile() {
+		fmt.Fprintf(out, "note      %s no longer holds the hashes of the files opctl wrote: %s does; commit it with .opctl/base\n", scaffold.ProjectFileName, scaffold.LockFileName)
+	}
+	if err := cmdutil.WritePlan(o.Ctx, env, env.Dir, plan.Changes, o.write, nil); err != nil {
+		return err
+	}
+	if len(plan.Guessed) > 0 {
+		fmt.Fprintf(out, "merged from the commit that added opctl.yaml (the opctl before recorded no hash of your files): %s; check that your changes are kept\n", strings.Join(plan.Guessed, ", "))
+	}
+	if len(plan.Stale) > 0 {
+		fmt.Fprintf(out, "left as they were, in the commit that added opctl.yaml and unchanged since, but written by no opctl now (remove the earlier opctl's): %s\n", strings.Join(plan.Stale, ", "))
+	}
+	if len(plan.Unbased) > 0 {
+		fmt.Fprintf(out, "merged without the version opctl wrote before (every difference is a conflict): %s\n", strings.Join(plan.Unbased, ", "))
+	}
+	if conflicts := plan.Conflicts(); len(conflicts) > 0 {
+		verb := "have"
+		if o.write.DryRun {
+			verb = "would have"
+		}
+		return fmt.Errorf("%s %s conflicts: resolve the lines between <<<<<<< and >>>>>>>, then run make test", strings.Join(conflicts, ", "), verb)
+	}
+	return nil
 }

@@ -21,7 +21,16 @@ import (
 	"github.com/opctl/opctl/scaffold/render"
 )
 
-func NewVerifyCmd(env cmdutil.Env) *cobra.Command {
+// verifyOptions are opctl verify's: the two project directories.
+type verifyOptions struct {
+	cmdutil.Given
+	dirs [2]string
+}
+
+// NewVerifyCmd is opctl verify; runF, when not nil, gets the options in
+// place of the run function.
+func NewVerifyCmd(env cmdutil.Env, runF func(*verifyOptions) error) *cobra.Command {
+	var o verifyOptions
 	return &cobra.Command{
 		Use:   "verify OLD NEW",
 		Short: "Check that two projects of the same kinds do the same: CRDs, conformance cases, and each case's outcome",
@@ -44,14 +53,17 @@ checked: opctl's role, which the cases describe, does not run.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dirs := [2]string{}
+			o.Given = cmdutil.GivenBy(cmd)
 			for i, a := range args {
-				dirs[i] = a
+				o.dirs[i] = a
 				if !filepath.IsAbs(a) {
-					dirs[i] = filepath.Join(env.Dir, a)
+					o.dirs[i] = filepath.Join(env.Dir, a)
 				}
 			}
-			return runVerify(cmd.Context(), env, dirs)
+			if runF != nil {
+				return runF(&o)
+			}
+			return runVerify(env, o)
 		},
 	}
 }
@@ -64,7 +76,8 @@ type verified struct {
 	cases   map[string][]byte
 }
 
-func runVerify(ctx context.Context, env cmdutil.Env, dirs [2]string) error {
+func runVerify(env cmdutil.Env, o verifyOptions) error {
+	ctx, dirs := o.Ctx, o.dirs
 	var sides [2]verified
 	for i, dir := range dirs {
 		p, err := scaffold.LoadProject(dir, env.Styles)
