@@ -111,6 +111,54 @@ func parsePartials(funcs template.FuncMap, sets []fs.FS) (*template.Template, er
 	return t, nil
 }
 
+// Template is one file of a list: the path of the file, the template that
+// renders it, who owns it and, when not 0, its mode. The path may hold
+// actions ({{.Singular}}) on the data the list is rendered with, so a list
+// of a kind's files is data too.
+type Template struct {
+	Path, Source string
+	Owner        Ownership
+	Mode         fs.FileMode
+}
+
+// GeneratedFile is a file of a list that opctl generates.
+func GeneratedFile(path, source string) Template { return Template{Path: path, Source: source, Owner: Generated} }
+
+// UserFile is a file of a list that is the user's once written.
+func UserFile(path, source string) Template { return Template{Path: path, Source: source, Owner: UserOwned} }
+
+// Executable is t with mode 0o755.
+func (t Template) Executable() Template {
+	t.Mode = 0o755
+	return t
+}
+
+// Files renders each file of list with data.
+func (r *Renderer) Files(data any, list ...Template) {
+	for _, f := range list {
+		if r.err != nil {
+			return
+		}
+		out := f.Path
+		if strings.Contains(out, "{{") {
+			var b strings.Builder
+			t, err := template.New("path").Option("missingkey=error").Parse(out)
+			if err == nil {
+				err = t.Execute(&b, data)
+			}
+			if err != nil {
+				r.err = fmt.Errorf("internal error: the path %s: %w", f.Path, err)
+				return
+			}
+			out = b.String()
+		}
+		r.File(out, f.Source, f.Owner, data)
+		if f.Mode != 0 {
+			r.Chmod(out, f.Mode)
+		}
+	}
+}
+
 // Chmod sets the mode of a file already rendered.
 func (r *Renderer) Chmod(out string, mode fs.FileMode) {
 	if r.err != nil {

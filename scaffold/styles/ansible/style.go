@@ -258,18 +258,9 @@ func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 	d.CreateOnceKinds = string(b)
 	// Jinja2 is full of {{ and }}: opctl's actions go between [[ and ]].
 	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates")).Delims("[[", "]]")
-	r.File("ansible.cfg", "ansible.cfg.tmpl", machinery.UserOwned, d)
-	r.File(".ansible-lint", "ansible-lint.tmpl", machinery.UserOwned, d)
-	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
-	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
-	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
-	r.File("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl", machinery.UserOwned, d)
-	r.File("molecule/default/converge.yml", "molecule/converge.yml.tmpl", machinery.Generated, d)
-	r.File("molecule/default/verify.yml", "molecule/verify.yml.tmpl", machinery.Generated, d)
+	r.Files(d, projectFiles...)
 	if len(p.APIs) > 0 {
-		r.File("tests/test-conformance.yml", "test-conformance.yml.tmpl", machinery.Generated, d)
-		r.File("tests/conformance-case.yml", "conformance-case.yml.tmpl", machinery.Generated, d)
+		r.Files(d, conformanceFiles...)
 	}
 	if r.Err() != nil {
 		return r.Err()
@@ -280,12 +271,7 @@ func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 		if err != nil {
 			return err
 		}
-		role := "roles/" + aw.Role + "/"
-		r.File(role+"tasks/main.yml", "watch/main.yml.tmpl", machinery.Generated, aw)
-		r.File(role+"tasks/handle.yml", "watch/handle.yml.tmpl", machinery.UserOwned, aw)
-		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", machinery.UserOwned, aw)
-		r.File("playbooks/local-"+aw.Role+".yml", "watch/local.yml.tmpl", machinery.UserOwned, aw)
-		r.File("tests/test-"+aw.Role+".yml", "watch/test.yml.tmpl", machinery.UserOwned, aw)
+		r.Files(aw, watchFiles...)
 		watches = append(watches, aw)
 	}
 	if err := addAnsibleData(p, d.APIs, watches, t); err != nil {
@@ -302,28 +288,61 @@ func ansibleFiles(p scaffold.Project, t *machinery.Tree) error {
 			continue
 		}
 		role := "roles/" + a.Singular() + "/"
-		r.File(role+"tasks/main.yml", "role/tasks/main.yml.tmpl", machinery.UserOwned, a)
-		r.File(role+"tasks/children.yml", "role/tasks/children.yml.tmpl", machinery.Generated, a)
-		r.File(role+"tasks/render.yml", "role/tasks/render.yml.tmpl", machinery.Generated, a)
-		r.File(role+"tasks/status.yml", "role/tasks/status.yml.tmpl", machinery.Generated, a)
-		r.File(role+"tasks/record-status.yml", "role/tasks/record-status.yml.tmpl", machinery.Generated, a)
-		r.File(role+"vars/main.yml", "role/vars/main.yml.tmpl", machinery.Generated, a)
+		r.Files(a, roleFiles...)
 		if a.Workloads {
-			r.File(role+"templates/pod.yaml.j2", "role/templates/pod.yaml.j2.tmpl", machinery.UserOwned, a)
+			r.Files(a, machinery.UserFile("roles/{{.Role}}/templates/pod.yaml.j2", "role/templates/pod.yaml.j2.tmpl"))
 		}
 		for _, c := range a.Children {
 			r.File(role+"templates/"+c.Template, "role/templates/"+c.Shape()+".yaml.j2.tmpl", machinery.UserOwned, ansibleChildData{a, c})
 		}
 		if len(a.Status) > 0 {
-			r.File(role+"templates/status.yaml.j2", "role/templates/status.yaml.j2.tmpl", machinery.UserOwned, a)
+			r.Files(a, machinery.UserFile("roles/{{.Role}}/templates/status.yaml.j2", "role/templates/status.yaml.j2.tmpl"))
 		}
-		r.File(role+"meta/main.yml", "role/meta/main.yml.tmpl", machinery.UserOwned, a)
-		r.File(role+"README.md", "role/README.md.tmpl", machinery.UserOwned, a)
-		r.File("playbooks/local-"+a.Singular()+".yml", "playbooks/local.yml.tmpl", machinery.UserOwned, a)
-		r.File("tests/test-"+a.Singular()+".yml", "tests.yml.tmpl", machinery.UserOwned, a)
+		r.Files(a, roleStarterFiles...)
 	}
 	return r.Err()
 }
+
+// The project's files, those it has once it has kinds, and each watch's
+// and each kind's role.
+var (
+	projectFiles = []machinery.Template{
+		machinery.UserFile("ansible.cfg", "ansible.cfg.tmpl"),
+		machinery.UserFile(".ansible-lint", "ansible-lint.tmpl"),
+		machinery.UserFile("Dockerfile", "Dockerfile.tmpl"),
+		machinery.UserFile("Makefile", "Makefile.tmpl"),
+		machinery.UserFile("README.md", "README.md.tmpl"),
+		machinery.UserFile(".gitignore", "gitignore.tmpl"),
+		machinery.UserFile("molecule/default/molecule.yml", "molecule/molecule.yml.tmpl"),
+		machinery.GeneratedFile("molecule/default/converge.yml", "molecule/converge.yml.tmpl"),
+		machinery.GeneratedFile("molecule/default/verify.yml", "molecule/verify.yml.tmpl"),
+	}
+	conformanceFiles = []machinery.Template{
+		machinery.GeneratedFile("tests/test-conformance.yml", "test-conformance.yml.tmpl"),
+		machinery.GeneratedFile("tests/conformance-case.yml", "conformance-case.yml.tmpl"),
+	}
+	watchFiles = []machinery.Template{
+		machinery.GeneratedFile("roles/{{.Role}}/tasks/main.yml", "watch/main.yml.tmpl"),
+		machinery.UserFile("roles/{{.Role}}/tasks/handle.yml", "watch/handle.yml.tmpl"),
+		machinery.UserFile("roles/{{.Role}}/meta/main.yml", "role/meta/main.yml.tmpl"),
+		machinery.UserFile("playbooks/local-{{.Role}}.yml", "watch/local.yml.tmpl"),
+		machinery.UserFile("tests/test-{{.Role}}.yml", "watch/test.yml.tmpl"),
+	}
+	roleFiles = []machinery.Template{
+		machinery.UserFile("roles/{{.Role}}/tasks/main.yml", "role/tasks/main.yml.tmpl"),
+		machinery.GeneratedFile("roles/{{.Role}}/tasks/children.yml", "role/tasks/children.yml.tmpl"),
+		machinery.GeneratedFile("roles/{{.Role}}/tasks/render.yml", "role/tasks/render.yml.tmpl"),
+		machinery.GeneratedFile("roles/{{.Role}}/tasks/status.yml", "role/tasks/status.yml.tmpl"),
+		machinery.GeneratedFile("roles/{{.Role}}/tasks/record-status.yml", "role/tasks/record-status.yml.tmpl"),
+		machinery.GeneratedFile("roles/{{.Role}}/vars/main.yml", "role/vars/main.yml.tmpl"),
+	}
+	roleStarterFiles = []machinery.Template{
+		machinery.UserFile("roles/{{.Role}}/meta/main.yml", "role/meta/main.yml.tmpl"),
+		machinery.UserFile("roles/{{.Role}}/README.md", "role/README.md.tmpl"),
+		machinery.UserFile("playbooks/local-{{.Role}}.yml", "playbooks/local.yml.tmpl"),
+		machinery.UserFile("tests/test-{{.Role}}.yml", "tests.yml.tmpl"),
+	}
+)
 
 // watch is one entry of the Ansible Operator's watches.yaml.
 type watch struct {

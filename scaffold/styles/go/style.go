@@ -402,6 +402,44 @@ func markersOf(single scaffold.Project) []string {
 	return out
 }
 
+// The project's files, by the data they are rendered with: the project's,
+// each group-version's, each watch's, and once it has kinds, the
+// controllers' and each kind's.
+var (
+	projectFiles = []machinery.Template{
+		machinery.UserFile("go.mod", "go.mod.tmpl"),
+		machinery.UserFile("Makefile", "Makefile.tmpl"),
+		machinery.UserFile("Dockerfile", "Dockerfile.tmpl"),
+		machinery.UserFile(".dockerignore", "dockerignore.tmpl"),
+		machinery.UserFile(".gitignore", "gitignore.tmpl"),
+		machinery.UserFile(".golangci.yml", "golangci.yml.tmpl"),
+		machinery.UserFile("README.md", "README.md.tmpl"),
+		machinery.UserFile("cmd/main.go", "cmd/main.go.tmpl"),
+		machinery.GeneratedFile("cmd/apis.go", "cmd/apis.go.tmpl"),
+	}
+	gvFiles = []machinery.Template{
+		machinery.GeneratedFile("{{.Dir}}/groupversion_info.go", "api/groupversion_info.go.tmpl"),
+		machinery.GeneratedFile("{{.Dir}}/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl"),
+	}
+	watchFiles = []machinery.Template{
+		machinery.GeneratedFile("internal/controller/watch_{{.Ident}}.go", "controller/watch.go.tmpl"),
+		machinery.UserFile("internal/controller/watch_{{.Ident}}_handler.go", "controller/watch_handler.go.tmpl"),
+		machinery.UserFile("internal/controller/watch_{{.Ident}}_test.go", "controller/watch_test.go.tmpl"),
+	}
+	controllerFiles = []machinery.Template{
+		machinery.UserFile("internal/controller/doc.go", "controller/doc.go.tmpl"),
+		machinery.GeneratedFile("internal/controller/zz_generated.children.go", "controller/children.go.tmpl"),
+		machinery.GeneratedFile("internal/controller/zz_generated.compare.go", "controller/compare.go.tmpl"),
+		machinery.GeneratedFile("internal/controller/suite_test.go", "controller/suite_test.go.tmpl"),
+		machinery.GeneratedFile("internal/controller/conformance_test.go", "controller/conformance_test.go.tmpl"),
+	}
+	kindFiles = []machinery.Template{
+		machinery.GeneratedFile("internal/controller/zz_generated.{{.Singular}}.go", "controller/wiring.go.tmpl"),
+		machinery.UserFile("internal/controller/{{.Singular}}_controller.go", "controller/controller.go.tmpl"),
+		machinery.UserFile("internal/controller/{{.Singular}}_controller_test.go", "controller/controller_test.go.tmpl"),
+	}
+)
+
 func goFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := newGoData(p)
 	for _, w := range p.Watches {
@@ -412,51 +450,34 @@ func goFiles(p scaffold.Project, t *machinery.Tree) error {
 		d.Watches = append(d.Watches, gw)
 	}
 	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"), machinery.TemplateDir(files, "templates/partials"))
-	r.File("go.mod", "go.mod.tmpl", machinery.UserOwned, d)
 	r.Copy("go.sum", "go.sum", machinery.UserOwned)
-	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
-	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
-	r.File(".dockerignore", "dockerignore.tmpl", machinery.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
-	r.File(".golangci.yml", "golangci.yml.tmpl", machinery.UserOwned, d)
-	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
-	r.File("cmd/main.go", "cmd/main.go.tmpl", machinery.UserOwned, d)
-	r.File("cmd/apis.go", "cmd/apis.go.tmpl", machinery.Generated, d)
+	r.Files(d, projectFiles...)
 	addEnvtestTools(r, d)
 	for _, gv := range d.GVs {
-		r.File(gv.Dir+"/groupversion_info.go", "api/groupversion_info.go.tmpl", machinery.Generated, gv)
-		r.File(gv.Dir+"/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl", machinery.Generated, gv)
+		r.Files(gv, gvFiles...)
 		for _, a := range gv.APIs {
 			r.File(gv.Dir+"/"+a.Singular()+"_types.go", "api/types.go.tmpl", machinery.Generated, a)
 		}
 		addConversions(r, gv)
 	}
-	ctl := "internal/controller/"
+	const ctl = "internal/controller/"
 	for _, gw := range d.Watches {
-		r.File(ctl+"watch_"+gw.Ident()+".go", "controller/watch.go.tmpl", machinery.Generated, gw)
-		r.File(ctl+"watch_"+gw.Ident()+"_handler.go", "controller/watch_handler.go.tmpl", machinery.UserOwned, gw)
-		r.File(ctl+"watch_"+gw.Ident()+"_test.go", "controller/watch_test.go.tmpl", machinery.UserOwned, gw)
+		r.Files(gw, watchFiles...)
 	}
 	if len(d.APIs) == 0 {
 		return r.Err()
 	}
-	r.File(ctl+"doc.go", "controller/doc.go.tmpl", machinery.UserOwned, d)
-	r.File(ctl+"zz_generated.children.go", "controller/children.go.tmpl", machinery.Generated, d)
-	r.File(ctl+"zz_generated.compare.go", "controller/compare.go.tmpl", machinery.Generated, d)
-	r.File(ctl+"suite_test.go", "controller/suite_test.go.tmpl", machinery.Generated, d)
-	r.File(ctl+"conformance_test.go", "controller/conformance_test.go.tmpl", machinery.Generated, d)
+	r.Files(d, controllerFiles...)
 	if p.Converts() {
-		r.File(ctl+"conversion_test.go", "controller/conversion_test.go.tmpl", machinery.Generated, d)
+		r.Files(d, machinery.GeneratedFile(ctl+"conversion_test.go", "controller/conversion_test.go.tmpl"))
 	}
 	for _, a := range d.APIs {
-		r.File(ctl+"zz_generated."+a.Singular()+".go", "controller/wiring.go.tmpl", machinery.Generated, a)
-		r.File(ctl+a.Singular()+"_controller.go", "controller/controller.go.tmpl", machinery.UserOwned, a)
-		r.File(ctl+a.Singular()+"_controller_test.go", "controller/controller_test.go.tmpl", machinery.UserOwned, a)
+		r.Files(a, kindFiles...)
 		if a.Workloads {
-			r.File(ctl+a.Singular()+"_pods.go", "controller/pods.go.tmpl", machinery.UserOwned, a)
+			r.Files(a, machinery.UserFile(ctl+"{{.Singular}}_pods.go", "controller/pods.go.tmpl"))
 		}
 		if len(a.Status) > 0 {
-			r.File(ctl+a.Singular()+"_status.go", "controller/status.go.tmpl", machinery.UserOwned, a)
+			r.Files(a, machinery.UserFile(ctl+"{{.Singular}}_status.go", "controller/status.go.tmpl"))
 		}
 		for _, c := range a.Children {
 			r.File(ctl+c.File, "controller/child_"+c.Shape()+".go.tmpl", machinery.UserOwned, goChildData{a, c})
@@ -521,13 +542,13 @@ func addWebhooks(r *machinery.Renderer, d goData) {
 // the Go module proxy, so the API-server tests need no other host. opctl's
 // own e2e tests build their binaries from these same files.
 func addEnvtestTools(r *machinery.Renderer, d goData) {
-	const dir = "hack/envtest/"
-	r.File(dir+"kube-apiserver/go.mod", "hack/envtest/kube-apiserver.mod.tmpl", machinery.Generated, d)
-	r.Copy(dir+"kube-apiserver/go.sum", "hack/envtest/kube-apiserver.sum", machinery.Generated)
-	r.File(dir+"kube-apiserver/tools.go", "hack/envtest/kube-apiserver-tools.go.tmpl", machinery.Generated, d)
-	r.File(dir+"etcd/go.mod", "hack/envtest/etcd.mod.tmpl", machinery.Generated, d)
-	r.Copy(dir+"etcd/go.sum", "hack/envtest/etcd.sum", machinery.Generated)
-	r.File(dir+"etcd/main.go", "hack/envtest/etcd-main.go.tmpl", machinery.Generated, d)
-	r.File(dir+"build.sh", "hack/envtest/build.sh.tmpl", machinery.Generated, d)
-	r.Chmod(dir+"build.sh", 0o755)
+	r.Copy("hack/envtest/kube-apiserver/go.sum", "hack/envtest/kube-apiserver.sum", machinery.Generated)
+	r.Copy("hack/envtest/etcd/go.sum", "hack/envtest/etcd.sum", machinery.Generated)
+	r.Files(d,
+		machinery.GeneratedFile("hack/envtest/kube-apiserver/go.mod", "hack/envtest/kube-apiserver.mod.tmpl"),
+		machinery.GeneratedFile("hack/envtest/kube-apiserver/tools.go", "hack/envtest/kube-apiserver-tools.go.tmpl"),
+		machinery.GeneratedFile("hack/envtest/etcd/go.mod", "hack/envtest/etcd.mod.tmpl"),
+		machinery.GeneratedFile("hack/envtest/etcd/main.go", "hack/envtest/etcd-main.go.tmpl"),
+		machinery.GeneratedFile("hack/envtest/build.sh", "hack/envtest/build.sh.tmpl").Executable(),
+	)
 }

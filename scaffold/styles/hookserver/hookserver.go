@@ -149,10 +149,12 @@ type Data struct {
 // Makefile and .gitignore.
 func AddFiles(t *machinery.Tree, d Data) error {
 	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))
-	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
-	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
-	r.File(d.Package+"/server.py", "server.py.tmpl", machinery.UserOwned, d)
-	r.File("tests/test_server.py", "test_server.py.tmpl", machinery.UserOwned, d)
+	r.Files(d,
+		machinery.UserFile("Dockerfile", "Dockerfile.tmpl"),
+		machinery.UserFile("Makefile", "Makefile.tmpl"),
+		machinery.UserFile(".gitignore", "gitignore.tmpl"),
+		machinery.UserFile("{{.Package}}/server.py", "server.py.tmpl"),
+		machinery.UserFile("tests/test_server.py", "test_server.py.tmpl"),
+	)
 	return r.Err()
 }

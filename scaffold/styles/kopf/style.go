@@ -151,44 +151,67 @@ func addFiles(p scaffold.Project, t *machinery.Tree) error {
 		return err
 	}
 	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))
-	pkg := d.Package + "/"
-	r.File("requirements.txt", "requirements.txt.tmpl", machinery.UserOwned, d)
-	r.File("requirements-dev.txt", "requirements-dev.txt.tmpl", machinery.UserOwned, d)
+	r.Files(d, projectFiles...)
 	kd := kopfData{Data: d, Namespaces: namespaces(p)}
-	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, kd)
-	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, kd)
-	r.File("README.md", "README.md.tmpl", machinery.UserOwned, kd)
-	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
-	r.File(".dockerignore", "dockerignore.tmpl", machinery.UserOwned, d)
-	r.File(pkg+"operator.py", "pkg/operator.py.tmpl", machinery.Generated, operatorData{d, operatorModules(p, d)})
-	r.File("tests/kopf_stand_in.py", "tests/kopf_stand_in.py.tmpl", machinery.Generated, d)
-	r.File("tests/test_operator.py", "tests/test_operator.py.tmpl", machinery.UserOwned, d)
+	r.Files(kd, runtimeFiles...)
+	r.Files(operatorData{d, operatorModules(p, d)}, machinery.GeneratedFile("{{.Package}}/operator.py", "pkg/operator.py.tmpl"))
 	if len(d.APIs) > 0 {
-		r.File(pkg+"reconcile.py", "pkg/reconcile.py.tmpl", machinery.Generated, d)
-		r.File("tests/fake_api.py", "tests/fake_api.py.tmpl", machinery.UserOwned, d)
+		r.Files(d, reconcileFiles...)
 	}
 	for _, a := range d.APIs {
-		r.File(pkg+"handlers_"+a.Singular()+".py", "pkg/handlers.py.tmpl", machinery.UserOwned, a)
-		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", machinery.UserOwned, a)
+		r.Files(a, kindFiles...)
 		if a.Admission != nil {
-			r.File(pkg+"admission_"+a.Singular()+".py", "pkg/admission.py.tmpl", machinery.UserOwned, a)
-			r.File("tests/test_admission_"+a.Singular()+".py", "tests/test_admission.py.tmpl", machinery.UserOwned, a)
+			r.Files(a, admissionFiles...)
 		}
 	}
 	if p.Admits() {
-		r.File(pkg+"webhooks.py", "pkg/webhooks.py.tmpl", machinery.Generated, webhookData{Data: d, CertDir: certDir, CertDirEnv: certDirEnv, WebhookPort: webhookPort})
+		r.Files(webhookData{Data: d, CertDir: certDir, CertDirEnv: certDirEnv, WebhookPort: webhookPort}, machinery.GeneratedFile("{{.Package}}/webhooks.py", "pkg/webhooks.py.tmpl"))
 	}
 	for _, w := range p.Watches {
 		kw, err := newKopfWatch(p, d.Package, w)
 		if err != nil {
 			return err
 		}
-		r.File(pkg+"watch_"+kw.Ident()+".py", "pkg/watch.py.tmpl", machinery.Generated, kw)
-		r.File(pkg+"handle_"+kw.Ident()+".py", "pkg/handle.py.tmpl", machinery.UserOwned, kw)
-		r.File("tests/test_watch_"+kw.Ident()+".py", "tests/test_watch.py.tmpl", machinery.UserOwned, kw)
+		r.Files(kw, watchFiles...)
 	}
 	return r.Err()
 }
+
+// The project's files, by the data they are rendered with: the project's,
+// the runtime's (its namespaces), once it has kinds, each kind's (and its
+// admission's), each watch's.
+var (
+	projectFiles = []machinery.Template{
+		machinery.UserFile("requirements.txt", "requirements.txt.tmpl"),
+		machinery.UserFile("requirements-dev.txt", "requirements-dev.txt.tmpl"),
+		machinery.UserFile(".gitignore", "gitignore.tmpl"),
+		machinery.UserFile(".dockerignore", "dockerignore.tmpl"),
+		machinery.GeneratedFile("tests/kopf_stand_in.py", "tests/kopf_stand_in.py.tmpl"),
+		machinery.UserFile("tests/test_operator.py", "tests/test_operator.py.tmpl"),
+	}
+	runtimeFiles = []machinery.Template{
+		machinery.UserFile("Dockerfile", "Dockerfile.tmpl"),
+		machinery.UserFile("Makefile", "Makefile.tmpl"),
+		machinery.UserFile("README.md", "README.md.tmpl"),
+	}
+	reconcileFiles = []machinery.Template{
+		machinery.GeneratedFile("{{.Package}}/reconcile.py", "pkg/reconcile.py.tmpl"),
+		machinery.UserFile("tests/fake_api.py", "tests/fake_api.py.tmpl"),
+	}
+	kindFiles = []machinery.Template{
+		machinery.UserFile("{{.Package}}/handlers_{{.Singular}}.py", "pkg/handlers.py.tmpl"),
+		machinery.UserFile("tests/test_{{.Singular}}.py", "tests/test_kind.py.tmpl"),
+	}
+	admissionFiles = []machinery.Template{
+		machinery.UserFile("{{.Package}}/admission_{{.Singular}}.py", "pkg/admission.py.tmpl"),
+		machinery.UserFile("tests/test_admission_{{.Singular}}.py", "tests/test_admission.py.tmpl"),
+	}
+	watchFiles = []machinery.Template{
+		machinery.GeneratedFile("{{.Package}}/watch_{{.Ident}}.py", "pkg/watch.py.tmpl"),
+		machinery.UserFile("{{.Package}}/handle_{{.Ident}}.py", "pkg/handle.py.tmpl"),
+		machinery.UserFile("tests/test_watch_{{.Ident}}.py", "tests/test_watch.py.tmpl"),
+	}
+)
 
 // operatorData is the template data of operator.py: the modules Kopf
 // loads.

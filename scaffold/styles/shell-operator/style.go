@@ -433,6 +433,24 @@ func addAdmissionHooks(p scaffold.Project, r *machinery.Renderer, sa shellAPI) e
 // HookName numbers hooks in steps of ten, in the order kinds were added.
 func HookName(i int, a api.API) string { return fmt.Sprintf("%02d-%s", 10*(i+1), a.Plural) }
 
+// The project's files, and those it has once it has kinds.
+var (
+	projectFiles = []machinery.Template{
+		machinery.UserFile("Dockerfile", "Dockerfile.tmpl"),
+		machinery.UserFile("Makefile", "Makefile.tmpl"),
+		machinery.UserFile("README.md", "README.md.tmpl"),
+		machinery.UserFile(".gitignore", "gitignore.tmpl"),
+		machinery.UserFile(".shellcheckrc", "shellcheckrc.tmpl"),
+		machinery.GeneratedFile("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl").Executable(),
+	}
+	reconcileFiles = []machinery.Template{
+		machinery.GeneratedFile("hooks/lib/children.sh", "hooks/lib/children.sh.tmpl"),
+		machinery.GeneratedFile("hooks/lib/children.jq", "hooks/lib/children.jq.tmpl"),
+		machinery.GeneratedFile("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl"),
+		machinery.GeneratedFile("tests/test_conformance.sh", "tests/test_conformance.sh.tmpl").Executable(),
+	}
+)
+
 func shellOperatorFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := struct {
 		Project scaffold.Project
@@ -454,34 +472,23 @@ func shellOperatorFiles(p scaffold.Project, t *machinery.Tree) error {
 			ChildBindingsJSON: string(childBindingsJSON), Config: string(configJSON), PrintConfig: configPrinter(p)})
 	}
 	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))
-	r.File("Dockerfile", "Dockerfile.tmpl", machinery.UserOwned, d)
-	r.File("Makefile", "Makefile.tmpl", machinery.UserOwned, d)
-	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
-	r.File(".gitignore", "gitignore.tmpl", machinery.UserOwned, d)
-	r.File(".shellcheckrc", "shellcheckrc.tmpl", machinery.UserOwned, d)
-	r.File("tests/test_hooks.sh", "tests/test_hooks.sh.tmpl", machinery.Generated, d)
-	r.Chmod("tests/test_hooks.sh", 0o755)
+	r.Files(d, projectFiles...)
 	if len(p.APIs) > 0 {
-		r.File("hooks/lib/children.sh", "hooks/lib/children.sh.tmpl", machinery.Generated, d)
-		r.File("hooks/lib/children.jq", "hooks/lib/children.jq.tmpl", machinery.Generated, d)
-		r.File("hooks/lib/reconcile.jq", "hooks/lib/reconcile.jq.tmpl", machinery.Generated, d)
-		r.File("tests/test_conformance.sh", "tests/test_conformance.sh.tmpl", machinery.Generated, d)
-		r.Chmod("tests/test_conformance.sh", 0o755)
+		r.Files(d, reconcileFiles...)
 	}
 	if p.Converts() {
-		r.File("hooks/lib/conversion.jq", "hooks/lib/conversion.jq.tmpl", machinery.Generated, d)
+		r.Files(d, machinery.GeneratedFile("hooks/lib/conversion.jq", "hooks/lib/conversion.jq.tmpl"))
 	}
 	for _, sa := range d.APIs {
-		r.File("hooks/"+sa.Hook+".sh", "hooks/hook.sh.tmpl", machinery.Generated, sa)
-		r.Chmod("hooks/"+sa.Hook+".sh", 0o755)
+		r.Files(sa, machinery.GeneratedFile("hooks/{{.Hook}}.sh", "hooks/hook.sh.tmpl").Executable())
 		if sa.Workloads {
-			r.File("hooks/lib/"+sa.Plural+"/pod.jq", "hooks/children/pod.jq.tmpl", machinery.UserOwned, sa)
+			r.Files(sa, machinery.UserFile("hooks/lib/{{.Plural}}/pod.jq", "hooks/children/pod.jq.tmpl"))
 		}
 		for _, c := range sa.Children {
 			r.File("hooks/"+c.Module+".jq", "hooks/children/"+c.Shape()+".jq.tmpl", machinery.UserOwned, shellChildData{sa, c})
 		}
 		if sa.StatusModule != "" {
-			r.File("hooks/"+sa.StatusModule+".jq", "hooks/status.jq.tmpl", machinery.UserOwned, sa)
+			r.Files(sa, machinery.UserFile("hooks/{{.StatusModule}}.jq", "hooks/status.jq.tmpl"))
 		}
 		if sa.Admission != nil {
 			if err := addAdmissionHooks(p, r, sa); err != nil {
