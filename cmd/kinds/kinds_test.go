@@ -1,7 +1,6 @@
 package kinds
 
 import (
-	"bytes"
 	"context"
 	"testing"
 
@@ -10,29 +9,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/cmd/cmdutil"
-	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/internal/cmdtest"
 )
-
-func testEnv(t *testing.T) cmdutil.Env {
-	var out bytes.Buffer
-	return cmdutil.Env{IO: cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &out}, Dir: t.TempDir(), Styles: styles.All()}
-}
-
-// execute runs cmd with args, as the root command would.
-func execute(t *testing.T, cmd *cobra.Command, args ...string) {
-	t.Helper()
-	cmd.SetArgs(args)
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	require.NoError(t, cmd.ExecuteContext(context.Background()))
-}
 
 // The flags make create api's options, a style's kind option among them,
 // and the options say which flags were given.
 func TestCreateAPIFlagsMakeOptions(t *testing.T) {
 	var got *createAPIOptions
-	cmd := newCreateAPICmd(testEnv(t), func(o *createAPIOptions) error { got = o; return nil })
-	execute(t, cmd, "--group", "myapp", "--version", "v1", "--kind", "Database", "--field", "engine:string",
+	cmd := newCreateAPICmd(cmdtest.Env(t), func(o *createAPIOptions) error { got = o; return nil })
+	cmdtest.Execute(t, cmd, "--group", "myapp", "--version", "v1", "--kind", "Database", "--field", "engine:string",
 		"--field", "replicas:int32:min=1", "--owns", "ConfigMap,Secret", "--namespaced=false", "--playbook", "playbooks/db.yml", "--dry-run")
 	require.NotNil(t, got)
 	assert.Equal(t, []string{"myapp", "v1", "Database"}, []string{got.group, got.version, got.kind})
@@ -50,14 +35,14 @@ func TestCreateAPIFlagsMakeOptions(t *testing.T) {
 // and nothing of a new one.
 func TestCreateWatchAndDecoratorFlags(t *testing.T) {
 	var watch, decorator *createAPIOptions
-	execute(t, newCreateWatchCmd(testEnv(t), func(o *createAPIOptions) error { watch = o; return nil }),
+	cmdtest.Execute(t, newCreateWatchCmd(cmdtest.Env(t), func(o *createAPIOptions) error { watch = o; return nil }),
 		"--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault", "--name", "vault")
 	assert.Equal(t, []string{"v1/Secret", "payments", "sync=vault", "vault"}, []string{watch.target, watch.namespace, watch.selector, watch.name})
-	execute(t, newCreateDecoratorCmd(testEnv(t), func(o *createAPIOptions) error { decorator = o; return nil }),
+	cmdtest.Execute(t, newCreateDecoratorCmd(cmdtest.Env(t), func(o *createAPIOptions) error { decorator = o; return nil }),
 		"--target", "apps/v1/Deployment", "--owns", "Service")
 	assert.Equal(t, "apps/v1/Deployment", decorator.target)
 	assert.Equal(t, []string{"Service"}, decorator.owns)
-	for _, cmd := range []*cobra.Command{newCreateWatchCmd(testEnv(t), nil), newCreateDecoratorCmd(testEnv(t), nil)} {
+	for _, cmd := range []*cobra.Command{newCreateWatchCmd(cmdtest.Env(t), nil), newCreateDecoratorCmd(cmdtest.Env(t), nil)} {
 		assert.Nil(t, cmd.Flags().Lookup("field"), cmd.Use)
 		assert.Nil(t, cmd.Flags().Lookup("group"), cmd.Use)
 	}
@@ -89,7 +74,7 @@ func TestRunFunctionsCheckTheirOptions(t *testing.T) {
 		}, "opctl.yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			assert.ErrorContains(t, tc.run(testEnv(t)), tc.want)
+			assert.ErrorContains(t, tc.run(cmdtest.Env(t)), tc.want)
 		})
 	}
 }
@@ -97,7 +82,7 @@ func TestRunFunctionsCheckTheirOptions(t *testing.T) {
 // delete api takes what to remove as its argument.
 func TestDeleteAPIArgument(t *testing.T) {
 	var got *deleteAPIOptions
-	execute(t, newDeleteAPICmd(testEnv(t), func(o *deleteAPIOptions) error { got = o; return nil }), "Database", "--force")
+	cmdtest.Execute(t, newDeleteAPICmd(cmdtest.Env(t), func(o *deleteAPIOptions) error { got = o; return nil }), "Database", "--force")
 	assert.Equal(t, "Database", got.name)
 	assert.True(t, got.write.Force)
 }

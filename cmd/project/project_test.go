@@ -1,40 +1,25 @@
 package project
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/cmd/cmdutil"
-	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/internal/cmdtest"
 )
-
-func testEnv(t *testing.T) cmdutil.Env {
-	var out bytes.Buffer
-	return cmdutil.Env{IO: cmdutil.IOStreams{In: &bytes.Buffer{}, Out: &out, ErrOut: &out}, Dir: t.TempDir(), Styles: styles.All()}
-}
-
-func execute(t *testing.T, cmd *cobra.Command, args ...string) {
-	t.Helper()
-	cmd.SetArgs(args)
-	cmd.SetOut(&bytes.Buffer{})
-	cmd.SetErr(&bytes.Buffer{})
-	require.NoError(t, cmd.ExecuteContext(context.Background()))
-}
 
 // The flags and arguments make each command's options: directories are
 // resolved against the working directory, and the options say which flags
 // were given.
 func TestFlagsMakeOptions(t *testing.T) {
-	env := testEnv(t)
+	env := cmdtest.Env(t)
 	var in *initOptions
-	execute(t, NewInitCmd(env, func(o *initOptions) error { in = o; return nil }), "db", "--style", "kopf", "--domain", "example.com", "--yes", "--dry-run")
+	cmdtest.Execute(t, NewInitCmd(env, func(o *initOptions) error { in = o; return nil }), "db", "--style", "kopf", "--domain", "example.com", "--yes", "--dry-run")
 	assert.Equal(t, filepath.Join(env.Dir, "db"), in.dir)
 	assert.Equal(t, []string{"kopf", "example.com"}, []string{in.style, in.domain})
 	assert.True(t, in.yes && in.write.DryRun)
@@ -42,26 +27,26 @@ func TestFlagsMakeOptions(t *testing.T) {
 	assert.False(t, in.Set("name"), "the name comes from the directory when not given")
 
 	var mig *migrateOptions
-	execute(t, NewMigrateCmd(env, func(o *migrateOptions) error { mig = o; return nil }), "--to", "go", "../db-go")
+	cmdtest.Execute(t, NewMigrateCmd(env, func(o *migrateOptions) error { mig = o; return nil }), "--to", "go", "../db-go")
 	assert.Equal(t, filepath.Join(filepath.Dir(env.Dir), "db-go"), mig.dir)
 	assert.Equal(t, "go", mig.to)
 
 	var ver *verifyOptions
-	execute(t, NewVerifyCmd(env, func(o *verifyOptions) error { ver = o; return nil }), "a", "/abs/b")
+	cmdtest.Execute(t, NewVerifyCmd(env, func(o *verifyOptions) error { ver = o; return nil }), "a", "/abs/b")
 	assert.Equal(t, [2]string{filepath.Join(env.Dir, "a"), "/abs/b"}, ver.dirs)
 
 	var up *upgradeOptions
-	execute(t, NewUpgradeCmd(env, func(o *upgradeOptions) error { up = o; return nil }), "--force")
+	cmdtest.Execute(t, NewUpgradeCmd(env, func(o *upgradeOptions) error { up = o; return nil }), "--force")
 	assert.True(t, up.write.Force)
 	var gen *generateOptions
-	execute(t, NewGenerateCmd(env, func(o *generateOptions) error { gen = o; return nil }), "--dry-run")
+	cmdtest.Execute(t, NewGenerateCmd(env, func(o *generateOptions) error { gen = o; return nil }), "--dry-run")
 	assert.True(t, gen.write.DryRun)
 }
 
 // The run functions take options, not a command.
 func TestRunFunctionsCheckTheirOptions(t *testing.T) {
 	ctx := context.Background()
-	env := testEnv(t)
+	env := cmdtest.Env(t)
 	file := filepath.Join(env.Dir, "a-file")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
 	for _, tc := range []struct {
