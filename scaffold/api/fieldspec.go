@@ -208,7 +208,11 @@ func applyModifier(f *Field, key, value string, hasValue bool) error {
 func parseInt(key, value string) (*int64, error) {
 	n, err := strconv.ParseInt(value, 10, 64)
 	if err != nil {
-		return nil, fmt.Errorf("%s=%s is not an integer", key, value)
+		shown := value
+		if q := strconv.Quote(value); q != `"`+value+`"` {
+			shown = q // one line, whatever the value holds
+		}
+		return nil, fmt.Errorf("%s=%s is not an integer", key, shown)
 	}
 	return &n, nil
 }

@@ -44,6 +44,7 @@ func TestParseFieldErrors(t *testing.T) {
 		{"engine:string:required=yes", `--field "engine:string:required=yes": modifier "required" takes no value`},
 		{"replicas:int32:min", `--field "replicas:int32:min": modifier "min" needs a value: min=V`},
 		{"replicas:int32:min=one", `--field "replicas:int32:min=one": min=one is not an integer`},
+		{"replicas:int32:min=\n", `--field "replicas:int32:min=\n": min="\n" is not an integer`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.spec, func(t *testing.T) {
