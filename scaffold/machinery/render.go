@@ -122,10 +122,14 @@ type Template struct {
 }
 
 // GeneratedFile is a file of a list that opctl generates.
-func GeneratedFile(path, source string) Template { return Template{Path: path, Source: source, Owner: Generated} }
+func GeneratedFile(path, source string) Template {
+	return Template{Path: path, Source: source, Owner: Generated}
+}
 
 // UserFile is a file of a list that is the user's once written.
-func UserFile(path, source string) Template { return Template{Path: path, Source: source, Owner: UserOwned} }
+func UserFile(path, source string) Template {
+	return Template{Path: path, Source: source, Owner: UserOwned}
+}
 
 // Executable is t with mode 0o755.
 func (t Template) Executable() Template {
