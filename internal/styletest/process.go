@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -91,31 +90,6 @@ func StartProcess(t *testing.T, cmd *exec.Cmd, forbidden ...string) *Process {
 			assert.NotContains(t, strings.Join(unexpected, "\n"), f, "the reconciler's log")
 		}
 	}, logs)
-}
-
-// GroupCommand is exec.CommandContext whose process leads a process group
-// of its own, killed whole when ctx ends (see inOwnGroup).
-func GroupCommand(ctx context.Context, name string, arg ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, name, arg...)
-	inOwnGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	return cmd
-}
-
-// inOwnGroup makes cmd, before it starts, the leader of a process group of
-// its own, for killGroup to kill whole as a container's processes end with
-// it: a runtime's or ansible-playbook's forked workers would otherwise live
-// on, go on writing to the cluster, and hold its output pipe open, so that
-// Wait never returned. WaitDelay bounds Wait should anything have left the
-// group.
-func inOwnGroup(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.WaitDelay = 10 * time.Second
-}
-
-// killGroup sends SIGKILL to the process group cmd leads (inOwnGroup).
-func killGroup(cmd *exec.Cmd) error {
-	return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }
 
 type writerFunc func([]byte) (int, error)
