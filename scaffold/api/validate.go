@@ -433,6 +433,11 @@ func checkStringModifiers(f Field) error {
 		if e == "" || strings.ContainsAny(e, ",;\"`") {
 			return fmt.Errorf("enum value %q must be non-empty and free of , ; \" and `", e)
 		}
+		// A marker's value is trimmed, and gofmt drops a comment's
+		// trailing space: the go style could not keep one.
+		if strings.TrimSpace(e) != e {
+			return fmt.Errorf("enum value %q must not begin or end with a space", e)
+		}
 		if seen[e] {
 			return fmt.Errorf("enum value %q listed twice", e)
 		}

@@ -77,6 +77,7 @@ func TestValidateAPIErrors(t *testing.T) {
 		{"plural upper case", func(a *API) { a.Plural = "Databases" }, `--plural "Databases": must be lower-case letters and digits, starting with a letter`},
 		{"min greater than max", func(a *API) { a.Fields = []Field{field("replicas:int32:min=5:max=1")} }, `--field "replicas": min 5 is greater than max 1`},
 		{"default outside enum", func(a *API) { a.Fields = []Field{field("engine:string:enum=mysql,postgres:default=oracle")} }, `--field "engine": default "oracle" is not in enum mysql,postgres`},
+		{"enum value beginning with a space", func(a *API) { a.Fields = []Field{field("engine:string:enum=mysql, postgres")} }, `--field "engine": enum value " postgres" must not begin or end with a space`},
 		{"default outside range", func(a *API) { a.Fields = []Field{field("replicas:int32:min=1:max=5:default=9")} }, `--field "replicas": default 9 is outside min/max`},
 		{"duplicate field", func(a *API) { a.Fields = []Field{field("engine:string"), field("engine:bool")} }, `--field "engine": defined twice`},
 		{"reserved status", func(a *API) { a.Fields = []Field{field("status:string")} }, `--field "status": name "status" is reserved`},
