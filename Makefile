@@ -26,6 +26,10 @@ test-short: ## Unit and golden tests only.
 golden: ## Rewrite the golden trees under testdata/golden; review the diff before committing.
 	$(GO) test ./scaffold -run TestGolden -update
 
+.PHONY: kubetypes
+kubetypes: ## Write scaffold/api/kubetypes.json: the schemas of the Kubernetes types a field may name, as the pinned controller-gen writes them for the pinned k8s.io/api.
+	$(GO) run ./hack/kubetypes
+
 .PHONY: fmt
 fmt:
 	gofmt -w $$(git ls-files '*.go')

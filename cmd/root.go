@@ -100,6 +100,7 @@ Deployment and starter code that reconciles, with its own tests.`,
 		project.NewMigrateCmd(env, nil),
 		project.NewVerifyCmd(env, nil),
 		newStylesCmd(env),
+		newTypesCmd(env),
 		newVersionCmd(env),
 	)
 	return root

@@ -174,6 +174,39 @@ func AddCache(t *testing.T, dir string, fields ...string) {
 		"--rbac", "pods/log:get")...)
 }
 
+// ClusterFields are the fields of a kind shaped like a real operator's API
+// (a database cluster's, a certificate's): Kubernetes' own types the
+// workloads take (resources, tolerations, affinity, a node selector, env)
+// and one they do not (a volume claim template), free-form parameters, a
+// map of quantities, a required object with a required field, a list with
+// an item enum that must have one item, a list of objects keyed by a
+// field, a number, bytes, a field named as an API that exists names it,
+// and "exactly one of" two objects.
+func ClusterFields() []string {
+	return []string{
+		"resources:core/v1.ResourceRequirements", "tolerations:[]core/v1.Toleration", "affinity:core/v1.Affinity",
+		"nodeSelector:map[string]string", "env:[]core/v1.EnvVar", "storage.volumeClaimTemplate:core/v1.PersistentVolumeClaimSpec",
+		"parameters:object", "limits:map[string]quantity", "issuerRef:object:required", "issuerRef.name:string:required",
+		"issuerRef.kind:string:enum=Issuer,ClusterIssuer:default=Issuer",
+		"usages:[]string:enum=digital signature,key encipherment,server auth:minItems=1",
+		"triggers:[]object:maxItems=4", "triggers[].type:string:required:key", "triggers[].metadata:map[string]string",
+		"ratio:number:min=0:max=1", "caBundle:bytes", "pg_hba:[]string", "extra:any",
+		"backup.s3.bucket:string", "backup.gcs.bucket:string",
+	}
+}
+
+// AddCluster adds the kind Cluster (group db, ClusterFields) owning a
+// Deployment and a ConfigMap, with flags alone.
+func AddCluster(t *testing.T, dir string) {
+	t.Helper()
+	args := []string{"create", "api", "--group", "db", "--version", "v1", "--kind", "Cluster", "--owns", "Deployment,ConfigMap",
+		"--rule", "!has(self.backup) || [has(self.backup.s3), has(self.backup.gcs)].exists_one(x, x)#exactly one of backup.s3 and backup.gcs"}
+	for _, f := range ClusterFields() {
+		args = append(args, "--field", f)
+	}
+	MustRun(t, dir, args...)
+}
+
 // CacheFields are Cache's fields in the styles that flatten the spec into
 // the children: a number, lists, an int-or-string and a nested field with a
 // default, the image and port of the children's conventions, then extra.
@@ -184,7 +217,7 @@ func CacheFields(extra ...string) []string {
 
 // CheckPythonProject runs a Python style's generated project's own make
 // test and make lint (pytest, pyflakes) on the seed example, then with a
-// conformance case added by hand, then with Cache added too, and expects
+// conformance case added by hand, then with Cache and Cluster added too, and expects
 // seedPassed and then bothPassed tests to pass.
 func CheckPythonProject(t *testing.T, style scaffold.Style, seedPassed, bothPassed int) {
 	t.Helper()
@@ -193,5 +226,6 @@ func CheckPythonProject(t *testing.T, style scaffold.Style, seedPassed, bothPass
 	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, seedPassed), tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
 	CheckHandAddedCase(t, dir, "make", "test", "PYTHON="+py)
 	AddCache(t, dir, CacheFields()...)
+	AddCluster(t, dir)
 	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, bothPassed), tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -159,31 +160,60 @@ func celRules(rules []Rule) apiextensionsv1.ValidationRules {
 }
 
 // objectSchema builds an object from fields whose dotted names are relative
-// to it; a prefix shared by several fields becomes a nested object.
+// to it; a prefix shared by several fields becomes a nested object (or a
+// list of them), which a field of type object ([]object) of its name may
+// declare: required, with rules, bounds or a default.
 func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
 	s := apiextensionsv1.JSONSchemaProps{Type: "object", XValidations: ObjectRules(fields)}
 	for _, node := range GroupFields(fields) {
 		if s.Properties == nil {
 			s.Properties = map[string]apiextensionsv1.JSONSchemaProps{}
 		}
-		if node.Field != nil {
+		if node.Field != nil && node.Field.Required {
+			s.Required = append(s.Required, node.Name)
+		}
+		if node.Leaf() {
 			s.Properties[node.Name] = fieldSchema(*node.Field)
-			if node.Field.Required {
-				s.Required = append(s.Required, node.Name)
-			}
 			continue
 		}
 		nested := objectSchema(node.Children)
 		if node.List {
-			s.Properties[node.Name] = listSchema(nested, ListKeys(node.Children))
+			list := listSchema(nested, ListKeys(node.Children))
+			if node.Field != nil {
+				list = declaredSchema(list, *node.Field)
+			}
+			s.Properties[node.Name] = list
 			continue
 		}
-		if DefaultsToEmpty(node.Children) {
+		if DefaultsToEmpty(node.Children) && (node.Field == nil || node.Field.Default == nil) {
 			empty := jsonValue("{}")
 			nested.Default = &empty
 		}
+		if node.Field != nil {
+			nested = declaredSchema(nested, *node.Field)
+		}
 		s.Properties[node.Name] = nested
 	}
+	return s
+}
+
+// declaredSchema is the schema of an object, or a list of objects, with
+// what its declaration (a field of type object or []object) adds.
+func declaredSchema(s apiextensionsv1.JSONSchemaProps, f Field) apiextensionsv1.JSONSchemaProps {
+	s.Description = f.Description
+	if s.Type == "array" {
+		s.MinItems, s.MaxItems = f.MinItems, f.MaxItems
+		item := *s.Items.Schema
+		item.XValidations = append(item.XValidations, celRules(f.ItemRules)...)
+		s.Items = &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &item}
+	} else {
+		s.MinProperties, s.MaxProperties = f.MinProperties, f.MaxProperties
+	}
+	if f.Default != nil {
+		b, _ := json.Marshal(TypedDefault(f))
+		s.Default = &apiextensionsv1.JSON{Raw: b}
+	}
+	s.XValidations = append(s.XValidations, fieldRules(f)...)
 	return s
 }
 
@@ -195,29 +225,33 @@ func objectSchema(fields []Field) apiextensionsv1.JSONSchemaProps {
 func DefaultsToEmpty(fields []Field) bool {
 	found := false
 	for _, node := range GroupFields(fields) {
-		if node.Field != nil {
-			if node.Field.Required {
-				return false
-			}
+		if node.Field != nil && node.Field.Required {
+			return false
+		}
+		if node.Leaf() {
 			found = found || node.Field.Default != nil
 			continue
 		}
 		// A list stays out when left out: its objects' defaults apply in
 		// the objects given.
-		found = found || !node.List && DefaultsToEmpty(node.Children)
+		found = found || !node.List && (node.Field != nil && node.Field.Default != nil || DefaultsToEmpty(node.Children))
 	}
 	return found
 }
 
 // FieldNode is one property of an object: a field, or a nested object
 // holding the fields below it (with names relative to it), or a list of
-// objects (List) holding them.
+// objects (List) holding them; Field is the field of its name, if any (the
+// declaration of an object or list of objects that has fields below it).
 type FieldNode struct {
 	Name     string
 	List     bool
 	Field    *Field
 	Children []Field
 }
+
+// Leaf reports whether the node is a field with no fields below it.
+func (n FieldNode) Leaf() bool { return len(n.Children) == 0 }
 
 // ListKeys are the keys by which server-side apply merges the objects of
 // a list with these fields: those marked key, else a required name, as in
@@ -227,7 +261,7 @@ func ListKeys(fields []Field) []string {
 	var keys []string
 	name := false
 	for _, node := range GroupFields(fields) {
-		if f := node.Field; f != nil {
+		if f := node.Field; f != nil && node.Leaf() {
 			if f.Key {
 				keys = append(keys, node.Name)
 			}
@@ -257,18 +291,19 @@ func GroupFields(fields []Field) []FieldNode {
 	index := map[string]int{}
 	for _, f := range fields {
 		head, rest, nested := strings.Cut(f.Name, ".")
-		i, ok := index[head]
+		name, list := strings.CutSuffix(head, objpath.ListSuffix)
+		i, ok := index[name]
 		if !ok {
 			i = len(nodes)
-			index[head] = i
-			name, list := strings.CutSuffix(head, objpath.ListSuffix)
-			nodes = append(nodes, FieldNode{Name: name, List: list})
+			index[name] = i
+			nodes = append(nodes, FieldNode{Name: name})
 		}
 		if !nested {
 			f := f
 			nodes[i].Field = &f
 			continue
 		}
+		nodes[i].List = nodes[i].List || list
 		child := f
 		child.Name = rest
 		nodes[i].Children = append(nodes[i].Children, child)
@@ -276,19 +311,77 @@ func GroupFields(fields []Field) []FieldNode {
 	return nodes
 }
 
+// fieldSchema is the schema of a field with no fields below it.
 func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
-	s := apiextensionsv1.JSONSchemaProps{Description: f.Description}
-	if row, ok := f.Type.row(); ok {
-		row.schema(f, &s)
+	e, _ := f.Type.parse()
+	s := exprSchema(e, f, true)
+	if f.Description != "" || e.kind != exprKube {
+		s.Description = f.Description
 	}
 	if f.Default != nil {
 		b, _ := json.Marshal(TypedDefault(f))
 		s.Default = &apiextensionsv1.JSON{Raw: b}
 	}
-	s.XValidations = append(s.XValidations, celRules(f.Rules)...)
+	s.XValidations = append(s.XValidations, fieldRules(f)...)
+	return s
+}
+
+// RulesOf are the CEL rules of an object or list of objects that a field
+// of type object ([]object) declares: its own, then its immutability.
+func RulesOf(f Field) apiextensionsv1.ValidationRules { return fieldRules(f) }
+
+// ItemRules are the CEL rules of each item of a list or value of a map.
+func ItemRules(f Field) apiextensionsv1.ValidationRules { return celRules(f.ItemRules) }
+
+// fieldRules are a field's own CEL rules, then its immutability.
+func fieldRules(f Field) apiextensionsv1.ValidationRules {
+	rules := celRules(f.Rules)
 	if f.Immutable {
-		s.XValidations = append(s.XValidations, apiextensionsv1.ValidationRule{
-			Rule: "self == oldSelf", Message: f.Leaf() + " is immutable"})
+		rules = append(rules, apiextensionsv1.ValidationRule{Rule: "self == oldSelf", Message: f.Leaf() + " is immutable"})
+	}
+	return rules
+}
+
+// exprSchema is the schema of a value of type e in field f: the field's
+// modifiers apply to the scalars at the bottom of its lists and maps
+// (enum, bounds, pattern), and to the list or map itself at the top
+// (items, keys, item rules).
+func exprSchema(e typeExpr, f Field, top bool) apiextensionsv1.JSONSchemaProps {
+	var s apiextensionsv1.JSONSchemaProps
+	switch e.kind {
+	case exprScalar:
+		e.row.schema(f, &s)
+	case exprList, exprMap:
+		item := exprSchema(*e.elem, f, false)
+		if top {
+			item.XValidations = append(item.XValidations, celRules(f.ItemRules)...)
+		}
+		if e.kind == exprMap {
+			s = apiextensionsv1.JSONSchemaProps{Type: "object", AdditionalProperties: &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &item}}
+			if top {
+				s.MinProperties, s.MaxProperties = f.MinProperties, f.MaxProperties
+			}
+			break
+		}
+		s = apiextensionsv1.JSONSchemaProps{Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &item}}
+		if top {
+			s.MinItems, s.MaxItems = f.MinItems, f.MaxItems
+			if f.ListType != "" || f.MapKeys != nil {
+				listType := cmp.Or(f.ListType, "map")
+				s.XListType, s.XListMapKeys = &listType, f.MapKeys
+			}
+		}
+	case exprObject:
+		keep := true
+		s = apiextensionsv1.JSONSchemaProps{Type: "object", XPreserveUnknownFields: &keep}
+		if top {
+			s.MinProperties, s.MaxProperties = f.MinProperties, f.MaxProperties
+		}
+	case exprAny:
+		keep := true
+		s = apiextensionsv1.JSONSchemaProps{XPreserveUnknownFields: &keep}
+	case exprKube:
+		s, _ = KubeSchema(e.kube.Name) // a missing schema fails validation (checkField)
 	}
 	return s
 }

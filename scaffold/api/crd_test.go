@@ -147,3 +147,95 @@ func defaulted(t *testing.T, crd *apiextensionsv1.CustomResourceDefinition, obj 
 // its own conformance cases, with no children (the API server checks them).
 // Fields renamed over several versions: each older version's fields are
 // known by their names in the current one, lists and objects included.
+
+// richKind is the kind of a real operator's API: embedded Kubernetes
+// types, free-form configuration, maps of quantities, a required object
+// with a required field, a list with an item enum, a list of objects that
+// must have one, and an "exactly one of" rule.
+func richKind(t *testing.T) API {
+	a := API{Group: "db", Version: "v1", Kind: "Cluster", Plural: "clusters", Namespaced: true}
+	a.Fields = mustFields(t,
+		"resources:core/v1.ResourceRequirements",
+		"tolerations:[]core/v1.Toleration",
+		"affinity:corev1.Affinity",
+		"storage.volumeClaimTemplate:core/v1.PersistentVolumeClaimSpec",
+		"parameters:object",
+		"limits:map[string]quantity",
+		"issuerRef:object:required",
+		"issuerRef.name:string:required",
+		"issuerRef.kind:string:enum=Issuer,ClusterIssuer:default=Issuer",
+		"usages:[]string:enum=digital signature,key encipherment,server auth:minItems=1:listType=set",
+		"triggers:[]object:minItems=1",
+		"triggers[].type:string:required:key",
+		"triggers[].metadata:map[string]string",
+		"ratio:number:min=0:max=1",
+		"weights:[]int64",
+		"flags:[]bool",
+		"caBundle:bytes",
+		"pg_hba:[]string",
+		"extra:any",
+		"backup.s3.bucket:string",
+		"backup.gcs.bucket:string",
+	)
+	a.Fields[len(a.Fields)-3].Description = "pg_hba lines, as PostgreSQL writes them."
+	a.Rules = []Rule{{Rule: "!has(self.backup) || [has(self.backup.s3), has(self.backup.gcs)].exists_one(x, x)", Message: "exactly one of backup.s3 and backup.gcs"}}
+	return a
+}
+
+func TestRichKind(t *testing.T) {
+	a := richKind(t)
+	require.NoError(t, ValidateAPI(input.FlagSource, "example.com", a))
+	crd := BuildCRD("example.com", a)
+	require.NoError(t, ValidateCRD(crd))
+	spec := crd.Spec.Versions[0].Schema.OpenAPIV3Schema.Properties["spec"]
+	assert.Equal(t, []string{"issuerRef"}, spec.Required)
+	assert.Equal(t, []string{"name"}, spec.Properties["issuerRef"].Required)
+	assert.Equal(t, int64(1), *spec.Properties["usages"].MinItems)
+	assert.Equal(t, "set", *spec.Properties["usages"].XListType)
+	assert.Len(t, spec.Properties["usages"].Items.Schema.Enum, 3)
+	assert.Equal(t, []string{"type"}, spec.Properties["triggers"].XListMapKeys)
+	assert.True(t, *spec.Properties["parameters"].XPreserveUnknownFields)
+	assert.Equal(t, "number", spec.Properties["ratio"].Type)
+	assert.Equal(t, "byte", spec.Properties["caBundle"].Format)
+	assert.Contains(t, spec.Properties["resources"].Properties, "limits")
+	assert.Equal(t, "array", spec.Properties["tolerations"].Type)
+	assert.Contains(t, spec.Properties["tolerations"].Items.Schema.Properties, "effect")
+
+	sample, err := BuildSample("example.com", a)
+	require.NoError(t, err)
+	assert.Empty(t, validateObject(crd, sample), "the sample must be valid")
+	backup := sample["spec"].(map[string]any)["backup"].(map[string]any)
+	assert.Len(t, backup, 1, "the sample picks one of backup.s3 and backup.gcs: %v", backup)
+
+	for _, tt := range []struct {
+		name string
+		spec map[string]any
+		want string
+	}{
+		{"item outside enum", map[string]any{"issuerRef": map[string]any{"name": "x"}, "usages": []any{"signing"}}, `spec.usages[0]: Unsupported value: "signing"`},
+		{"required object missing", map[string]any{}, `spec.issuerRef: Required value`},
+		{"empty list", map[string]any{"issuerRef": map[string]any{"name": "x"}, "triggers": []any{}}, `spec.triggers: Invalid value: 0: spec.triggers in body should have at least 1 items`},
+		{"both branches", map[string]any{"issuerRef": map[string]any{"name": "x"}, "backup": map[string]any{"s3": map[string]any{"bucket": "a"}, "gcs": map[string]any{"bucket": "b"}}}, `exactly one of backup.s3 and backup.gcs`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			obj := map[string]any{"apiVersion": "db.example.com/v1", "kind": "Cluster", "metadata": map[string]any{"name": "x"}, "spec": tt.spec}
+			errs := validateObject(crd, obj)
+			require.NotEmpty(t, errs)
+			assert.Contains(t, errs.ToAggregate().Error(), tt.want)
+		})
+	}
+}
+
+// Spec writes back every modifier the field language has.
+func TestRichFieldsRoundTrip(t *testing.T) {
+	for _, f := range richKind(t).Fields {
+		if f.Description != "" {
+			continue
+		}
+		spec, ok := f.Spec()
+		require.True(t, ok, f.Name)
+		again, err := ParseField(spec)
+		require.NoError(t, err, spec)
+		assert.Equal(t, f, again, spec)
+	}
+}

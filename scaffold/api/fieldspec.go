@@ -64,6 +64,16 @@ func modifierTable() []modifier {
 		intModifier("maxLength", "Maximum length", func(f *Field) **int64 { return &f.MaxLength }),
 		{name: "pattern", about: "Pattern (a regular expression)", set: func(f *Field, v string) error { f.Pattern = v; return nil },
 			used: func(f Field) bool { return f.Pattern != "" }, value: func(f Field) string { return f.Pattern }},
+		{name: "format", about: "Format the API server checks (email, uri, uuid, hostname, ipv4, cidr, date, ...)", set: func(f *Field, v string) error { f.Format = v; return nil },
+			used: func(f Field) bool { return f.Format != "" }, value: func(f Field) string { return f.Format }},
+		intModifier("minItems", "Minimum number of items", func(f *Field) **int64 { return &f.MinItems }),
+		intModifier("maxItems", "Maximum number of items", func(f *Field) **int64 { return &f.MaxItems }),
+		{name: "listType", about: "atomic (replaced whole), set (unique items) or map (objects merged by mapKeys)", set: func(f *Field, v string) error { f.ListType = v; return nil },
+			used: func(f Field) bool { return f.ListType != "" }, value: func(f Field) string { return f.ListType }},
+		{name: "mapKeys", about: "Keys of the list's objects, comma-separated (listType map)", set: func(f *Field, v string) error { f.MapKeys = strings.Split(v, ","); return nil },
+			used: func(f Field) bool { return f.MapKeys != nil }, value: func(f Field) string { return strings.Join(f.MapKeys, ",") }},
+		intModifier("minProperties", "Minimum number of keys", func(f *Field) **int64 { return &f.MinProperties }),
+		intModifier("maxProperties", "Maximum number of keys", func(f *Field) **int64 { return &f.MaxProperties }),
 		{name: "column", flag: true, about: "a column of kubectl get", set: func(f *Field, _ string) error { f.Column = true; return nil },
 			used: func(f Field) bool { return f.Column }, value: noValue},
 		{name: "key", flag: true, about: "a key of its list's objects", set: func(f *Field, _ string) error { f.Key = true; return nil },
@@ -78,6 +88,15 @@ func modifierTable() []modifier {
 					return ""
 				}
 				return f.Rules[0].text()
+			}},
+		{name: "itemRule", about: "CEL rule on each item of a list or value of a map, self being it (a message after #)",
+			set:  func(f *Field, v string) error { f.ItemRules = append(f.ItemRules, ParseRule(v)); return nil },
+			used: func(f Field) bool { return len(f.ItemRules) > 0 },
+			value: func(f Field) string {
+				if len(f.ItemRules) == 0 {
+					return ""
+				}
+				return f.ItemRules[0].text()
 			}},
 	}
 }
@@ -150,9 +169,9 @@ func isModifier(segment string) bool {
 }
 
 // ParseField parses NAME:TYPE[:MODIFIER...] as given to --field.
-// pattern= and rule= take the rest of the spec verbatim (so they come last);
-// default= extends over following segments that are not modifiers, so
-// datetimes keep their colons.
+// pattern=, rule= and itemRule= take the rest of the spec verbatim (so they
+// come last); default= extends over following segments that are not
+// modifiers, so datetimes and JSON keep their colons.
 func ParseField(spec string) (Field, error) { return parseField("field", spec) }
 
 // ParseStatusField parses NAME:TYPE[:MODIFIER...] as given to
@@ -167,16 +186,16 @@ func parseField(flag, spec string) (Field, error) {
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
 		return Field{}, bad("want NAME:TYPE[:MODIFIER...], e.g. replicas:int32:min=1")
 	}
-	f := Field{Name: parts[0], Type: FieldType(parts[1])}
-	if !f.Type.known() {
-		return Field{}, bad("unknown type %q (types: %s)", parts[1], joinTypes())
+	f := Field{Name: parts[0], Type: FieldType(parts[1]).Canonical()}
+	if _, err := f.Type.parse(); err != nil {
+		return Field{}, bad("%v", err)
 	}
 	rest := parts[2:]
 	for i := 0; i < len(rest); i++ {
 		seg := rest[i]
 		key, value, hasValue := strings.Cut(seg, "=")
 		switch key {
-		case "pattern", "rule":
+		case "pattern", "rule", "itemRule":
 			value = strings.Join(append([]string{value}, rest[i+1:]...), ":")
 			i = len(rest)
 		case "default":
@@ -217,18 +236,19 @@ func parseInt(key, value string) (*int64, error) {
 	return &n, nil
 }
 
+// joinTypes lists the scalar types.
 func joinTypes() string {
 	var names []string
-	for _, t := range FieldTypes() {
-		names = append(names, string(t))
+	for _, r := range fieldTypeTable {
+		names = append(names, string(r.t))
 	}
 	return strings.Join(names, ", ")
 }
 
 // Spec is the field as --field takes it, ParseField's inverse: name, type,
-// then each modifier in help's order, pattern= and rule= last as they take
-// the rest. ok is false when one --field cannot say it (two rules, or a
-// pattern and a rule, each of which must come last).
+// then each modifier in help's order, pattern=, rule= and itemRule= last as
+// they take the rest. ok is false when one --field cannot say it (two
+// rules, or a pattern and a rule, each of which must come last).
 func (f Field) Spec() (spec string, ok bool) {
 	parts := []string{f.Name, string(f.Type)}
 	var last []string
@@ -238,6 +258,10 @@ func (f Field) Spec() (spec string, ok bool) {
 		case m.name == "rule":
 			for _, r := range f.Rules {
 				last = append(last, "rule="+r.text())
+			}
+		case m.name == "itemRule":
+			for _, r := range f.ItemRules {
+				last = append(last, "itemRule="+r.text())
 			}
 		case m.name == "pattern":
 			last = append(last, "pattern="+m.value(f))

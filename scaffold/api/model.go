@@ -32,6 +32,22 @@ type Field struct {
 	Immutable bool `json:"immutable,omitempty"`
 	// Rules are CEL rules on the field (self is the field's value).
 	Rules []Rule `json:"rules,omitempty"`
+	// Format is a string's format (email, uri...), which the API server
+	// checks.
+	Format string `json:"format,omitempty"`
+	// MinItems and MaxItems bound a list's length; ListType is how
+	// server-side apply merges it (atomic, set, map), MapKeys the keys of
+	// a list of objects merged as a map.
+	MinItems *int64   `json:"minItems,omitempty"`
+	MaxItems *int64   `json:"maxItems,omitempty"`
+	ListType string   `json:"listType,omitempty"`
+	MapKeys  []string `json:"mapKeys,omitempty"`
+	// MinProperties and MaxProperties bound the keys of a map or an object.
+	MinProperties *int64 `json:"minProperties,omitempty"`
+	MaxProperties *int64 `json:"maxProperties,omitempty"`
+	// ItemRules are CEL rules on each item of a list or value of a map
+	// (self is the item).
+	ItemRules []Rule `json:"itemRules,omitempty"`
 }
 
 // Rule is a CEL validation rule the API server enforces
@@ -71,21 +87,52 @@ func (f Field) Path() []string { return strings.Split(f.Name, ".") }
 func (f Field) InList() bool { return strings.Contains(f.Name, objpath.ListSuffix) }
 
 // Values are the spec's values as the children hold them: its fields, but
-// each list of objects as one value of type []object, its objects whole.
+// each list of objects as one value of type []object (its declaration, or
+// one made up), its objects whole, and no object that has fields below it
+// (those fields are values).
 func (a API) Values() []Field {
 	var out []Field
 	seen := map[string]bool{}
 	for _, f := range a.Fields {
-		list, _, ok := strings.Cut(f.Name, objpath.ListSuffix)
+		list, _, inList := strings.Cut(f.Name, objpath.ListSuffix)
 		switch {
-		case !ok:
-			out = append(out, f)
-		case !seen[list]:
+		case inList || f.Type == TypeObjectList && HasBelow(a.Fields, f.Name):
+			if !inList {
+				list = f.Name
+			}
+			if seen[list] {
+				continue
+			}
 			seen[list] = true
-			out = append(out, Field{Name: list, Type: TypeObjectList})
+			decl := Field{Name: list, Type: TypeObjectList}
+			if i := slices.IndexFunc(a.Fields, func(d Field) bool { return d.Name == list }); i >= 0 {
+				decl = a.Fields[i]
+			}
+			out = append(out, decl)
+		case f.Type == TypeObject && HasBelow(a.Fields, f.Name):
+		default:
+			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// HasBelow reports whether fields has a field below the object or list of
+// objects named name.
+func HasBelow(fields []Field, name string) bool {
+	return slices.ContainsFunc(fields, func(f Field) bool {
+		return strings.HasPrefix(f.Name, name+".") || strings.HasPrefix(f.Name, name+objpath.ListSuffix+".")
+	})
+}
+
+// InData reports whether the starter's data children (a ConfigMap, a
+// Secret) and its workloads' SPEC_ variables hold the value: every value
+// but those of Kubernetes types, which go to the children that take them
+// (Conventions), since their JSON differs between Go's typed encoding and
+// the API server's (a quantity in canonical form, empty fields written).
+func (f Field) InData() bool {
+	_, kube := f.Type.Kube()
+	return !kube
 }
 
 // Leaf returns the last segment of the field name.

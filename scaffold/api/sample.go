@@ -13,6 +13,7 @@ import (
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	apivalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
 	"k8s.io/kube-openapi/pkg/validation/spec"
@@ -35,6 +36,9 @@ func SampleOf(domain string, a API, validator *KindValidator) (map[string]any, e
 	spec := map[string]any{}
 	conv := a.Conventions()
 	for i, f := range a.Fields {
+		if HasBelow(a.Fields, f.Name) {
+			continue // a declared object or list: its fields make it
+		}
 		v, ok := sampleValue(f)
 		if own := &a.Fields[i]; (own == conv.Requests || own == conv.Limits) && f.Default == nil {
 			// The workloads' container resources: quantities.
@@ -42,6 +46,16 @@ func SampleOf(domain string, a API, validator *KindValidator) (map[string]any, e
 		}
 		if ok {
 			objpath.Set(spec, f.Path(), v)
+		}
+	}
+	for _, f := range a.Fields {
+		// A required object none of whose fields the sample sets.
+		if _, there := objpath.Value(spec, f.Path()); HasBelow(a.Fields, f.Name) && f.Required && !there && !f.InList() {
+			empty := any(map[string]any{})
+			if f.Type == TypeObjectList {
+				empty = []any{map[string]any{}}
+			}
+			objpath.Set(spec, f.Path(), empty)
 		}
 	}
 	obj := map[string]any{
@@ -60,13 +74,53 @@ func SampleOf(domain string, a API, validator *KindValidator) (map[string]any, e
 		dropped := false
 		for _, f := range a.Fields {
 			if !f.Required && len(f.Rules) > 0 && slices.ContainsFunc(errs, func(e *field.Error) bool { return e.Field == "spec."+f.Name }) {
-				dropped = objpath.Delete(spec, f.Path()) || dropped
+				dropped = objpath.Delete(obj["spec"].(map[string]any), f.Path()) || dropped
 			}
 		}
-		if !dropped {
+		if !dropped && !keepObjectRules(a, obj, validator, errs) {
 			return nil, &sampleError{kind: a.Kind, errs: errs}
 		}
 	}
+}
+
+// keepObjectRules leaves out of obj's spec optional fields (without a
+// default) below an object whose rule obj breaks, the last first, each
+// where it lessens what the validator finds: a rule that at most one of
+// them be set ("exactly one of") keeps the first. It reports whether it
+// left any out.
+func keepObjectRules(a API, obj map[string]any, validator *KindValidator, errs field.ErrorList) bool {
+	var objects []string
+	for _, e := range errs {
+		if e.Type == field.ErrorTypeInvalid && (e.Field == "spec" || strings.HasPrefix(e.Field, "spec.")) {
+			objects = append(objects, strings.TrimPrefix(strings.TrimPrefix(e.Field, "spec"), "."))
+		}
+	}
+	dropped := false
+	for i := len(a.Fields) - 1; i >= 0; i-- {
+		f := a.Fields[i]
+		under := slices.ContainsFunc(objects, func(o string) bool { return o == "" || strings.HasPrefix(f.Name, o+".") })
+		spec := obj["spec"].(map[string]any)
+		if _, there := objpath.Value(spec, f.Path()); f.Required || f.Default != nil || !under || !there || f.InList() {
+			continue
+		}
+		// Left out with the objects it leaves empty: has() sees an empty
+		// object.
+		without := runtime.DeepCopyJSON(spec)
+		path := f.Path()
+		for objpath.Delete(without, path) && len(path) > 1 {
+			path = path[:len(path)-1]
+			if v, _ := objpath.Value(without, path); v == nil || len(v.(map[string]any)) > 0 {
+				break
+			}
+		}
+		obj["spec"] = without
+		if fewer := validator.Object(obj); len(fewer) < len(errs) {
+			errs, dropped = fewer, true
+			continue
+		}
+		obj["spec"] = spec
+	}
+	return dropped
 }
 
 // sampleError is a sample its CRD refuses: a required field's value, or
@@ -179,17 +233,16 @@ func sampleValue(f Field) (any, bool) {
 	if f.Default != nil {
 		return TypedDefault(f), true
 	}
-	row, ok := f.Type.row()
-	if !ok {
+	e, err := f.Type.parse()
+	if err != nil {
 		return nil, false
 	}
-	return row.sample(f)
+	return compositeSample(e, f, true)
 }
 
 // TypedDefault is the default as the JSON type the schema declares.
 func TypedDefault(f Field) any {
-	row, _ := f.Type.row()
-	v, _ := row.parseDefault(f, *f.Default)
+	v, _ := parseDefault(f)
 	return v
 }
 

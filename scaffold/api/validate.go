@@ -232,11 +232,18 @@ func ValidateOwns(src input.Source, a API) error {
 // ValidateFields checks a list of fields: each one, and how they fit together.
 func ValidateFields(src input.Source, fields []Field) error {
 	byName := map[string]bool{}
+	goNames := map[string]string{}
 	for _, f := range fields {
 		if byName[f.Name] {
 			return input.Invalid(src, "field", f.Name, "defined twice")
 		}
 		byName[f.Name] = true
+		parent, _ := strings.CutSuffix(strings.TrimSuffix(f.Name, f.Leaf()), objpath.ListSuffix+".")
+		key := parent + naming.GoField(f.Leaf())
+		if other, ok := goNames[key]; ok && other != f.Leaf() {
+			return input.Invalid(src, "field", f.Name, "its Go name %s is %s's too: give one another name", naming.GoField(f.Leaf()), other)
+		}
+		goNames[key] = f.Leaf()
 	}
 	for _, f := range fields {
 		bad := func(format string, args ...any) error {
@@ -248,12 +255,23 @@ func ValidateFields(src input.Source, fields []Field) error {
 		path := f.Path()
 		for i := 1; i < len(path); i++ {
 			parent := strings.Join(path[:i], ".")
-			if plain := strings.TrimSuffix(parent, objpath.ListSuffix); byName[plain] {
-				return bad("%q is a field, so it cannot also be an object or a list", plain)
+			plain, list := strings.CutSuffix(parent, objpath.ListSuffix)
+			if j := slices.IndexFunc(fields, func(d Field) bool { return d.Name == plain }); j >= 0 {
+				switch d := fields[j]; {
+				case list && d.Type == TypeObject:
+					return bad("%q is an object: its fields are %s.NAME, not %s%s.NAME", plain, plain, plain, objpath.ListSuffix)
+				case !list && d.Type == TypeObjectList:
+					return bad("%q is a list of objects: its objects' fields are %s%s.NAME", plain, plain, objpath.ListSuffix)
+				case d.Type != TypeObject && d.Type != TypeObjectList:
+					return bad("%q is a field of type %s, so it cannot also be an object or a list; declare it %s:object (or %s:[]object) to give it fields", plain, d.Type, plain, plain)
+				}
 			}
 			if other, ok := otherShape(byName, parent); ok {
-				return bad("%q is both an object and a list of objects (%s)", strings.TrimSuffix(parent, objpath.ListSuffix), other)
+				return bad("%q is both an object and a list of objects (%s)", plain, other)
 			}
+		}
+		if err := checkDeclaration(f, HasBelow(fields, f.Name)); err != nil {
+			return bad("%v", err)
 		}
 		if err := checkListField(f); err != nil {
 			return bad("%v", err)
@@ -275,6 +293,22 @@ func otherShape(byName map[string]bool, parent string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// checkDeclaration checks a field of type object or []object that has
+// fields below it: it declares their object (or list), so what applies to
+// a value of its own does not apply (a pattern, item rules on a map).
+func checkDeclaration(f Field, below bool) error {
+	if !below || f.Type != TypeObject && f.Type != TypeObjectList {
+		return nil
+	}
+	switch {
+	case f.MapKeys != nil:
+		return fmt.Errorf("mapKeys: its objects' keys are the fields below it marked key (%s[].id:string:required:key)", f.Name)
+	case f.ListType != "":
+		return fmt.Errorf("listType: a list of objects with fields is a map when some are marked key (else atomic)")
+	}
+	return nil
 }
 
 // checkListField checks what only the fields of a list's objects may be
@@ -315,7 +349,7 @@ func validateStatusFields(src input.Source, fields []Field) error {
 		case f.Required, f.Default != nil, f.Immutable, len(f.Rules) > 0:
 			return bad("the operator writes status, users do not: required, default, immutable and rule do not apply (column, enum and bounds do)")
 		case f.Key || f.InList():
-			return bad("status fields are plain values: no lists of objects")
+			return bad("status fields are values of their own: no fields of lists of objects")
 		}
 		seen[f.Name] = true
 		if err := checkField(f); err != nil {
@@ -352,23 +386,34 @@ func checkField(f Field) error {
 }
 
 func checkFieldName(f Field) error {
-	if !f.Type.known() {
-		return fmt.Errorf("unknown type %q (types: %s)", f.Type, joinTypes())
+	e, err := f.Type.parse()
+	if err != nil {
+		return err
+	}
+	if k := e.innermost(); k.kind == exprKube {
+		if _, err := KubeSchema(k.kube.Name); err != nil {
+			return err
+		}
 	}
 	path := f.Path()
 	for i, seg := range path {
 		seg, list := strings.CutSuffix(seg, objpath.ListSuffix)
 		switch {
 		case list && i == len(path)-1:
-			return fmt.Errorf("%s%s ends the name: a list of objects holds fields, name them (%s%s.name:string)", seg, objpath.ListSuffix, seg, objpath.ListSuffix)
-		case !naming.LowerCamel().MatchString(seg):
-			return fmt.Errorf("name %q must be lowerCamelCase (e.g. storageClass)", seg)
+			return fmt.Errorf("%s%s ends the name: a list of objects holds fields, name them (%s%s.name:string), or declare it %s:[]object", seg, objpath.ListSuffix, seg, objpath.ListSuffix, seg)
+		case !fieldNameRE().MatchString(seg):
+			return fmt.Errorf("name %q must be letters, digits and underscores, not starting with a digit (storageClass, pg_hba)", seg)
 		case i == 0 && slices.Contains(reservedTopLevel, seg):
 			return fmt.Errorf("name %q is reserved", seg)
 		}
 	}
 	return nil
 }
+
+// fieldNameRE matches a field's JSON name: lowerCamelCase as Kubernetes
+// writes its own, or what an API that already exists calls it (pg_hba,
+// URL): a name every style can hold (a Go field, a Python key, a jq path).
+var fieldNameRE = naming.LazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // printable reports whether s is valid UTF-8 without control characters:
 // values end up in Go markers, YAML, Python and bash.
@@ -399,14 +444,11 @@ func validateModifiers(f Field) error {
 			return fmt.Errorf("modifier %q does not apply to type %s", m.name, f.Type)
 		}
 	}
-	row, _ := f.Type.row()
-	if row.check != nil {
-		if err := row.check(f); err != nil {
-			return err
-		}
+	if err := checkContainer(f); err != nil {
+		return err
 	}
 	if f.Default != nil {
-		_, err := row.parseDefault(f, *f.Default)
+		_, err := parseDefault(f)
 		return err
 	}
 	// The sample must set a required field; an optional one it can leave out.

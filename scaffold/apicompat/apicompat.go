@@ -164,6 +164,10 @@ func narrowings(was, is api.Field) []string {
 		{"max", was.Max, is.Max, func(w, i int64) bool { return i < w }},
 		{"minLength", was.MinLength, is.MinLength, func(w, i int64) bool { return i > w }},
 		{"maxLength", was.MaxLength, is.MaxLength, func(w, i int64) bool { return i < w }},
+		{"minItems", was.MinItems, is.MinItems, func(w, i int64) bool { return i > w }},
+		{"maxItems", was.MaxItems, is.MaxItems, func(w, i int64) bool { return i < w }},
+		{"minProperties", was.MinProperties, is.MinProperties, func(w, i int64) bool { return i > w }},
+		{"maxProperties", was.MaxProperties, is.MaxProperties, func(w, i int64) bool { return i < w }},
 	}
 	for _, b := range bounds {
 		switch {
@@ -176,6 +180,17 @@ func narrowings(was, is api.Field) []string {
 	}
 	if is.Pattern != "" && is.Pattern != was.Pattern {
 		add("its pattern changes: values the old one accepted may not match")
+	}
+	if is.Format != "" && is.Format != was.Format {
+		add("its format changes to %s: values the old one accepted may not be", is.Format)
+	}
+	if is.ListType != was.ListType || !slices.Equal(is.MapKeys, was.MapKeys) {
+		add("its list type changes: server-side apply would merge the lists already stored otherwise (and a set refuses repeated items)")
+	}
+	for _, r := range is.ItemRules {
+		if !slices.ContainsFunc(was.ItemRules, func(o api.Rule) bool { return o.Rule == r.Rule }) {
+			add("its items get the rule %q: values already accepted may be refused", r.Rule)
+		}
 	}
 	if is.Immutable && !was.Immutable {
 		add("it becomes immutable: updates that change it would be refused")

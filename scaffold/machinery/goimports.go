@@ -16,7 +16,8 @@ import (
 // hold the templates to gofmt); goSource keeps the imports the file uses,
 // each group sorted as gofmt sorts it. Parsing and printing every file
 // with go/format cost 40% of a go render; here a scan of the file's tokens
-// finds the imports in use (usedImports).
+// finds the imports in use (usedImports). An import listed twice is kept
+// once.
 func goSource(src []byte) ([]byte, error) {
 	block, ok := findImports(src)
 	if !ok {
@@ -27,10 +28,13 @@ func goSource(src []byte) ([]byte, error) {
 		return nil, err
 	}
 	var kept [][]importSpec
+	seen := map[string]bool{}
 	for _, group := range block.groups {
 		var keep []importSpec
 		for _, spec := range group {
-			if spec.name == "_" || used[spec.path] {
+			// A template that lists the imports of data may list one twice.
+			if (spec.name == "_" || used[spec.path]) && !seen[spec.name+" "+spec.path] {
+				seen[spec.name+" "+spec.path] = true
 				keep = append(keep, spec)
 			}
 		}

@@ -128,3 +128,17 @@ func UpperFirst(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// GoField is the Go name of a field of JSON name json: its words (split
+// at underscores) each upper-cased first, as kubebuilder users name them
+// (pg_hba → PgHba, storageClass → StorageClass).
+func GoField(json string) string {
+	var b strings.Builder
+	for _, word := range strings.Split(json, "_") {
+		b.WriteString(UpperFirst(word))
+	}
+	if out := b.String(); out != "" && out[0] >= 'A' && out[0] <= 'Z' {
+		return out
+	}
+	return "X" + b.String()
+}

@@ -84,13 +84,23 @@ func constraints(f api.Field) string {
 	for _, c := range []struct {
 		name string
 		n    *int64
-	}{{"min", f.Min}, {"max", f.Max}, {"minLength", f.MinLength}, {"maxLength", f.MaxLength}} {
+	}{{"min", f.Min}, {"max", f.Max}, {"minLength", f.MinLength}, {"maxLength", f.MaxLength},
+		{"minItems", f.MinItems}, {"maxItems", f.MaxItems}, {"minProperties", f.MinProperties}, {"maxProperties", f.MaxProperties}} {
 		if c.n != nil {
 			out = append(out, c.name+" "+strconv.FormatInt(*c.n, 10))
 		}
 	}
 	if f.Pattern != "" {
 		out = append(out, "pattern `"+f.Pattern+"`")
+	}
+	if f.Format != "" {
+		out = append(out, "format "+f.Format)
+	}
+	switch {
+	case f.MapKeys != nil:
+		out = append(out, "a map of its items by "+strings.Join(f.MapKeys, ", "))
+	case f.ListType != "":
+		out = append(out, "list type "+f.ListType)
 	}
 	if f.Key {
 		out = append(out, "a key of its list")
@@ -100,6 +110,9 @@ func constraints(f api.Field) string {
 	}
 	for _, r := range f.Rules {
 		out = append(out, "rule "+ruleText(r.Rule, r.Message))
+	}
+	for _, r := range f.ItemRules {
+		out = append(out, "each item: rule "+ruleText(r.Rule, r.Message))
 	}
 	return strings.ReplaceAll(strings.Join(out, "; "), "|", `\|`)
 }

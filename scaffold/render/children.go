@@ -42,7 +42,13 @@ import (
 //     env (a map) holds the workloads' environment variables, beside one
 //     SPEC_<FIELD> variable for each other field that is set (a key of env
 //     wins over one of those); resources.requests and resources.limits
-//     (maps) are the workloads' container resources.
+//     (maps) are the workloads' container resources; fields of Kubernetes'
+//     own types go to the pods whole: resources (core/v1.ResourceRequirements)
+//     is the container's resources, env ([]core/v1.EnvVar) its environment
+//     besides the SPEC_ variables (an item of the same name wins),
+//     tolerations ([]core/v1.Toleration), affinity (core/v1.Affinity) and
+//     nodeSelector (a map) the pod's; the data children (ConfigMap, Secret)
+//     and SPEC_ variables hold every other value (api.Field.InData).
 
 // FieldText is a spec value as the children hold it: a string as it is,
 // true or false, an integer in decimal, a list or a map as compact JSON
@@ -153,7 +159,7 @@ func childContent(p scaffold.Project, a api.API, kind, owner string, labels map[
 		data := map[string]any{}
 		values := a.Values()
 		for i, f := range values {
-			if v, ok := spec.value(&values[i]); ok {
+			if v, ok := spec.value(&values[i]); ok && f.InData() {
 				data[f.Name] = FieldText(v)
 				if kind == "Secret" {
 					data[f.Name] = base64.StdEncoding.EncodeToString([]byte(FieldText(v)))
@@ -250,10 +256,17 @@ func podTemplate(p scaffold.Project, a api.API, labels map[string]any, command [
 	for k, v := range spec.strings(conv.Env) {
 		vars[k] = v
 	}
+	own, _ := spec.value(conv.EnvVars)
+	items, _ := own.([]any)
+	for _, item := range items {
+		name, _ := item.(map[string]any)["name"].(string)
+		delete(vars, name)
+	}
 	env := []any{}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		env = append(env, map[string]any{"name": k, "value": vars[k]})
 	}
+	env = append(env, items...)
 	container := map[string]any{
 		"name": "main", "image": p.Versions.ChildImage, "command": command, "env": env,
 		"ports": []any{map[string]any{"name": "http", "containerPort": spec.integer(conv.Port, 8080), "protocol": "TCP"}},
@@ -276,16 +289,22 @@ func podTemplate(p scaffold.Project, a api.API, labels map[string]any, command [
 	if len(resources) > 0 {
 		container["resources"] = resources
 	}
-	return map[string]any{
-		"metadata": map[string]any{"labels": labels},
-		"spec": map[string]any{
-			"securityContext": map[string]any{
-				"runAsNonRoot": true, "runAsUser": nonRootUID,
-				"seccompProfile": map[string]any{"type": "RuntimeDefault"},
-			},
-			"containers": []any{container},
-		},
+	if v, ok := spec.value(conv.Resources); ok {
+		container["resources"] = v
 	}
+	pod := map[string]any{
+		"securityContext": map[string]any{
+			"runAsNonRoot": true, "runAsUser": nonRootUID,
+			"seccompProfile": map[string]any{"type": "RuntimeDefault"},
+		},
+		"containers": []any{container},
+	}
+	for key, f := range map[string]*api.Field{"tolerations": conv.Tolerations, "affinity": conv.Affinity, "nodeSelector": conv.NodeSelector} {
+		if v, ok := spec.value(f); ok {
+			pod[key] = v
+		}
+	}
+	return map[string]any{"metadata": map[string]any{"labels": labels}, "spec": pod}
 }
 
 func toAny(m map[string]string) map[string]any {
@@ -304,7 +323,14 @@ func sameQuantities(desired, actual any) bool {
 	a, _ := actual.(map[string]any)
 	for section, names := range d {
 		have, _ := a[section].(map[string]any)
-		for name, v := range names.(map[string]any) {
+		quantities, ok := names.(map[string]any)
+		if !ok {
+			if !isSubset(names, a[section]) { // claims
+				return false
+			}
+			continue
+		}
+		for name, v := range quantities {
 			w, g := fmt.Sprint(v), fmt.Sprint(have[name])
 			if w == g {
 				continue

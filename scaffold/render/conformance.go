@@ -126,14 +126,22 @@ func conformanceCases(p scaffold.Project, a api.API, kind contract) []namedCase 
 			objpath.Set(s, f.Path(), v)
 			return s
 		}
+		// An enum of a list or a map is its items' (values').
+		item := func(v any) any { return v }
+		switch {
+		case f.Type.IsList():
+			item = func(v any) any { return []any{v} }
+		case f.Type.IsMap():
+			item = func(v any) any { return map[string]any{"example": v} }
+		}
 		for _, v := range f.Enum {
-			if ok && current == v {
+			if ok && jsonEqual(current, item(v)) {
 				continue
 			}
-			accepted(caseName(a, f.Name, v), fmt.Sprintf("spec.%s set to %q, one of its values.", f.Name, v), with(v), changed)
+			accepted(caseName(a, f.Name, v), fmt.Sprintf("spec.%s set to %q, one of its values.", f.Name, v), with(item(v)), changed)
 		}
 		if len(f.Enum) > 0 {
-			rejected(caseName(a, f.Name, "not-in-enum"), fmt.Sprintf("spec.%s set to a value outside its enum.", f.Name), with("not-"+f.Enum[0]), changed)
+			rejected(caseName(a, f.Name, "not-in-enum"), fmt.Sprintf("spec.%s set to a value outside its enum.", f.Name), with(item("not-"+f.Enum[0])), changed)
 		}
 		if f.Type == api.TypeInt32 || f.Type == api.TypeInt64 {
 			for _, b := range []struct {
@@ -186,7 +194,7 @@ func trickyValue(t api.FieldType) (any, bool) {
 // refuses one of them; then one at a time.
 func trickySpec(a api.API, validator *api.KindValidator, sample, spec map[string]any) (map[string]any, bool) {
 	conv := a.Conventions()
-	taken := []*api.Field{conv.Image, conv.Port, conv.Replicas, conv.MinReplicas, conv.MaxReplicas, conv.Host, conv.Schedule, conv.Env, conv.Requests, conv.Limits}
+	taken := []*api.Field{conv.Image, conv.Port, conv.Replicas, conv.MinReplicas, conv.MaxReplicas, conv.Host, conv.Schedule, conv.Env, conv.Requests, conv.Limits, conv.NodeSelector}
 	var fields []api.Field
 	for i, f := range a.Fields {
 		v, ok := trickyValue(f.Type)

@@ -61,8 +61,10 @@ func jinjaPath(path []string) string {
 type templated struct {
 	Leaves    []jinjaLeaf
 	EnvLeaves []jinjaLeaf
-	Conv      api.ConventionsOf[jinjaLeaf]
-	Children  []ansibleChild
+	// DataLeaves are the leaves a data child holds (api.Field.InData).
+	DataLeaves []jinjaLeaf
+	Conv       api.ConventionsOf[jinjaLeaf]
+	Children   []ansibleChild
 	// Workloads: the kind owns a kind that runs pods (its templates
 	// include pod.yaml.j2); Resources are the container's requests and
 	// limits.
@@ -81,17 +83,20 @@ func newTemplated(a api.API) templated {
 	var t templated
 	for _, f := range a.Values() {
 		l := jinjaLeaf{Field: f, Value: jinjaPath(f.Path()), Always: f.Required && !strings.Contains(f.Name, ".")}
-		switch f.Type {
-		case api.TypeString, api.TypeDuration, api.TypeDatetime:
+		switch f.Type.Text() {
+		case api.TextString:
 			l.Text = l.Value
-		case api.TypeBool:
+		case api.TextBool:
 			l.Text = l.Value + " | to_json"
-		case api.TypeInt32, api.TypeInt64, api.TypeQuantity, api.TypeIntOrStr:
+		case api.TextInteger, api.TextIntOrString:
 			l.Text = l.Value + " | string"
 		default: // lists and maps: compact JSON, keys sorted, UTF-8 as it is
 			l.Text = l.Value + " | to_json(separators=(',', ':'), ensure_ascii=False, sort_keys=True)"
 		}
 		t.Leaves = append(t.Leaves, l)
+		if f.InData() {
+			t.DataLeaves = append(t.DataLeaves, l)
+		}
 	}
 	t.Conv, t.EnvLeaves = api.ConventionLeaves(a, t.Leaves, func(l jinjaLeaf) string { return l.Name })
 	for _, r := range []jinjaResources{{"requests", t.Conv.Requests}, {"limits", t.Conv.Limits}} {

@@ -30,8 +30,9 @@ func TestGeneratedProject(t *testing.T) {
 	assert.Contains(t, styletest.CheckHandAddedCase(t, dir, "make", "test"), "(item=database/hand-added.yaml)")
 
 	styletest.AddCache(t, dir, styletest.CacheFields("egressIPs:[]string", "when:string")...)
+	styletest.AddCluster(t, dir)
 	out := tools.ExecIn(t, dir, "make", "test")
-	assert.Equal(t, 8, strings.Count(out, "All assertions passed"), "four assertions for each of the two kinds")
+	assert.Equal(t, 12, strings.Count(out, "All assertions passed"), "four assertions for each of the three kinds")
 	readme, err := os.ReadFile(filepath.Join(dir, "roles/cache/README.md"))
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "| `egressIPs` | `egress_i_ps` (lossy")

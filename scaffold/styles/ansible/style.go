@@ -431,10 +431,11 @@ func addAnsibleData(p scaffold.Project, apis []ansibleAPI, existing []ansibleWat
 				continue
 			}
 			var v any
-			if node.Field == nil {
-				v = map[string]any{}
-			} else if node.Field.Default != nil {
+			switch {
+			case node.Field != nil && node.Field.Default != nil:
 				v = api.TypedDefault(*node.Field)
+			case !node.Leaf():
+				v = map[string]any{}
 			}
 			defaults[SnakeCase(node.Name)] = v
 		}

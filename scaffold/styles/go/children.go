@@ -79,25 +79,29 @@ func goVar(kind string) string {
 func goLeaves(a api.API, v string) []goLeaf {
 	var out []goLeaf
 	for _, f := range a.Values() {
-		out = append(out, newGoLeaf(f, v))
+		out = append(out, newGoLeaf(a, f, v))
 	}
 	return out
 }
 
-func newGoLeaf(f api.Field, v string) goLeaf {
+func newGoLeaf(a api.API, f api.Field, v string) goLeaf {
 	path := f.Path()
 	expr := v + ".Spec"
 	var guards []string
-	for _, seg := range path[:len(path)-1] {
-		// Nested objects are pointers (goStructs).
-		expr += "." + naming.UpperFirst(seg)
-		guards = append(guards, expr+" != nil")
+	for i, seg := range path[:len(path)-1] {
+		expr += "." + naming.GoField(seg)
+		// Nested objects are pointers (goTypes), but those declared
+		// required.
+		name := strings.Join(path[:i+1], ".")
+		if !slices.ContainsFunc(a.Fields, func(d api.Field) bool { return d.Name == name && d.Required }) {
+			guards = append(guards, expr+" != nil")
+		}
 	}
-	expr += "." + naming.UpperFirst(path[len(path)-1])
+	expr += "." + naming.GoField(path[len(path)-1])
 	l := goLeaf{Field: f, Expr: expr, Value: expr, Filled: strings.Join(append(slices.Clone(guards), "len("+expr+") > 0"), " && ")}
 	switch {
 	case f.Required:
-	case f.Type.Go().Nilable:
+	case newGoType(f.Type).Nilable():
 		guards = append(guards, expr+" != nil")
 	default:
 		guards = append(guards, expr+" != nil")
@@ -121,7 +125,9 @@ func newGoLeaf(f api.Field, v string) goLeaf {
 		l.Text = expr + ".Duration.String()"
 	case api.TypeDatetime:
 		l.Text = expr + ".UTC().Format(time.RFC3339)"
-	default: // lists and maps
+	case api.TypeBytes:
+		l.Text = fmt.Sprintf("base64.StdEncoding.EncodeToString(%s)", l.Value)
+	default: // numbers, lists, maps, objects: compact JSON
 		l.Text = fmt.Sprintf("jsonText(%s)", l.Value)
 	}
 	return l
@@ -226,6 +232,9 @@ func (a *goAPI) setChildren() {
 	a.Workloads = ownsWorkload(a.API)
 	a.DataText = goMapLines{Var: "data"}
 	for _, l := range leaves {
+		if !l.InData() {
+			continue
+		}
 		a.DataText.Entries = append(a.DataText.Entries, goEntry{Key: l.Name, Guard: l.Guard, Text: l.Text})
 	}
 	a.DataText = a.DataText.aligned()

@@ -41,6 +41,9 @@ func TestGeneratedProject(t *testing.T) {
 		"backup.schedule:string:default=@daily", "backup.target.bucket:string:required",
 		"memory:quantity:required", "tier:string:minLength=2:maxLength=8:pattern=^[a-z]+$",
 		"image:string:default=registry.example.com/cache", "port:int32:default=6379")
+	// A kind shaped like a real operator's API: Kubernetes' own types as
+	// k8s.io/api's Go types, free-form fields, required objects.
+	styletest.AddCluster(t, dir)
 	styletest.MustRun(t, dir, "create", "api", "--group", "platform", "--version", "v1", "--kind", "Tenant",
 		"--namespaced=false", "--field", "owner:string:required:immutable", "--field", "quota:int32:immutable",
 		"--field", "tier:string:maxLength=8:rule=self != 'root'#tier root is reserved",

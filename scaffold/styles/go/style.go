@@ -128,12 +128,14 @@ type goAPI struct {
 	// ScaleRequired: the field the scale subresource scales is required
 	// (a value, not a pointer).
 	ScaleRequired bool
-	Markers       []string
-	RBACMarkers   []string
-	UsesQuantity  bool
-	UsesIntOrStr  bool
-	SamplePath    string
-	ProjectName   string
+	// Named are the named types of items with modifiers of their own.
+	Named       []goNamed
+	Markers     []string
+	RBACMarkers []string
+	// TypeImports are the packages the types name.
+	TypeImports []goImport
+	SamplePath  string
+	ProjectName string
 	// Var names the kind's object in its builders (goVar); Children are
 	// the builders of its owned kinds.
 	Var       string
@@ -185,6 +187,18 @@ type goNext struct {
 // goImport is an import of a generated file.
 type goImport struct{ Alias, Path string }
 
+// typeImports is the imports of the types and of fields, each once, sorted
+// by path; more are added.
+func typeImports(imports []goImport, fields []goField, more ...goImport) []goImport {
+	out := slices.Clone(imports)
+	for _, f := range fields {
+		out = append(out, f.Imports...)
+	}
+	out = append(out, more...)
+	slices.SortFunc(out, func(x, y goImport) int { return strings.Compare(x.Path+" "+x.Alias, y.Path+" "+y.Alias) })
+	return slices.Compact(out)
+}
+
 // goChildData is the template data of one child builder: its kind's and
 // its own.
 type goChildData struct {
@@ -194,13 +208,14 @@ type goChildData struct {
 
 // goGV is one API package (a group and version) of the project.
 type goGV struct {
-	FullGroup    string
-	Version      string
-	Dir          string
-	Import       string
-	Alias        string
-	APIs         []goAPI
-	UsesQuantity bool
+	FullGroup string
+	Version   string
+	Dir       string
+	Import    string
+	Alias     string
+	APIs      []goAPI
+	// TypeImports are the packages its types name.
+	TypeImports []goImport
 	// WebhookDir, WebhookImport: the package of the group-version's
 	// webhooks, WebhookAlias its import alias; Webhooks: it has some.
 	WebhookDir, WebhookImport, WebhookAlias string
@@ -223,8 +238,9 @@ type goData struct {
 	GVs      []goGV
 	Children []api.ChildKind
 	// Workloads: some kind owns a kind that runs pods; CreateOnce: some
-	// kind owns a kind whose spec cannot change (the helpers they use).
-	Workloads, CreateOnce bool
+	// kind owns a kind whose spec cannot change; KubeValues: some kind's
+	// pods take spec values of Kubernetes types (the helpers they use).
+	Workloads, CreateOnce, KubeValues bool
 	// PrerequisiteKinds are the owned kinds that are not built in.
 	PrerequisiteKinds []api.ChildKind
 	Watches           []goWatch
@@ -258,13 +274,15 @@ func newGoData(p scaffold.Project) goData {
 				WebhookRoot: strings.TrimSuffix(strings.Repeat(`"..", `, strings.Count(webhookDir, "/")+1), ", ")})
 		}
 		d.GVs[i].APIs = append(d.GVs[i].APIs, ga)
-		d.GVs[i].UsesQuantity = d.GVs[i].UsesQuantity || ga.UsesQuantity
+		d.GVs[i].TypeImports = typeImports(d.GVs[i].TypeImports, nil, ga.TypeImports...)
 		d.GVs[i].Conversions = d.GVs[i].Conversions || ga.Hub || ga.Next != nil
 		return i
 	}
 	for _, a := range p.APIs {
 		ga := newGoAPI(p, a)
 		ga.setChildren()
+		c := ga.Conv
+		d.KubeValues = d.KubeValues || ga.Workloads && (c.Resources != nil || c.EnvVars != nil || c.Tolerations != nil || c.Affinity != nil)
 		for _, c := range a.OwnedKinds() {
 			owned[c.Kind] = true
 			d.Workloads = d.Workloads || c.Workload
@@ -318,22 +336,25 @@ func addSpokes(p scaffold.Project, a api.API, hub goAPI, gv func(string, goAPI) 
 // newGoAPI is the template data of a kind, as it is in its version.
 func newGoAPI(p scaffold.Project, a api.API) goAPI {
 	dir := goAPIDir(p, a)
+	types := newGoTypes(a)
+	status := goStatusFields(a, &types)
+	conditions := newGoType("[]meta/v1.Condition")
 	return goAPI{
 		API:       a,
 		FullGroup: a.FullGroup(p.Domain),
 		Version:   a.Version,
 		Import:    p.Repo + "/" + dir,
 		Alias:     strings.NewReplacer(".", "", "-", "").Replace(a.Group) + a.Version,
-		Structs:   goStructs(a),
+		Structs:   types.Structs,
+		Named:     types.Named,
 		StatusStruct: goStruct{Name: a.Kind + "Status", Fields: append([]goField{
-			{Name: "ObservedGeneration"}, {Name: "Conditions", Copy: "conditions"},
-		}, goStatusFields(a)...)},
-		StatusFields:  goStatusFields(a),
+			{Name: "ObservedGeneration"}, {Name: "Conditions", CopyCode: fieldCopy("Conditions", conditions, false)},
+		}, status...)},
+		StatusFields:  status,
 		ScaleRequired: slices.ContainsFunc(a.Fields, func(f api.Field) bool { return f.Name == a.ScaleReplicas && f.Required }),
 		Markers:       kindMarkers(a),
 		RBACMarkers:   rbacMarkers(p, a),
-		UsesQuantity:  usesType(a, api.TypeQuantity),
-		UsesIntOrStr:  usesType(a, api.TypeIntOrStr),
+		TypeImports:   typeImports(types.imports(), status),
 		SamplePath:    render.SamplePath(p, a),
 		ProjectName:   p.Name,
 

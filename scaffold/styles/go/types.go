@@ -1,7 +1,9 @@
 package golang
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,45 +23,78 @@ type goStruct struct {
 	Fields  []goField
 }
 
+// goNamed is a named type of an API's types file that is not a struct: the
+// items of a list or values of a map with modifiers of their own, which
+// controller-gen takes from markers on their type.
+type goNamed struct {
+	Name, Doc, Type string
+	Markers         []string
+}
+
 // goField is one struct field with the kubebuilder markers that make
 // controller-gen produce the same schema as BuildCRD.
 type goField struct {
 	Name    string
 	JSON    string // json tag value
 	Type    string
-	Elem    string // element type for pointers
 	Doc     string
 	Markers []string
-	// Copy says how DeepCopyInto copies the field; "" is a plain value copy.
-	Copy string
+	// CopyCode is how DeepCopyInto copies the field ("" when *out = *in
+	// has).
+	CopyCode string
+	// Imports are the packages its type names.
+	Imports []goImport
 }
 
-// goStructs returns the spec struct of an API followed by one struct per
-// nested object, depth first.
-func goStructs(a api.API) []goStruct {
-	var out []goStruct
-	var walk func(name, doc, of string, fields []api.Field)
-	walk = func(name, doc, of string, fields []api.Field) {
+// goTypes are the Go types of a kind's spec: the spec struct followed by
+// one struct per nested object, depth first, and the named types of items
+// with modifiers of their own.
+type goTypes struct {
+	Structs []goStruct
+	Named   []goNamed
+}
+
+// imports are the packages the types name.
+func (t goTypes) imports() []goImport {
+	var out []goImport
+	for _, s := range t.Structs {
+		for _, f := range s.Fields {
+			out = append(out, f.Imports...)
+		}
+	}
+	return out
+}
+
+// newGoTypes returns the Go types of an API's spec.
+func newGoTypes(a api.API) goTypes {
+	var out goTypes
+	var walk func(name, doc, of string, fields []api.Field, decl *api.Field)
+	walk = func(name, doc, of string, fields []api.Field, decl *api.Field) {
 		rules := api.ObjectRules(fields)
 		if name == a.Kind+"Spec" {
 			rules = a.SpecRules()
 		}
+		if decl != nil && decl.Type == api.TypeObjectList {
+			// Each object's own rules.
+			rules = append(rules, api.ItemRules(*decl)...)
+		}
 		s := goStruct{Name: name, Doc: doc, Markers: ruleMarkers(rules)}
-		i := len(out)
-		out = append(out, s)
+		i := len(out.Structs)
+		out.Structs = append(out.Structs, s)
+		prefix := name
+		if name == a.Kind+"Spec" {
+			prefix = a.Kind
+		}
 		for _, node := range api.GroupFields(fields) {
-			if node.Field != nil {
-				s.Fields = append(s.Fields, goScalarField(*node.Field, node.Name, of))
+			if node.Leaf() {
+				s.Fields = append(s.Fields, out.leafField(*node.Field, node.Name, of, prefix))
 				continue
 			}
-			prefix := name
-			if name == a.Kind+"Spec" {
-				prefix = a.Kind
-			}
-			child := prefix + naming.UpperFirst(node.Name)
+			goName := naming.GoField(node.Name)
+			decl := node.Field
 			if node.List {
 				// DatabaseUser, each object of the list users.
-				child = prefix + naming.UpperFirst(singular(node.Name))
+				child := prefix + naming.GoField(singular(node.Name))
 				markers := []string{"+optional", "+listType=atomic"}
 				if keys := api.ListKeys(node.Children); keys != nil {
 					markers = []string{"+optional", "+listType=map"}
@@ -67,84 +102,213 @@ func goStructs(a api.API) []goStruct {
 						markers = append(markers, "+listMapKey="+k)
 					}
 				}
+				g := goField{Name: goName, JSON: node.Name, Type: "[]" + child,
+					Doc: fmt.Sprintf("%s holds the %s objects.", goName, node.Name)}
+				if decl != nil {
+					g = declaredField(g, *decl, markers)
+				} else {
+					g.Markers = markers
+				}
 				// No omitempty, as other lists: an empty list stays [].
-				s.Fields = append(s.Fields, goField{
-					Name: naming.UpperFirst(node.Name), JSON: node.Name,
-					Type: "[]" + child, Elem: child, Copy: "structSlice",
-					Doc:     fmt.Sprintf("%s holds the %s objects.", naming.UpperFirst(node.Name), node.Name),
-					Markers: markers,
-				})
-				walk(child, fmt.Sprintf("%s is one object of the %s list of %s.", child, node.Name, name), "each "+singular(node.Name), node.Children)
+				g.CopyCode = fieldCopy(goName, goType{Name: g.Type, copy: copySlice, elem: &goType{Name: child, copy: copyInto}}, false)
+				s.Fields = append(s.Fields, g)
+				walk(child, fmt.Sprintf("%s is one object of the %s list of %s.", child, node.Name, name), "each "+singular(node.Name), node.Children, decl)
 				continue
 			}
+			child := prefix + goName
 			markers := []string{"+optional"}
-			if api.DefaultsToEmpty(node.Children) {
+			if api.DefaultsToEmpty(node.Children) && (decl == nil || decl.Default == nil) {
 				markers = append(markers, "+kubebuilder:default={}")
 			}
-			s.Fields = append(s.Fields, goField{
-				Name: naming.UpperFirst(node.Name), JSON: node.Name + ",omitempty",
-				Type: "*" + child, Elem: child, Copy: "ptrStruct",
-				Doc:     fmt.Sprintf("%s holds the %s settings.", naming.UpperFirst(node.Name), node.Name),
-				Markers: markers,
-			})
-			walk(child, fmt.Sprintf("%s is the %s object of %s.", child, node.Name, name), of, node.Children)
+			g := goField{Name: goName, JSON: node.Name + ",omitempty", Type: "*" + child,
+				Doc: fmt.Sprintf("%s holds the %s settings.", goName, node.Name)}
+			ptr := true
+			if decl != nil {
+				g = declaredField(g, *decl, markers)
+				if decl.Required {
+					g.JSON, g.Type, ptr = node.Name, child, false
+				}
+			} else {
+				g.Markers = markers
+			}
+			g.CopyCode = fieldCopy(goName, goType{Name: child, copy: copyInto}, ptr)
+			s.Fields = append(s.Fields, g)
+			walk(child, fmt.Sprintf("%s is the %s object of %s.", child, node.Name, name), of, node.Children, decl)
 		}
-		out[i] = s
+		out.Structs[i] = s
 	}
-	walk(a.Kind+"Spec", fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind), "the resource", a.Fields)
+	walk(a.Kind+"Spec", fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind), "the resource", a.Fields, nil)
 	return out
 }
 
-// goScalarField is the field f of the resource, or of each object of a list
-// (of says which).
-func goScalarField(f api.Field, jsonName, of string) goField {
-	goType := f.Type.Go()
-	g := goField{Name: naming.UpperFirst(jsonName), Doc: f.Description}
+// declaredField is the field of an object or list of objects that a field
+// of type object ([]object) declares: required, bounded, with rules or a
+// default.
+func declaredField(g goField, f api.Field, markers []string) goField {
+	if f.Description != "" {
+		g.Doc = f.Description
+	}
+	if f.Required {
+		markers[0] = "+required"
+	}
+	g.Markers = append(markers, boundMarkers(f)...)
+	g.Markers = append(g.Markers, ruleMarkers(api.RulesOf(f))...)
+	if f.Default != nil {
+		g.Markers = append(g.Markers, "+kubebuilder:default="+markerValue(api.TypedDefault(f)))
+	}
+	return g
+}
+
+// leafField is the field f (named jsonName in its object) of the resource,
+// or of each object of a list (of says which); the struct it is in is
+// named prefix.
+func (t *goTypes) leafField(f api.Field, jsonName, of, prefix string) goField {
+	typ := newGoType(f.Type)
+	goName := naming.GoField(jsonName)
+	g := goField{Name: goName, Doc: f.Description}
 	if g.Doc == "" {
 		g.Doc = fmt.Sprintf("%s is the %s of %s.", g.Name, jsonName, of)
 	}
+	if itemMarkers := valueMarkers(f); f.Type.IsList() || f.Type.IsMap() {
+		// The items' own modifiers go on a type of their own, named for
+		// them: controller-gen reads markers of a map's values nowhere else.
+		if len(itemMarkers) > 0 {
+			typ = t.named(typ, prefix+goName+"Item", fmt.Sprintf("%s is one item of %s.", prefix+goName+"Item", goName), itemMarkers, false)
+		}
+		if rules := ruleMarkers(api.ItemRules(f)); len(rules) > 0 {
+			typ = t.named(typ, prefix+goName+"Entry", fmt.Sprintf("%s is one item of %s.", prefix+goName+"Entry", goName), rules, true)
+		}
+		itemMarkers = nil
+	} else {
+		g.Markers = itemMarkers
+	}
+	ptr := false
 	switch {
 	case f.Required:
-		g.JSON, g.Type, g.Copy = jsonName, goType.Name, goType.ValueCopy
-		g.Markers = append(g.Markers, "+required")
-	case goType.Nilable:
+		g.JSON = jsonName
+		g.Markers = append([]string{"+required"}, g.Markers...)
+	case typ.Nilable():
 		// No omitempty: an empty list stays [] on the way to the children,
 		// as in every other style, while an absent one is null, which the
 		// API server prunes and specValues skips.
-		g.JSON, g.Type, g.Copy = jsonName, goType.Name, goType.ValueCopy
-		g.Markers = append(g.Markers, "+optional")
+		g.JSON = jsonName
+		g.Markers = append([]string{"+optional"}, g.Markers...)
 	default:
-		g.JSON, g.Type, g.Elem, g.Copy = jsonName+",omitempty", "*"+goType.Name, goType.Name, goType.PtrCopy
-		g.Markers = append(g.Markers, "+optional")
+		g.JSON, ptr = jsonName+",omitempty", true
+		g.Markers = append([]string{"+optional"}, g.Markers...)
 	}
-	v := "+kubebuilder:validation:"
-	if f.Enum != nil {
-		g.Markers = append(g.Markers, v+"Enum="+strings.Join(f.Enum, ";"))
+	g.Type, g.Imports = typ.Name, typ.Imports
+	if ptr {
+		g.Type = "*" + typ.Name
 	}
-	if f.Min != nil {
-		g.Markers = append(g.Markers, v+"Minimum="+strconv.FormatInt(*f.Min, 10))
-	}
-	if f.Max != nil {
-		g.Markers = append(g.Markers, v+"Maximum="+strconv.FormatInt(*f.Max, 10))
-	}
-	if f.MinLength != nil {
-		g.Markers = append(g.Markers, v+"MinLength="+strconv.FormatInt(*f.MinLength, 10))
-	}
-	if f.MaxLength != nil {
-		g.Markers = append(g.Markers, v+"MaxLength="+strconv.FormatInt(*f.MaxLength, 10))
-	}
-	if f.Pattern != "" {
-		g.Markers = append(g.Markers, v+"Pattern=`"+f.Pattern+"`")
-	}
+	g.CopyCode = fieldCopy(goName, typ, ptr)
+	g.Markers = append(g.Markers, boundMarkers(f)...)
 	g.Markers = append(g.Markers, ruleMarkers(api.FieldRules(f))...)
 	if f.Default != nil {
-		d := fmt.Sprint(api.TypedDefault(f))
-		if s, ok := api.TypedDefault(f).(string); ok {
-			d = strconv.Quote(s)
-		}
-		g.Markers = append(g.Markers, "+kubebuilder:default="+d)
+		g.Markers = append(g.Markers, "+kubebuilder:default="+markerValue(api.TypedDefault(f)))
 	}
 	return g
+}
+
+// named replaces, in typ, the scalar at its bottom (direct: its item)
+// with a type of its own named name with markers, which it declares.
+func (t *goTypes) named(typ goType, name, doc string, markers []string, direct bool) goType {
+	var swap func(g goType, top bool) goType
+	swap = func(g goType, top bool) goType {
+		if direct && !top || !direct && g.scalar {
+			t.Named = append(t.Named, goNamed{Name: name, Doc: doc, Type: g.Name, Markers: markers})
+			g.Name = name // a named slice or map copies as one
+			return g
+		}
+		elem := swap(*g.elem, false)
+		g.elem = &elem
+		g.Name = strings.TrimSuffix(g.Name, g.elem0) + elem.Name
+		return g
+	}
+	return swap(typ, true)
+}
+
+// valueMarkers are the markers of a field's scalar modifiers (enum,
+// bounds, pattern, format).
+func valueMarkers(f api.Field) []string {
+	var out []string
+	v := "+kubebuilder:validation:"
+	if f.Enum != nil {
+		var values []string
+		for _, e := range f.Enum {
+			if strings.ContainsAny(e, " :=") {
+				e = strconv.Quote(e)
+			}
+			values = append(values, e)
+		}
+		out = append(out, v+"Enum="+strings.Join(values, ";"))
+	}
+	if f.Min != nil {
+		out = append(out, v+"Minimum="+strconv.FormatInt(*f.Min, 10))
+	}
+	if f.Max != nil {
+		out = append(out, v+"Maximum="+strconv.FormatInt(*f.Max, 10))
+	}
+	if f.MinLength != nil {
+		out = append(out, v+"MinLength="+strconv.FormatInt(*f.MinLength, 10))
+	}
+	if f.MaxLength != nil {
+		out = append(out, v+"MaxLength="+strconv.FormatInt(*f.MaxLength, 10))
+	}
+	if f.Pattern != "" {
+		out = append(out, v+"Pattern=`"+f.Pattern+"`")
+	}
+	if f.Format != "" {
+		out = append(out, v+"Format="+f.Format)
+	}
+	return out
+}
+
+// boundMarkers are the markers of a list's or a map's own modifiers.
+func boundMarkers(f api.Field) []string {
+	var out []string
+	v := "+kubebuilder:validation:"
+	for _, b := range []struct {
+		name string
+		n    *int64
+	}{{"MinItems", f.MinItems}, {"MaxItems", f.MaxItems}, {"MinProperties", f.MinProperties}, {"MaxProperties", f.MaxProperties}} {
+		if b.n != nil {
+			out = append(out, v+b.name+"="+strconv.FormatInt(*b.n, 10))
+		}
+	}
+	switch {
+	case f.MapKeys != nil:
+		out = append(out, "+listType=map")
+		for _, k := range f.MapKeys {
+			out = append(out, "+listMapKey="+k)
+		}
+	case f.ListType != "":
+		out = append(out, "+listType="+f.ListType)
+	}
+	return out
+}
+
+// markerValue is a default as controller-gen's default marker takes it:
+// JSON, but a list in braces.
+func markerValue(v any) string {
+	switch t := v.(type) {
+	case string:
+		return strconv.Quote(t)
+	case []any:
+		var items []string
+		for _, x := range t {
+			items = append(items, markerValue(x))
+		}
+		return "{" + strings.Join(items, ",") + "}"
+	case map[string]any:
+		var entries []string
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			entries = append(entries, strconv.Quote(k)+":"+markerValue(t[k]))
+		}
+		return "{" + strings.Join(entries, ",") + "}"
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 // ruleMarkers are the XValidation markers of CEL rules.
@@ -187,24 +351,19 @@ func kindMarkers(a api.API) []string {
 // status types write them: strings, numbers and booleans as plain values
 // that omitempty leaves out, the struct types (which omitempty cannot
 // leave out) behind pointers.
-func goStatusFields(a api.API) []goField {
+func goStatusFields(a api.API, t *goTypes) []goField {
 	var out []goField
 	for _, f := range a.StatusFields() {
-		g := goScalarField(f, f.Name, "the resource")
-		switch {
-		case slices.Contains([]string{"string", "bool", "int32", "int64"}, g.Elem):
-			g.Type, g.Elem, g.Copy = g.Elem, "", ""
-		case f.Type.Go().Nilable:
+		g := t.leafField(f, f.Name, "the resource", a.Kind+"Status")
+		switch elem := strings.TrimPrefix(g.Type, "*"); {
+		case slices.Contains([]string{"string", "bool", "int32", "int64", "float64"}, elem):
+			g.Type, g.CopyCode = elem, ""
+		case newGoType(f.Type).Nilable():
 			g.JSON += ",omitempty"
 		}
 		out = append(out, g)
 	}
 	return out
-}
-
-// usesType reports whether any spec or status field of the API has type t.
-func usesType(a api.API, t api.FieldType) bool {
-	return slices.ContainsFunc(slices.Concat(a.Fields, a.Status), func(f api.Field) bool { return f.Type == t })
 }
 
 // singular names one object of a list: users → user; a name that is no

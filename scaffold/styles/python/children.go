@@ -112,7 +112,9 @@ func newBuilder(a api.API) builder {
 		in := "spec"
 		for _, seg := range path[:len(path)-1] {
 			next := in + "_" + Snake(seg)
-			if !seen[next] {
+			// The objects of values the builders read: those in the data
+			// (conventions are top-level fields).
+			if !seen[next] && f.InData() {
 				seen[next] = true
 				b.Objects = append(b.Objects, Object{Var: next, From: in + `.get("` + seg + `", {})`})
 			}
@@ -121,7 +123,7 @@ func newBuilder(a api.API) builder {
 		key := path[len(path)-1]
 		l := Leaf{Field: f, In: in, Key: key, Value: in + `["` + key + `"]`}
 		l.Text = l.Value
-		if f.Type != api.TypeString && f.Type != api.TypeDuration && f.Type != api.TypeDatetime {
+		if f.Type.Text() != api.TextString {
 			l.Text = "text(" + l.Value + ")"
 		}
 		b.Leaves = append(b.Leaves, l)
@@ -130,6 +132,9 @@ func newBuilder(a api.API) builder {
 	b.Conv, envLeaves = api.ConventionLeaves(a, b.Leaves, func(l Leaf) string { return l.Name })
 	b.DataText = Dict{Var: "data"}
 	for _, l := range b.Leaves {
+		if !l.InData() {
+			continue
+		}
 		b.DataText.Entries = append(b.DataText.Entries, Entry{Key: l.Name, Guard: l.entryGuard(), Text: l.Text})
 	}
 	b.EnvText = Dict{Var: "env"}

@@ -78,7 +78,7 @@ func newJQTemplated(a api.API) jqTemplated {
 	for _, f := range a.Values() {
 		l := jqLeaf{Field: f, Value: jqPath(f.Path())}
 		l.Text = l.Value
-		if f.Type != api.TypeString && f.Type != api.TypeDuration && f.Type != api.TypeDatetime {
+		if f.Type.Text() != api.TextString {
 			l.Text = "(" + l.Value + " | text)"
 		}
 		t.Leaves = append(t.Leaves, l)
@@ -132,7 +132,13 @@ func (t jqTemplated) Program() string {
 // DataEntries are the entries of a jq object holding each field's text
 // under its name, commas between them.
 func (t jqTemplated) DataEntries() []string {
-	return jqEntries(t.Leaves, func(l jqLeaf) string { return l.Key() })
+	var data []jqLeaf
+	for _, l := range t.Leaves {
+		if l.InData() {
+			data = append(data, l)
+		}
+	}
+	return jqEntries(data, func(l jqLeaf) string { return l.Key() })
 }
 
 // EnvEntries are the entries of a jq object holding each SPEC_ variable's

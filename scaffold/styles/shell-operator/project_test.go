@@ -32,7 +32,8 @@ func TestGeneratedProject(t *testing.T) {
 	assert.Contains(t, styletest.CheckHandAddedCase(t, dir, "make", "test"), "ok   database/hand-added.yaml")
 
 	styletest.AddCache(t, dir, styletest.CacheFields("enabled:bool")...)
-	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "14 passed, 0 failed")
+	styletest.AddCluster(t, dir)
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "21 passed, 0 failed")
 	// A hook that is not executable is skipped by shell-operator.
 	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
 	require.NoError(t, err)
@@ -44,7 +45,7 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
 	out := tools.ExecIn(t, dir, "make", "test", "lint")
 	assert.Contains(t, out, "4 passed, 0 failed")
-	assert.Contains(t, out, "14 passed, 0 failed")
+	assert.Contains(t, out, "21 passed, 0 failed")
 }
 
 // TestGeneratedNamespaceScopedProject: in the seed made namespace-scoped,
