@@ -241,6 +241,9 @@ type goData struct {
 	// kind owns a kind whose spec cannot change; KubeValues: some kind's
 	// pods take spec values of Kubernetes types (the helpers they use).
 	Workloads, CreateOnce, KubeValues bool
+	// APIExtensions: some kind's types name apiextensionsv1.JSON (a field
+	// of type any), which go.mod then requires directly.
+	APIExtensions bool
 	// PrerequisiteKinds are the owned kinds that are not built in.
 	PrerequisiteKinds []api.ChildKind
 	Watches           []goWatch
@@ -281,6 +284,7 @@ func newGoData(p scaffold.Project) goData {
 	for _, a := range p.APIs {
 		ga := newGoAPI(p, a)
 		ga.setChildren()
+		d.APIExtensions = d.APIExtensions || slices.ContainsFunc(ga.TypeImports, func(i goImport) bool { return strings.HasPrefix(i.Path, "k8s.io/apiextensions-apiserver/") })
 		c := ga.Conv
 		d.KubeValues = d.KubeValues || ga.Workloads && (c.Resources != nil || c.EnvVars != nil || c.Tolerations != nil || c.Affinity != nil)
 		for _, c := range a.OwnedKinds() {

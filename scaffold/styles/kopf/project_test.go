@@ -19,7 +19,7 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	styletest.CheckPythonProject(t, kopf.Style(), 9, 17)
+	styletest.CheckPythonProject(t, kopf.Style(), 9, 27)
 }
 
 // TestGeneratedProjectWithWebhooks: admission handlers added to the seed

@@ -19,7 +19,7 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	styletest.CheckPythonProject(t, metacontroller.Style(), 13, 23)
+	styletest.CheckPythonProject(t, metacontroller.Style(), 13, 35)
 }
 
 // TestEditedAPI: an optional field and an owned kind added with opctl
