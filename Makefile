@@ -30,6 +30,10 @@ golden: ## Rewrite the golden trees under testdata/golden; review the diff befor
 kubetypes: ## Write scaffold/api/kubetypes.json: the schemas of the Kubernetes types a field may name, as the pinned controller-gen writes them for the pinned k8s.io/api.
 	$(GO) run ./hack/kubetypes
 
+.PHONY: crd-table
+crd-table: ## Write docs/imported-crds.md: what the flags write of real operators' CRDs, downloaded from the Go module proxy.
+	$(GO) test -tags generated -count=1 ./scaffold -run TestRealCRDs -update
+
 .PHONY: fmt
 fmt:
 	gofmt -w $$(git ls-files '*.go')

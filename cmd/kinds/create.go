@@ -215,6 +215,7 @@ func webhookStyles(styles scaffold.Styles, webhooks bool) string {
 type createAPIOptions struct {
 	cmdutil.Given
 	group, version, kind, plural, from string
+	fromCRD                            string
 	target, selector, name             string
 	namespace                          string
 	namespaced                         bool
@@ -226,6 +227,10 @@ type createAPIOptions struct {
 	options map[string]*string
 	write   cmdutil.WriteFlags
 }
+
+// fromCRDFlags are the model flags --from-crd takes: which CRD and
+// version of the file, and what the CRD does not say.
+var fromCRDFlags = []string{"kind", "version", "owns", "rbac"}
 
 // modelFlags are the flags that describe the API, the styles' kind
 // options after them; --from replaces them all.
@@ -271,6 +276,13 @@ re-rendered; your files already there are left alone.
   granted by the operator's role in config/rbac/role.yaml and the chart:
   --rbac secrets:get,list,watch --rbac deployments.apps/scale:get,patch
 
+--from-crd FILE takes the API from a CRD, as an operator's release ships it:
+  its group, names, scope and the schema of its storage version (--version
+  names another; --kind picks a CRD of a file of several), each field in the
+  field language where that writes its schema exactly, the others whole
+  (type schema, which opctl.yaml holds). --owns and --rbac add what a CRD
+  does not say.
+
 --target GROUP/VERSION/KIND (or v1/KIND for the core group) reacts to an
   existing kind instead of adding one: no CRD, read-only access to it, and a
   handler that hands each matching object to a function of yours,
@@ -279,6 +291,7 @@ re-rendered; your files already there are left alone.
     --field engine:string:enum=mysql,postgres:required --field version:string \
     --field storage:quantity --field replicas:int32:min=1:max=5:default=1 --owns ConfigMap
   opctl create api --from database.yaml
+  opctl create api --from-crd certificates.yaml --owns Secret
   opctl create api --target v1/Secret --namespace payments --selector sync=vault`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -313,6 +326,7 @@ re-rendered; your files already there are left alone.
 		}
 	}
 	f.StringVar(&o.from, "from", "", "read the API from a YAML file instead of flags")
+	f.StringVar(&o.fromCRD, "from-crd", "", "take the API from a CRD file (an operator's release's): its schema exactly, --kind and --version choosing among its CRDs and versions")
 	o.existingKindFlags(cmd, targetStyles(env.Styles)+": ", "the existing kind to watch or decorate")
 	f.StringVar(&o.namespace, "namespace", "", watchStyles(env.Styles)+": watch the target in this namespace only")
 	o.write.Register(cmd)
@@ -320,6 +334,16 @@ re-rendered; your files already there are left alone.
 }
 
 func runCreateAPI(env cmdutil.Env, o createAPIOptions) error {
+	if o.from != "" && o.fromCRD != "" {
+		return cmdutil.UsageErrorf("--from and --from-crd are two ways to give the API: use one")
+	}
+	if o.fromCRD != "" {
+		for _, name := range modelFlags {
+			if o.Set(name) && !slices.Contains(fromCRDFlags, name) {
+				return cmdutil.UsageErrorf("--from-crd %s cannot be combined with --%s: the CRD gives it", o.fromCRD, name)
+			}
+		}
+	}
 	if o.from != "" {
 		for _, name := range append(slices.Clone(modelFlags), slices.Sorted(maps.Keys(o.options))...) {
 			if o.Set(name) {
@@ -345,7 +369,7 @@ func runCreateAPI(env cmdutil.Env, o createAPIOptions) error {
 			return cmdutil.UsageErrorf("--%s is for %s projects; this project's style is %s", name, targetStyles(env.Styles), p.Style)
 		}
 	}
-	api, src, err := o.api(env.Dir)
+	api, src, err := o.api(env.Dir, p.Domain)
 	if err != nil {
 		return err
 	}
@@ -427,7 +451,7 @@ func (o createAPIOptions) existingKind() (scaffold.Target, map[string]string, st
 
 // api builds the model from --from or from the flags, and says where its
 // values came from so errors name the flag or the file.
-func (o createAPIOptions) api(dir string) (api.API, input.Source, error) {
+func (o createAPIOptions) api(dir, domain string) (api.API, input.Source, error) {
 	if o.from != "" {
 		path := o.from
 		if !filepath.IsAbs(path) {
@@ -438,6 +462,15 @@ func (o createAPIOptions) api(dir string) (api.API, input.Source, error) {
 			a.Plural = cmdutil.Pluralize(a.Kind)
 		}
 		return a, input.FileSource(o.from), err
+	}
+	if o.fromCRD != "" {
+		path := o.fromCRD
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		a, err := scaffold.LoadCRDFile(path, o.kind, o.version, domain)
+		a.Owns, a.RBAC, a.Options = o.owns, o.rbac, o.kindOptions()
+		return a, input.FileSource(o.fromCRD), err
 	}
 	for _, name := range []string{"group", "version", "kind"} {
 		if map[string]string{"group": o.group, "version": o.version, "kind": o.kind}[name] == "" {
@@ -466,15 +499,22 @@ func (o createAPIOptions) api(dir string) (api.API, input.Source, error) {
 	for _, r := range o.rules {
 		a.Rules = append(a.Rules, api.ParseRule(r))
 	}
+	a.Options = o.kindOptions()
+	return a, input.FlagSource, nil
+}
+
+// kindOptions are the styles' kind options given, by name.
+func (o createAPIOptions) kindOptions() map[string]string {
+	var out map[string]string
 	for name, value := range o.options {
 		if *value != "" {
-			if a.Options == nil {
-				a.Options = map[string]string{}
+			if out == nil {
+				out = map[string]string{}
 			}
-			a.Options[name] = *value
+			out[name] = *value
 		}
 	}
-	return a, input.FlagSource, nil
+	return out
 }
 
 func typeNames() []string {

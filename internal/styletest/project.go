@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/apitest"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
@@ -174,34 +175,13 @@ func AddCache(t *testing.T, dir string, fields ...string) {
 		"--rbac", "pods/log:get")...)
 }
 
-// ClusterFields are the fields of a kind shaped like a real operator's API
-// (a database cluster's, a certificate's): Kubernetes' own types the
-// workloads take (resources, tolerations, affinity, a node selector, env)
-// and one they do not (a volume claim template), free-form parameters, a
-// map of quantities, a required object with a required field, a list with
-// an item enum that must have one item, a list of objects keyed by a
-// field, a number, bytes, a field named as an API that exists names it,
-// and "exactly one of" two objects.
-func ClusterFields() []string {
-	return []string{
-		"resources:core/v1.ResourceRequirements", "tolerations:[]core/v1.Toleration", "affinity:core/v1.Affinity",
-		"nodeSelector:map[string]string", "env:[]core/v1.EnvVar", "storage.volumeClaimTemplate:core/v1.PersistentVolumeClaimSpec",
-		"parameters:object", "limits:map[string]quantity", "issuerRef:object:required", "issuerRef.name:string:required",
-		"issuerRef.kind:string:enum=Issuer,ClusterIssuer:default=Issuer",
-		"usages:[]string:enum=digital signature,key encipherment,server auth:minItems=1",
-		"triggers:[]object:maxItems=4", "triggers[].type:string:required:key", "triggers[].metadata:map[string]string",
-		"ratio:number:min=0:max=1", "caBundle:bytes", "pg_hba:[]string", "extra:any",
-		"backup.s3.bucket:string", "backup.gcs.bucket:string",
-	}
-}
-
-// AddCluster adds the kind Cluster (group db, ClusterFields) owning a
+// AddCluster adds the kind Cluster (group db, apitest.ClusterFields) owning a
 // Deployment and a ConfigMap, with flags alone.
 func AddCluster(t *testing.T, dir string) {
 	t.Helper()
 	args := []string{"create", "api", "--group", "db", "--version", "v1", "--kind", "Cluster", "--owns", "Deployment,ConfigMap",
 		"--rule", "!has(self.backup) || [has(self.backup.s3), has(self.backup.gcs)].exists_one(x, x)#exactly one of backup.s3 and backup.gcs"}
-	for _, f := range ClusterFields() {
+	for _, f := range apitest.ClusterFields() {
 		args = append(args, "--field", f)
 	}
 	MustRun(t, dir, args...)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -83,6 +84,8 @@ func (e typeExpr) typeName() string {
 		return string(TypeObject)
 	case exprAny:
 		return string(TypeAny)
+	case exprRaw:
+		return string(TypeSchema)
 	}
 	return e.kube.Name
 }
@@ -185,6 +188,11 @@ func compositeSample(e typeExpr, f Field, top bool) (any, bool) {
 		return out, true
 	case exprObject, exprAny:
 		return map[string]any{"example": "value"}, true
+	case exprRaw:
+		if f.Schema == nil {
+			return nil, false
+		}
+		return schemaSample(*f.Schema), true
 	}
 	return kubeSample(e.kube.Name), true
 }
@@ -262,18 +270,50 @@ func schemaSample(s apiextensionsv1.JSONSchemaProps) any {
 		return out
 	case "array":
 		if s.MinItems != nil && *s.MinItems > 0 && s.Items != nil && s.Items.Schema != nil {
-			return []any{schemaSample(*s.Items.Schema)}
+			items := make([]any, *s.MinItems)
+			for i := range items {
+				items[i] = schemaSample(*s.Items.Schema)
+			}
+			return items
 		}
 		return []any{}
 	case "string":
-		return "example"
+		return stringSample(s)
 	case "integer", "number":
+		n := int64(1)
 		if s.Minimum != nil {
-			return int64(*s.Minimum)
+			n = int64(math.Ceil(*s.Minimum))
+			if s.ExclusiveMinimum {
+				n++
+			}
 		}
-		return int64(1)
+		if s.Maximum != nil && float64(n) > *s.Maximum {
+			n = int64(math.Floor(*s.Maximum))
+		}
+		return n
 	case "boolean":
 		return false
 	}
 	return map[string]any{}
+}
+
+// stringSample is a string of schema s: of its format, else made from its
+// pattern, within its length bounds.
+func stringSample(s apiextensionsv1.JSONSchemaProps) string {
+	f := Field{Type: TypeString, Pattern: s.Pattern, MinLength: s.MinLength, MaxLength: s.MaxLength}
+	if example, ok := formatSamples[s.Format]; ok {
+		return example
+	}
+	if v, ok := sampleString(f); ok {
+		return v.(string)
+	}
+	return "example"
+}
+
+// formatSamples are sample strings of the formats the API server checks.
+var formatSamples = map[string]string{
+	"byte": "ZXhhbXBsZQ==", "date-time": "2024-01-01T00:00:00Z", "date": "2024-01-01", "duration": "1h",
+	"uri": "https://example.com", "email": "user@example.com", "hostname": "example.com",
+	"ipv4": "192.0.2.1", "ipv6": "2001:db8::1", "cidr": "192.0.2.0/24", "uuid": "123e4567-e89b-12d3-a456-426614174000",
+	"int-or-string": "1",
 }

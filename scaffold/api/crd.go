@@ -109,11 +109,39 @@ func rootSchema(a API) *apiextensionsv1.JSONSchemaProps {
 			"apiVersion": {Type: "string", Description: "APIVersion defines the versioned schema of this representation of an object."},
 			"kind":       {Type: "string", Description: "Kind is a string value representing the REST resource this object represents."},
 			"metadata":   {Type: "object"},
-			"spec":       withDescription(specSchema(a), fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind)),
-			"status":     statusSchema(a),
+			"spec":       withExtra(withDescription(specSchema(a), fmt.Sprintf("%sSpec defines the desired state of %s.", a.Kind, a.Kind)), a.SpecSchema),
+			"status":     withExtra(statusSchema(a), a.StatusSchema),
 		},
-		Required: []string{"spec"},
+		Required: specRequired(a),
 	}
+}
+
+func specRequired(a API) []string {
+	if a.SpecOptional {
+		return nil
+	}
+	return []string{"spec"}
+}
+
+// withExtra is s with what extra sets that s does not.
+func withExtra(s apiextensionsv1.JSONSchemaProps, extra *apiextensionsv1.JSONSchemaProps) apiextensionsv1.JSONSchemaProps {
+	if extra == nil {
+		return s
+	}
+	var to, from map[string]json.RawMessage
+	b, _ := json.Marshal(s)
+	_ = json.Unmarshal(b, &to)
+	b, _ = json.Marshal(extra)
+	_ = json.Unmarshal(b, &from)
+	for k, v := range from {
+		if _, set := to[k]; !set {
+			to[k] = v
+		}
+	}
+	b, _ = json.Marshal(to)
+	var out apiextensionsv1.JSONSchemaProps
+	_ = json.Unmarshal(b, &out)
+	return out
 }
 
 func withDescription(s apiextensionsv1.JSONSchemaProps, d string) apiextensionsv1.JSONSchemaProps {
@@ -204,6 +232,7 @@ func declaredSchema(s apiextensionsv1.JSONSchemaProps, f Field) apiextensionsv1.
 	if s.Type == "array" {
 		s.MinItems, s.MaxItems = f.MinItems, f.MaxItems
 		item := *s.Items.Schema
+		item.Description = f.ItemDescription
 		item.XValidations = append(item.XValidations, celRules(f.ItemRules)...)
 		s.Items = &apiextensionsv1.JSONSchemaPropsOrArray{Schema: &item}
 	} else {
@@ -315,7 +344,7 @@ func GroupFields(fields []Field) []FieldNode {
 func fieldSchema(f Field) apiextensionsv1.JSONSchemaProps {
 	e, _ := f.Type.parse()
 	s := exprSchema(e, f, true)
-	if f.Description != "" || e.kind != exprKube {
+	if f.Description != "" || e.kind != exprKube && e.kind != exprRaw {
 		s.Description = f.Description
 	}
 	if f.Default != nil {
@@ -355,6 +384,9 @@ func exprSchema(e typeExpr, f Field, top bool) apiextensionsv1.JSONSchemaProps {
 		item := exprSchema(*e.elem, f, false)
 		if top {
 			item.XValidations = append(item.XValidations, celRules(f.ItemRules)...)
+			if f.ItemDescription != "" {
+				item.Description = f.ItemDescription
+			}
 		}
 		if e.kind == exprMap {
 			s = apiextensionsv1.JSONSchemaProps{Type: "object", AdditionalProperties: &apiextensionsv1.JSONSchemaPropsOrBool{Allows: true, Schema: &item}}
@@ -382,6 +414,10 @@ func exprSchema(e typeExpr, f Field, top bool) apiextensionsv1.JSONSchemaProps {
 		s = apiextensionsv1.JSONSchemaProps{XPreserveUnknownFields: &keep}
 	case exprKube:
 		s, _ = KubeSchema(e.kube.Name) // a missing schema fails validation (checkField)
+	case exprRaw:
+		if f.Schema != nil {
+			s = *f.Schema.DeepCopy()
+		}
 	}
 	return s
 }

@@ -353,6 +353,8 @@ func (t FieldType) modifierNames() []string {
 		return []string{"default", "minProperties", "maxProperties"}
 	case exprAny, exprKube:
 		return []string{"default"}
+	case exprRaw:
+		return nil // its schema says all
 	}
 	out := []string{"default", "itemRule"}
 	if e.kind == exprList {

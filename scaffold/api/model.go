@@ -1,8 +1,11 @@
 package api
 
 import (
+	"cmp"
 	"slices"
 	"strings"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
 	"github.com/opctl/opctl/scaffold/objpath"
 	"github.com/opctl/opctl/scaffold/pins"
@@ -48,6 +51,13 @@ type Field struct {
 	// ItemRules are CEL rules on each item of a list or value of a map
 	// (self is the item).
 	ItemRules []Rule `json:"itemRules,omitempty"`
+	// ItemDescription describes each item of a list or value of a map, as
+	// Go tools write a struct's doc there.
+	ItemDescription string `json:"itemDescription,omitempty"`
+	// Schema is the whole schema of a field of type schema: taken from a
+	// CRD (create api --from-crd) where the field language cannot write
+	// it (oneOf, a list of objects without a list type, a map of objects).
+	Schema *apiextensionsv1.JSONSchemaProps `json:"schema,omitempty"`
 }
 
 // Rule is a CEL validation rule the API server enforces
@@ -132,7 +142,7 @@ func HasBelow(fields []Field, name string) bool {
 // the API server's (a quantity in canonical form, empty fields written).
 func (f Field) InData() bool {
 	_, kube := f.Type.Kube()
-	return !kube
+	return !kube && f.Type != TypeSchema
 }
 
 // Leaf returns the last segment of the field name.
@@ -143,7 +153,10 @@ func (f Field) Leaf() string {
 
 // API is one kind: the single source of truth every file is derived from.
 type API struct {
-	Group      string `json:"group"`
+	Group string `json:"group"`
+	// Domain is the kind's own domain where its group is not under the
+	// project's (a kind taken from another operator's CRD: cert-manager.io).
+	Domain     string `json:"domain,omitempty"`
 	Version    string `json:"version"`
 	Kind       string `json:"kind"`
 	Plural     string `json:"plural"`
@@ -179,6 +192,14 @@ type API struct {
 	// beside Version, which is the storage version and the one the
 	// operator's code reads.
 	Served []ServedVersion `json:"served,omitempty"`
+	// SpecOptional: objects may leave out spec, as in CRDs that do not
+	// require it (taken with --from-crd).
+	SpecOptional bool `json:"specOptional,omitempty"`
+	// SpecSchema and StatusSchema are what the spec's and the status's
+	// schemas have beyond their fields and rules (a default,
+	// x-kubernetes-preserve-unknown-fields), taken from a CRD.
+	SpecSchema   *apiextensionsv1.JSONSchemaProps `json:"specSchema,omitempty"`
+	StatusSchema *apiextensionsv1.JSONSchemaProps `json:"statusSchema,omitempty"`
 }
 
 // ServedVersion is an older version of a kind, still served: its schema
@@ -283,7 +304,7 @@ func (a API) OlderVersions() []API {
 }
 
 // FullGroup is the API group with the project domain appended.
-func (a API) FullGroup(domain string) string { return a.Group + "." + domain }
+func (a API) FullGroup(domain string) string { return a.Group + "." + cmp.Or(a.Domain, domain) }
 
 // Singular is the lower-case kind, as Kubernetes names it.
 func (a API) Singular() string { return strings.ToLower(a.Kind) }

@@ -69,11 +69,12 @@ func SampleOf(domain string, a API, validator *KindValidator) (map[string]any, e
 		if len(errs) == 0 {
 			return obj, nil
 		}
-		// An optional field whose sample value breaks its own CEL rules is
-		// left out: no value can be made for every rule.
+		// An optional field whose sample value breaks its own CEL rules (or
+		// a schema of its own that the sample cannot meet) is left out: no
+		// value can be made for every rule.
 		dropped := false
 		for _, f := range a.Fields {
-			if !f.Required && len(f.Rules) > 0 && slices.ContainsFunc(errs, func(e *field.Error) bool { return e.Field == "spec."+f.Name }) {
+			if !f.Required && (len(f.Rules) > 0 || f.Type == TypeSchema) && slices.ContainsFunc(errs, func(e *field.Error) bool { return at(e.Field, "spec."+f.Name) }) {
 				dropped = objpath.Delete(obj["spec"].(map[string]any), f.Path()) || dropped
 			}
 		}
@@ -81,6 +82,12 @@ func SampleOf(domain string, a API, validator *KindValidator) (map[string]any, e
 			return nil, &sampleError{kind: a.Kind, errs: errs}
 		}
 	}
+}
+
+// at reports whether an error's path is the field's or below it.
+func at(path, field string) bool {
+	rest, ok := strings.CutPrefix(path, field)
+	return ok && (rest == "" || rest[0] == '.' || rest[0] == '[')
 }
 
 // keepObjectRules leaves out of obj's spec optional fields (without a

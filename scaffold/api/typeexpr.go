@@ -23,6 +23,8 @@ const (
 	exprObject
 	exprAny
 	exprKube
+	// exprRaw is a field's own schema (TypeSchema).
+	exprRaw
 )
 
 // typeExpr is a parsed FieldType.
@@ -45,6 +47,9 @@ const (
 	TypeObject FieldType = "object"
 	// TypeAny is any JSON value.
 	TypeAny FieldType = "any"
+	// TypeSchema is a field whose schema is its own (Field.Schema), taken
+	// whole from a CRD.
+	TypeSchema FieldType = "schema"
 )
 
 // typeAliases are other spellings of a type, as users of other tools
@@ -65,6 +70,8 @@ func (t FieldType) parse() (typeExpr, error) {
 		return typeExpr{kind: exprObject}, nil
 	case t == TypeAny:
 		return typeExpr{kind: exprAny}, nil
+	case t == TypeSchema:
+		return typeExpr{kind: exprRaw}, nil
 	}
 	if a, ok := typeAliases[s]; ok {
 		return a.parse()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	k8svalidation "k8s.io/apimachinery/pkg/util/validation"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,9 +22,10 @@ import (
 // quantityRE matches a resource.Quantity, as the CRD's pattern does.
 var quantityRE = naming.LazyRegexp(quantityPattern)
 
-// reservedTopLevel are spec field names that would shadow object-level keys
-// or generated Go methods.
-var reservedTopLevel = []string{"apiVersion", "kind", "metadata", "spec", "status", "deepCopy", "deepCopyInto", "deepCopyObject"}
+// reservedTopLevel are spec field names that would shadow the objects'
+// spec and status where a style's code holds both side by side (an
+// ansible role's variables), or generated Go methods.
+var reservedTopLevel = []string{"spec", "status", "deepCopy", "deepCopyInto", "deepCopyObject"}
 
 // ValidateAPI checks one API against the rules of Kubernetes, Go and the
 // CRD schema, and returns the first broken rule as an input.Error.
@@ -187,8 +189,8 @@ func validateNames(src input.Source, a API) error {
 		seen := map[string]bool{}
 		for _, n := range list.names {
 			switch {
-			case naming.CheckPlural(n) != nil:
-				return input.Invalid(src, list.key, n, "%v", naming.CheckPlural(n))
+			case len(k8svalidation.IsDNS1035Label(n)) > 0:
+				return input.Invalid(src, list.key, n, "must be lower-case letters, digits and '-', starting with a letter (a DNS-1035 label, as the API server requires)")
 			case seen[n]:
 				return input.Invalid(src, list.key, n, "listed twice")
 			case list.key == "short-names" && (n == a.Plural || n == a.Singular()):
@@ -394,6 +396,9 @@ func checkFieldName(f Field) error {
 		if _, err := KubeSchema(k.kube.Name); err != nil {
 			return err
 		}
+	}
+	if (e.kind == exprRaw) != (f.Schema != nil) {
+		return fmt.Errorf("type schema and a field's schema go together: a field of type schema is taken whole from a CRD (create api --from-crd)")
 	}
 	path := f.Path()
 	for i, seg := range path {

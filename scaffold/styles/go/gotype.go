@@ -9,8 +9,8 @@ import (
 
 // goType is a field's type in Go, as kubebuilder projects declare it:
 // the scalars as the type table says, lists as slices, maps as maps, an
-// object with no fields of its own as runtime.RawExtension, any value as
-// apiextensionsv1.JSON, and a Kubernetes type as itself (corev1.Toleration).
+// object with no fields of its own as runtime.RawExtension, any value (and
+// a field of type schema) as apiextensionsv1.JSON, and a Kubernetes type as itself (corev1.Toleration).
 type goType struct {
 	// Name is the type in Go.
 	Name string
@@ -55,7 +55,9 @@ func newGoType(t api.FieldType) goType {
 		return goType{Name: "map[string]" + elem.Name, copy: copyMap, elem: &elem, elem0: elem.Name, Imports: elem.Imports}
 	case t.IsObject():
 		return goType{Name: "runtime.RawExtension", copy: copyInto, Imports: []goImport{{"", "k8s.io/apimachinery/pkg/runtime"}}}
-	case t == api.TypeAny:
+	case t == api.TypeAny, t == api.TypeSchema:
+		// A schema taken whole from a CRD is held as its JSON: the CRD
+		// opctl writes keeps the schema, which the API server checks.
 		return goType{Name: "apiextensionsv1.JSON", copy: copyInto, Imports: []goImport{{"apiextensionsv1", "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"}}}
 	}
 	if k, ok := t.Kube(); ok {

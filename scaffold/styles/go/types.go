@@ -146,7 +146,7 @@ func newGoTypes(a api.API) goTypes {
 // default.
 func declaredField(g goField, f api.Field, markers []string) goField {
 	if f.Description != "" {
-		g.Doc = f.Description
+		g.Doc = goDoc(f.Description)
 	}
 	if f.Required {
 		markers[0] = "+required"
@@ -165,7 +165,7 @@ func declaredField(g goField, f api.Field, markers []string) goField {
 func (t *goTypes) leafField(f api.Field, jsonName, of, prefix string) goField {
 	typ := newGoType(f.Type)
 	goName := naming.GoField(jsonName)
-	g := goField{Name: goName, Doc: f.Description}
+	g := goField{Name: goName, Doc: goDoc(f.Description)}
 	if g.Doc == "" {
 		g.Doc = fmt.Sprintf("%s is the %s of %s.", g.Name, jsonName, of)
 	}
@@ -365,6 +365,10 @@ func goStatusFields(a api.API, t *goTypes) []goField {
 	}
 	return out
 }
+
+// goDoc is a description as one line of a Go comment: a CRD's may span
+// lines, which the types file's comments do not.
+func goDoc(description string) string { return strings.Join(strings.Fields(description), " ") }
 
 // singular names one object of a list: users → user; a name that is no
 // plural gets Item (data → dataItem).
