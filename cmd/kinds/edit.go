@@ -2,6 +2,9 @@ package kinds
 
 import (
 	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -12,6 +15,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/apicompat"
 	"github.com/opctl/opctl/scaffold/input"
+	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // NewEditCmd is opctl edit and its subcommands.
@@ -38,6 +42,7 @@ type editAPIOptions struct {
 	newVersion             string
 	renames                []string
 	allowBreaking          bool
+	fromCRD                string
 	write                  cmdutil.WriteFlags
 }
 
@@ -86,14 +91,21 @@ refused, naming the field. --rename-field OLD=NEW renames a field, an object
 or a list of objects in the new version (under the same parent): then the
 operator serves a conversion webhook that renames it both ways: the go
 style writes it (the conversion to the next version is yours to extend, in
-api/VERSION/KIND_conversion.go); the other styles refuse, saying why.`,
+api/VERSION/KIND_conversion.go); the other styles refuse, saying why.
+
+--from-crd FILE takes the kind back from a CRD of it, as create api
+--from-crd takes a new one: a CRD you changed, or one a tool wrote. Its
+fields keep their order in opctl.yaml, new ones after; owned kinds, access,
+admission and older versions stay the kind's. It is checked against the
+served version like any other change.`,
 		Example: `  opctl edit api --kind Database --field backup.schedule:string --owns Secret
   opctl edit api --kind Database --field replicas:int32:min=1:max=9:default=1
   opctl edit api --kind Database --field 'users[].name:string:required' --status-field endpoint:string
   opctl edit api --kind Database --rbac secrets:get,list,watch --rbac deployments.apps/scale:get,patch
   opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind
   opctl edit api --kind Database --new-version v2 --field tier:string:default=standard
-  opctl edit api --kind Database --new-version v2 --rename-field engine=flavor   # go`,
+  opctl edit api --kind Database --new-version v2 --rename-field engine=flavor   # go
+  opctl edit api --kind Database --from-crd config/crd/bases/myapp.example.com_databases.yaml`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Given = cmdutil.GivenBy(cmd)
@@ -124,6 +136,7 @@ api/VERSION/KIND_conversion.go); the other styles refuse, saying why.`,
 	f.StringVar(&o.newVersion, "new-version", "", "add this version, made by the other flags from the kind's version (e.g. v2)")
 	f.StringArrayVar(&o.renames, "rename-field", nil, "with --new-version: a field, object or list of objects the new version calls otherwise, OLD=NEW (repeatable)")
 	f.BoolVar(&o.allowBreaking, "allow-breaking", false, "make a breaking change in a pre-release version (v1alpha1, v1beta1)")
+	f.StringVar(&o.fromCRD, "from-crd", "", "take the kind back from a CRD of it (one you or controller-gen changed): its schema, names and subresources, checked as the other changes")
 	o.write.Register(cmd)
 	return cmd
 }
@@ -138,6 +151,9 @@ func runEditAPI(env cmdutil.Env, o editAPIOptions) error {
 	}
 	if style.ExistingKinds {
 		return cmdutil.UsageErrorf("edit api changes the project's own kinds; %s projects decorate existing kinds and have none", p.Style)
+	}
+	if o.fromCRD != "" {
+		return takeBack(env, p, o)
 	}
 	edit := api.APIEdit{RemoveFields: o.removeFields, RemoveStatusFields: o.removeStatus, Owns: o.owns, RemoveOwns: o.removeOwns, RemoveRules: o.removeRules,
 		RBAC: o.rbac, RemoveRBAC: o.removeRBAC}
@@ -197,6 +213,43 @@ func runEditAPI(env cmdutil.Env, o editAPIOptions) error {
 	cmdutil.WarnUnguarded(env, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })], edit.Rules)
 	for _, b := range breaks {
 		fmt.Fprintf(env.IO.ErrOut, "opctl: warning: --%s %q breaks %s of %s (allowed, a pre-release version): %s\n", b.Key, b.Value, old.Version, old.Kind, b.Why)
+	}
+	return cmdutil.WriteChange(o.Ctx, env, p, edited, o.write)
+}
+
+// takeBack takes the kind back from the CRD of --from-crd, checked
+// against its served version as the other changes are.
+func takeBack(env cmdutil.Env, p scaffold.Project, o editAPIOptions) error {
+	for _, name := range []string{"field", "remove-field", "status-field", "remove-status-field", "owns", "remove-owns", "rule", "remove-rule",
+		"rbac", "remove-rbac", "short-names", "categories", "scale-replicas", "new-version", "rename-field"} {
+		if o.Set(name) {
+			return cmdutil.UsageErrorf("--from-crd %s cannot be combined with --%s: change the CRD, or run edit api twice", o.fromCRD, name)
+		}
+	}
+	path := o.fromCRD
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(env.Dir, path)
+	}
+	if rel, err := filepath.Rel(env.Dir, path); err == nil && p.Generated[filepath.ToSlash(rel)] != "" {
+		// The kind's own CRD, changed by hand or by controller-gen: what
+		// it holds is taken, so opctl writes it again.
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		p.Generated = maps.Clone(p.Generated)
+		p.Generated[filepath.ToSlash(rel)] = machinery.ContentHash(b)
+	}
+	edited, old, err := p.TakeBack(input.FileSource(o.fromCRD), o.kind, path)
+	if err != nil {
+		return err
+	}
+	if err := edited.Validate(input.FlagSource, env.Styles); err != nil {
+		return err
+	}
+	breaks := apicompat.Check(old, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })])
+	if err := refuseBreaks(old, breaks, o.allowBreaking); err != nil {
+		return err
 	}
 	return cmdutil.WriteChange(o.Ctx, env, p, edited, o.write)
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -256,4 +258,33 @@ func portsByName(list any, fields ...string) map[string]string {
 func withoutRuntimeLabels(labels map[string]string) map[string]string {
 	delete(labels, "controller-uid")
 	return labels
+}
+
+// checkClusterPods: a Cluster (AddCluster), a kind shaped like a real
+// operator's API, gets a Deployment whose pods take the container
+// resources, environment, tolerations, affinity and node selector of its
+// spec, as the reference makes them.
+func checkClusterPods(t *testing.T, c client.Client, dir, ns string) {
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	i := slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == "Cluster" })
+	require.NotEqual(t, -1, i, "the project has no Cluster kind: use AddCluster")
+	cr := ReadObjects(t, filepath.Join(dir, render.SamplePath(p, p.APIs[i])))[0]
+	cr.SetNamespace(ns)
+	require.NoError(t, c.Create(context.Background(), cr))
+	t.Cleanup(func() { _ = c.Delete(context.Background(), cr) })
+	waitConverged(t, c, p, p.APIs[i], cr, "the Cluster's Deployment and ConfigMap")
+	deployment := &unstructured.Unstructured{}
+	deployment.SetAPIVersion("apps/v1")
+	deployment.SetKind("Deployment")
+	require.NoError(t, c.Get(context.Background(), client.ObjectKey{Namespace: ns, Name: cr.GetName() + "-deployment"}, deployment))
+	spec, _, _ := unstructured.NestedMap(cr.Object, "spec")
+	pod, _, _ := unstructured.NestedMap(deployment.Object, "spec", "template", "spec")
+	containers, _ := pod["containers"].([]any)
+	require.NotEmpty(t, containers)
+	assert.Equal(t, spec["resources"], containers[0].(map[string]any)["resources"], "the container's resources are the spec's")
+	for _, name := range []string{"tolerations", "affinity", "nodeSelector"} {
+		require.NotNil(t, spec[name], "the sample sets %s", name)
+		assert.Equal(t, spec[name], pod[name], "the pods' %s are the spec's", name)
+	}
 }

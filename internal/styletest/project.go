@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/internal/apitest"
+	"github.com/opctl/opctl/internal/realcrds"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold"
@@ -208,4 +209,17 @@ func CheckPythonProject(t *testing.T, style scaffold.Style, seedPassed, bothPass
 	AddCache(t, dir, CacheFields()...)
 	AddCluster(t, dir)
 	assert.Regexp(t, fmt.Sprintf(`(?m)^%d passed`, bothPassed), tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+py))
+}
+
+// ImportedCRDs is the seed example in style with a kind taken from each
+// of crds (create api --from-crd), each real operator's CRD downloaded
+// from its module on the Go module proxy.
+func ImportedCRDs(t *testing.T, style scaffold.Style, crds []realcrds.CRD) string {
+	t.Helper()
+	dir := Seed(t, style)
+	files := realcrds.Fetch(t, crds)
+	for _, c := range crds {
+		MustRun(t, dir, "create", "api", "--from-crd", files[c.Kind], "--kind", c.Kind)
+	}
+	return dir
 }

@@ -81,6 +81,7 @@ func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealR
 	c := cluster.Client
 	ctx := context.Background()
 	dir := seedWithOther(t, style)
+	AddCluster(t, dir)
 	p, _, kubeconfig := cluster.installProject(t, dir)
 	ns := "rt-" + style.Name
 	cluster.CreateNamespace(t, ns, false)
@@ -172,6 +173,9 @@ func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealR
 	})
 	suite.Check(t, "a Job made from an earlier spec: left as it is, Ready=False ChildOutdated; once deleted, made again from the new spec", func(t *testing.T) {
 		checkBackfill(t, c, ns)
+	})
+	suite.Check(t, "a kind shaped like a real operator's: the Deployment's pods take the spec's resources, env, tolerations, affinity and node selector", func(t *testing.T) {
+		checkClusterPods(t, c, dir, ns)
 	})
 }
 

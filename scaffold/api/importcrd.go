@@ -59,12 +59,41 @@ func FromCRD(crd *apiextensionsv1.CustomResourceDefinition, version, domain stri
 		}
 	}
 	for _, c := range v.AdditionalPrinterColumns {
-		name, ok := strings.CutPrefix(c.JSONPath, ".spec.")
-		if i := slices.IndexFunc(a.Fields, func(f Field) bool { return f.Name == name }); ok && i >= 0 && a.Fields[i].Type.Allows("column") {
-			a.Fields[i].Column = true
+		for prefix, fields := range map[string][]Field{".spec.": a.Fields, ".status.": a.Status} {
+			name, ok := strings.CutPrefix(c.JSONPath, prefix)
+			if i := slices.IndexFunc(fields, func(f Field) bool { return f.Name == name }); ok && i >= 0 && fields[i].Type.Allows("column") {
+				fields[i].Column = true
+			}
 		}
 	}
 	return a, nil
+}
+
+// TakenBack is the kind as from, taken from a CRD of it, has it, with
+// what a CRD does not say kept from a (owned kinds, access, admission,
+// style options, older versions), and its fields and status fields in a's
+// order, new ones after.
+func (a API) TakenBack(from API) (API, error) {
+	if from.Group != a.Group || from.Domain != a.Domain || from.Version != a.Version {
+		return a, fmt.Errorf("the CRD is of %s.%s/%s, the kind of %s.%s/%s", from.Group, from.Domain, from.Version, a.Group, a.Domain, a.Version)
+	}
+	from.Owns, from.RBAC, from.Admission, from.Options, from.Served = a.Owns, a.RBAC, a.Admission, a.Options, a.Served
+	from.Fields, from.Status = inOrderOf(a.Fields, from.Fields), inOrderOf(a.Status, from.Status)
+	return from, nil
+}
+
+// inOrderOf is fields in the order of the fields of the same names in
+// old, the others after, in their own order.
+func inOrderOf(old, fields []Field) []Field {
+	rank := func(f Field) int {
+		if i := slices.IndexFunc(old, func(o Field) bool { return o.Name == f.Name }); i >= 0 {
+			return i
+		}
+		return len(old)
+	}
+	out := slices.Clone(fields)
+	slices.SortStableFunc(out, func(x, y Field) int { return rank(x) - rank(y) })
+	return out
 }
 
 // extraOf is what schema s has beyond the keys opctl writes itself, nil

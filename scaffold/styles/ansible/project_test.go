@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/realcrds"
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/styles/ansible"
@@ -87,4 +88,15 @@ func TestEditedAPI(t *testing.T) {
 		t.Skip("runs the generated project's Ansible tests")
 	}
 	assert.Contains(t, styletest.CheckEditKeepsUserCode(t, ansible.Style(), "make", "test"), "All assertions passed")
+}
+
+// TestImportedCRDs: kinds taken from three real operators' CRDs
+// (create api --from-crd) beside the seed example: the project's own
+// tests, conformance cases included, pass.
+func TestImportedCRDs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ansible-playbook and ansible-lint")
+	}
+	dir := styletest.ImportedCRDs(t, ansible.Style(), realcrds.Few())
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test"), "All assertions passed")
 }

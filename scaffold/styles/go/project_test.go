@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/realcrds"
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/internal/styletest/seed"
 	"github.com/opctl/opctl/internal/styletest/tools"
@@ -151,4 +152,19 @@ func TestMakefileTakesPathsWithSpaces(t *testing.T) {
 	}
 	assert.Contains(t, tools.ExecIn(t, dir, "make", "envtest", "ENVTEST_DIR="+cache), cache)
 	tools.ExecIn(t, dir, "make", "test-unit")
+}
+
+// TestImportedCRDs: kinds taken from thirteen real operators' CRDs
+// (create api --from-crd) beside the seed example: the project's own
+// tests, conformance cases included, pass.
+func TestImportedCRDs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a generated Go project; run without -short (make test does)")
+	}
+	dir := styletest.ImportedCRDs(t, golang.Style(), realcrds.All())
+	for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
+		tools.ExecIn(t, dir, "go", args...)
+	}
+	assertTidy(t, dir)
+	tools.ExecIn(t, dir, "kubectl", "kustomize", "config/")
 }

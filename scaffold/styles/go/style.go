@@ -337,6 +337,23 @@ func addSpokes(p scaffold.Project, a api.API, hub goAPI, gv func(string, goAPI) 
 	}
 }
 
+// kubeAliases are the import aliases of Kubernetes' own API packages,
+// which the generated code names beside the project's.
+var kubeAliases = []string{"admissionv1", "admissionregistrationv1", "apiextensionsv1", "appsv1", "autoscalingv1", "autoscalingv2",
+	"batchv1", "certificatesv1", "coordinationv1", "corev1", "discoveryv1", "eventsv1", "metav1", "monitoringv1", "networkingv1",
+	"nodev1", "policyv1", "rbacv1", "schedulingv1", "storagev1"}
+
+// goAlias is the import alias of a kind's package: its group and version
+// (myappv1), with the domain too where that would be the alias of one of
+// Kubernetes' packages (networking.istio.io's networkingistioiov1).
+func goAlias(p scaffold.Project, a api.API) string {
+	clean := strings.NewReplacer(".", "", "-", "")
+	if alias := clean.Replace(a.Group) + a.Version; !slices.Contains(kubeAliases, alias) {
+		return alias
+	}
+	return clean.Replace(a.FullGroup(p.Domain)) + a.Version
+}
+
 // newGoAPI is the template data of a kind, as it is in its version.
 func newGoAPI(p scaffold.Project, a api.API) goAPI {
 	dir := goAPIDir(p, a)
@@ -348,7 +365,7 @@ func newGoAPI(p scaffold.Project, a api.API) goAPI {
 		FullGroup: a.FullGroup(p.Domain),
 		Version:   a.Version,
 		Import:    p.Repo + "/" + dir,
-		Alias:     strings.NewReplacer(".", "", "-", "").Replace(a.Group) + a.Version,
+		Alias:     goAlias(p, a),
 		Structs:   types.Structs,
 		Named:     types.Named,
 		StatusStruct: goStruct{Name: a.Kind + "Status", Fields: append([]goField{

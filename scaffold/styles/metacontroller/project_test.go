@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/opctl/opctl/internal/realcrds"
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/styles/metacontroller"
@@ -29,4 +30,15 @@ func TestEditedAPI(t *testing.T) {
 		t.Skip("runs the generated project's Python tests")
 	}
 	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, metacontroller.Style(), "make", "test", "lint", "PYTHON="+tools.Python(t)))
+}
+
+// TestImportedCRDs: kinds taken from thirteen real operators' CRDs
+// (create api --from-crd) beside the seed example: the project's own
+// tests, conformance cases included, pass.
+func TestImportedCRDs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's Python tests")
+	}
+	dir := styletest.ImportedCRDs(t, metacontroller.Style(), realcrds.All())
+	assert.Regexp(t, `(?m)^\d+ passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/opctl/opctl/internal/realcrds"
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/internal/styletest/tools"
 	shelloperator "github.com/opctl/opctl/scaffold/styles/shell-operator"
@@ -136,4 +137,15 @@ func TestEditedAPI(t *testing.T) {
 		t.Skip("runs the generated project's hook tests")
 	}
 	assert.Regexp(t, `[1-9][0-9]* passed, 0 failed`, styletest.CheckEditKeepsUserCode(t, shelloperator.Style(), "make", "test", "lint"))
+}
+
+// TestImportedCRDs: kinds taken from three real operators' CRDs
+// (create api --from-crd) beside the seed example: the project's own
+// tests, conformance cases included, pass.
+func TestImportedCRDs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generated project's hook tests")
+	}
+	dir := styletest.ImportedCRDs(t, shelloperator.Style(), realcrds.Few())
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), " 0 failed")
 }
