@@ -435,3 +435,49 @@ func TestInteractiveFieldTakesEveryModifier(t *testing.T) {
 	}, pr.rejected)
 	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
 }
+
+// TestInteractiveDefaultBreakingItsRule: a default the field's own rule
+// refuses is refused when it is asked, as with flags (exit 2, naming
+// --field), not after every question.
+func TestInteractiveDefaultBreakingItsRule(t *testing.T) {
+	t.Parallel()
+	initArgs := []string{"init", "--style", "toy-go", "--domain", "example.com", "--name", "demo", "--yes"}
+	// rule= takes the rest of the spec, so it comes last.
+	field := func(def string) string {
+		return "n:int32:min=10:max=20:default=" + def + ":rule=self % 2 == 0#must be even"
+	}
+	viaFlags := t.TempDir()
+	r := run(t, viaFlags, nil, false, initArgs...)
+	require.Equal(t, 0, r.code, r.stderr)
+	createArgs := []string{"create", "api", "--group", "myapp", "--version", "v1alpha1", "--kind", "Widget", "--field"}
+	r = run(t, viaFlags, nil, false, append(createArgs, field("11"))...)
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --field \"n\": default 11 breaks the field's rule: must be even\n", r.stderr)
+	r = run(t, viaFlags, nil, false, append(createArgs, field("12"))...)
+	require.Equal(t, 0, r.code, r.stderr)
+	dir := t.TempDir()
+	pr := newFakePrompter(t, map[string][]string{
+		"Domain of your API groups":         {"example.com"},
+		"Project name":                      {"demo"},
+		"Go module path":                    {"example.com/demo"},
+		"Where the operator sees its kinds": {keepDefault},
+		"API group (without the domain)":    {"myapp"},
+		"API version":                       {"v1alpha1"},
+		"Kind":                              {"Widget"},
+		"Is Widget namespaced?":             {"y"},
+		"Add a spec field to Widget?":       {"y", "n"},
+		"Field name":                        {"n"},
+		"Type of n":                         {"int32"},
+		"Modifiers of n":                    {"default,min,max,rule"},
+		"Minimum of n":                      {"10"},
+		"Maximum of n":                      {"20"},
+		"CEL rule, self being the field (a message after #) of n": {"self % 2 == 0#must be even"},
+		"Default of n":                                    {"11", "12"},
+		"Child kinds each Widget owns":                    {""},
+		confirmWrite(written(snapshot(t, viaFlags)), dir): {"y"},
+	})
+	r = run(t, dir, pr, true, "init", "--style", "toy-go")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Equal(t, []string{"Default of n: default 11 breaks the field's rule: must be even"}, pr.rejected)
+	assert.Equal(t, relative(t, viaFlags), relative(t, dir))
+}

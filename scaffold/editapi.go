@@ -20,17 +20,9 @@ func (p Project) AddVersion(src input.Source, kind, v string, e api.APIEdit) (Pr
 	return p.changeAPI(src, kind, e, func(a api.API) (api.API, error) { return a.WithVersion(src, v, e.Renames) })
 }
 
-// TakeBack returns the project with the kind taken back from its CRD in
-// the file at path (API.TakenBack), and the kind as it was.
-func (p Project) TakeBack(src input.Source, kind, path string) (Project, api.API, error) {
-	i, err := p.kindIndex(input.FlagSource, kind)
-	if err != nil {
-		return p, api.API{}, err
-	}
-	from, err := LoadCRDFile(path, kind, p.APIs[i].Version, p.Domain)
-	if err != nil {
-		return p, api.API{}, err
-	}
+// TakeBackFrom returns the project with the kind taken back from from, the
+// kind as a CRD has it (API.TakenBack), and the kind as it was.
+func (p Project) TakeBackFrom(src input.Source, kind string, from api.API) (Project, api.API, error) {
 	return p.changeAPI(src, kind, api.APIEdit{}, func(a api.API) (api.API, error) { return a.TakenBack(from) })
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/machinery"
+	"github.com/opctl/opctl/scaffold/merge"
 	"github.com/opctl/opctl/scaffold/render"
 )
 
@@ -95,17 +96,51 @@ func WriteChange(ctx context.Context, env Env, before, after scaffold.Project, w
 	if err != nil {
 		return err
 	}
+	// A file of the user's that opctl merges into (the go style's types)
+	// gets opctl's change where the user did not change the lines it
+	// touches; where they did, it is kept, and the note says what to add.
+	unmerged := map[string][]byte{}
+	for i, c := range changes {
+		was, ok := previous.Get(c.Path)
+		if !ok || !c.File.Merge || c.Action != machinery.ActionKeep || bytes.Equal(was.Content, c.File.Content) {
+			continue
+		}
+		res := merge.ThreeWay(was.Content, c.Old, c.File.Content, merge.Labels{})
+		if res.Conflicts > 0 {
+			unmerged[c.Path] = was.Content
+			continue
+		}
+		c.Rendered, c.File.Content = c.File.Content, res.Content
+		c.Action = machinery.ActionMerge
+		changes[i] = c
+	}
 	if err := WritePlan(ctx, env, env.Dir, append(changes, left...), w, nil); err != nil {
 		return err
 	}
 	// A kept file of the user's that opctl would now write differently
 	// (a builder that does not use a new field) is the user's to bring up
 	// to date: say which.
+	var keptWith []string
 	for _, c := range changes {
-		if was, ok := previous.Get(c.Path); ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) {
+		if was, ok := unmerged[c.Path]; ok {
+			diff, err := unifiedDiff(c.Path, was, c.File.Content)
+			if err != nil {
+				return err
+			}
+			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours, and you changed the lines opctl's change touches: it is kept; add this change by hand:\n%s", c.Path, diff); err != nil {
+				return err
+			}
+		} else if was, ok := previous.Get(c.Path); ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) && len(c.File.KeptWith) > 0 {
+			keptWith = append(keptWith, c.Path)
+		} else if ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) {
 			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours and changed, so it is kept; opctl's version of it changed with the project (--dry-run -v shows it)\n", c.Path); err != nil {
 				return err
 			}
+		}
+	}
+	if keptWith != nil {
+		if _, err := fmt.Fprintf(env.IO.Out, "note: kept as they are, as the types they go with are yours; opctl's versions of them changed with the project (--dry-run -v shows them; make generate writes the deep copies again): %s\n", strings.Join(keptWith, ", ")); err != nil {
+			return err
 		}
 	}
 	return nil

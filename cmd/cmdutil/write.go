@@ -173,6 +173,9 @@ func printPlan(out io.Writer, changes []machinery.Change, w WriteFlags) error {
 		switch c.Action {
 		case machinery.ActionKeep:
 			note = " (yours: opctl writes it only when it is missing)"
+			if len(c.File.KeptWith) > 0 {
+				note = " (yours: opctl writes it when it is missing, and follows the project only while the types it goes with are as opctl wrote them)"
+			}
 		case machinery.ActionUpdate:
 			if c.File.Owner == machinery.UserOwned {
 				note = " (yours, still as opctl wrote it: it follows the project until you change it)"
@@ -199,10 +202,7 @@ func printPlan(out io.Writer, changes []machinery.Change, w WriteFlags) error {
 		switch {
 		case w.DryRun && (c.Action == machinery.ActionUpdate || c.Action == machinery.ActionMerge || c.Action == machinery.ActionMergeConflict ||
 			c.Conflict() || (w.verbose && c.Action == machinery.ActionKeep)):
-			diff, err := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-				A: difflib.SplitLines(string(c.Old)), B: difflib.SplitLines(string(c.File.Content)),
-				FromFile: "a/" + c.Path, ToFile: "b/" + c.Path, Context: 3,
-			})
+			diff, err := unifiedDiff(c.Path, c.Old, c.File.Content)
 			if err != nil {
 				return err
 			}
@@ -212,6 +212,15 @@ func printPlan(out io.Writer, changes []machinery.Change, w WriteFlags) error {
 		}
 	}
 	return nil
+}
+
+// unifiedDiff is the change from a to b of the file at path, as git
+// shows it.
+func unifiedDiff(path string, a, b []byte) (string, error) {
+	return difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(a)), B: difflib.SplitLines(string(b)),
+		FromFile: "a/" + path, ToFile: "b/" + path, Context: 3,
+	})
 }
 
 func indent(b []byte) []byte {

@@ -2,9 +2,6 @@ package kinds
 
 import (
 	"fmt"
-	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -15,7 +12,6 @@ import (
 	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/apicompat"
 	"github.com/opctl/opctl/scaffold/input"
-	"github.com/opctl/opctl/scaffold/machinery"
 )
 
 // NewEditCmd is opctl edit and its subcommands.
@@ -226,24 +222,16 @@ func takeBack(env cmdutil.Env, p scaffold.Project, o editAPIOptions) error {
 			return cmdutil.UsageErrorf("--from-crd %s cannot be combined with --%s: change the CRD, or run edit api twice", o.fromCRD, name)
 		}
 	}
-	path := o.fromCRD
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(env.Dir, path)
-	}
-	if rel, err := filepath.Rel(env.Dir, path); err == nil && p.Generated[filepath.ToSlash(rel)] != "" {
-		// The kind's own CRD, changed by hand or by controller-gen: what
-		// it holds is taken, so opctl writes it again.
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		p.Generated = maps.Clone(p.Generated)
-		p.Generated[filepath.ToSlash(rel)] = machinery.ContentHash(b)
-	}
-	edited, old, err := p.TakeBack(input.FileSource(o.fromCRD), o.kind, path)
+	style, err := env.Styles.Lookup(p.Style)
 	if err != nil {
 		return err
 	}
+	edited, old, err := cmdutil.TakeBack(env, p, style, o.kind, o.fromCRD)
+	if err != nil {
+		return err
+	}
+	// The kind's own CRD, taken, is opctl's to write again.
+	p.Generated = edited.Generated
 	if err := edited.Validate(input.FlagSource, env.Styles); err != nil {
 		return err
 	}

@@ -97,7 +97,14 @@ func askField(pr cmdutil.Prompter, earlier []api.Field, was *api.Field) (api.Fie
 		prev = *was
 	}
 	valid := func(trial api.Field) error {
-		return cmdutil.PromptError(api.ValidateFields(input.FlagSource, append(append([]api.Field(nil), earlier...), trial)))
+		fields := append(append([]api.Field(nil), earlier...), trial)
+		err := api.ValidateFields(input.FlagSource, fields)
+		if err == nil {
+			// Rules, and a default against them, as the API server
+			// will check them: refused here, not after every question.
+			err = api.ValidateFieldRules(input.FlagSource, fields)
+		}
+		return cmdutil.PromptError(err)
 	}
 	ask := func(message, help, def string, apply func(*api.Field, string) error) error {
 		v, err := pr.Input(message, help, def, func(v string) error {

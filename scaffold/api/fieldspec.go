@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -226,6 +227,9 @@ func applyModifier(f *Field, key, value string, hasValue bool) error {
 
 func parseInt(key, value string) (*int64, error) {
 	n, err := strconv.ParseInt(value, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return nil, fmt.Errorf("%s=%s is outside int64", key, value)
+	}
 	if err != nil {
 		shown := value
 		if q := strconv.Quote(value); q != `"`+value+`"` {

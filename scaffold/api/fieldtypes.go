@@ -111,12 +111,19 @@ func stringDefault(parse func(string) bool, what string) func(Field, string) (an
 	}
 }
 
-// checkBounds checks min and max: within bits (0 for no limit), and min
-// not above max.
+// exactBound is the largest bound a CRD holds exactly: its minimum and
+// maximum are JSON numbers, which the API server reads as float64.
+const exactBound = 1 << 53
+
+// checkBounds checks min and max: within bits (0 for no limit) and where a
+// CRD holds them exactly, and min not above max.
 func checkBounds(f Field, bits int) error {
 	for _, b := range []*int64{f.Min, f.Max} {
-		if b != nil && bits == 32 && (*b < math.MinInt32 || *b > math.MaxInt32) {
+		switch {
+		case b != nil && bits == 32 && (*b < math.MinInt32 || *b > math.MaxInt32):
 			return fmt.Errorf("bound %d is outside int32", *b)
+		case b != nil && (*b < -exactBound || *b > exactBound):
+			return fmt.Errorf("bound %d is beyond ±%d (2^53): a CRD's bounds are JSON numbers, exact only up to that", *b, exactBound)
 		}
 	}
 	if f.Min != nil && f.Max != nil && *f.Min > *f.Max {

@@ -78,6 +78,10 @@ func ValidateAPI(src input.Source, domain string, a API) error {
 // the properties down to it, the rule's index, and rule or message.
 var ruleErrorPath = naming.LazyRegexp(`^spec\.validation\.openAPIV3Schema\.properties\[spec\]((?:\.properties\[[^\]]+\])*)\.x-kubernetes-validations\[(\d+)\](?:\.(rule|message))?$`)
 
+// defaultErrorPath is where the API server finds a default of a field of
+// the spec that breaks the field's own rules.
+var defaultErrorPath = naming.LazyRegexp(`^spec\.validation\.openAPIV3Schema\.properties\[spec\]((?:\.properties\[[^\]]+\])+)\.default$`)
+
 // CompileError is the first line of a CEL compilation error.
 var CompileError = naming.LazyRegexp(`ERROR: <input>:\d+:(\d+): ([^\n]*)`)
 
@@ -102,6 +106,12 @@ func validateRules(src input.Source, domain string, a API) error {
 		return cmp.Compare(boolRank(x.Type != field.ErrorTypeInvalid), boolRank(y.Type != field.ErrorTypeInvalid))
 	})
 	for _, e := range errs {
+		if d := defaultErrorPath().FindStringSubmatch(e.Field); d != nil {
+			name := strings.NewReplacer(".properties[", ".", "]", "").Replace(d[1])[1:]
+			if slices.ContainsFunc(a.Fields, func(f Field) bool { return f.Name == name }) {
+				return input.Invalid(src, "field", name, "default %v breaks the field's rule: %s", e.BadValue, e.Detail)
+			}
+		}
 		m := ruleErrorPath().FindStringSubmatch(e.Field)
 		if m == nil {
 			continue
@@ -131,6 +141,13 @@ func validateRules(src input.Source, domain string, a API) error {
 		}
 	}
 	return fmt.Errorf("CRD of %s is invalid: %v", a.Kind, errs.ToAggregate())
+}
+
+// ValidateFieldRules checks the rules of fields, and their defaults
+// against them, as the API server will, in a kind of their own: what a
+// prompt can check of a field before the kind is whole.
+func ValidateFieldRules(src input.Source, fields []Field) error {
+	return validateRules(src, "example.com", API{Group: "check", Version: "v1", Kind: "Check", Plural: "checks", Fields: fields})
 }
 
 // validateSampleRules checks that the sample (defaults, first enum values)

@@ -44,6 +44,7 @@ func TestParseFieldErrors(t *testing.T) {
 		{"engine:string:required=yes", `--field "engine:string:required=yes": modifier "required" takes no value`},
 		{"replicas:int32:min", `--field "replicas:int32:min": modifier "min" needs a value: min=V`},
 		{"replicas:int32:min=one", `--field "replicas:int32:min=one": min=one is not an integer`},
+		{"n:int64:max=9223372036854775808", `--field "n:int64:max=9223372036854775808": max=9223372036854775808 is outside int64`},
 		{"replicas:int32:min=\n", `--field "replicas:int32:min=\n": min="\n" is not an integer`},
 	}
 	for _, tt := range tests {
@@ -76,6 +77,8 @@ func TestValidateAPIErrors(t *testing.T) {
 		{"group upper case", func(a *API) { a.Group = "MyApp" }, `--group "MyApp": must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.')`},
 		{"plural upper case", func(a *API) { a.Plural = "Databases" }, `--plural "Databases": must be lower-case letters and digits, starting with a letter`},
 		{"min greater than max", func(a *API) { a.Fields = []Field{field("replicas:int32:min=5:max=1")} }, `--field "replicas": min 5 is greater than max 1`},
+		{"bound past 2^53", func(a *API) { a.Fields = []Field{field("n:int64:max=9007199254740993")} }, `--field "n": bound 9007199254740993 is beyond ±9007199254740992 (2^53): a CRD's bounds are JSON numbers, exact only up to that`},
+		{"the least int64 as min", func(a *API) { a.Fields = []Field{field("n:int64:min=-9223372036854775808")} }, `--field "n": bound -9223372036854775808 is beyond ±9007199254740992 (2^53): a CRD's bounds are JSON numbers, exact only up to that`},
 		{"default outside enum", func(a *API) { a.Fields = []Field{field("engine:string:enum=mysql,postgres:default=oracle")} }, `--field "engine": default "oracle" is not in enum mysql,postgres`},
 		{"enum value beginning with a space", func(a *API) { a.Fields = []Field{field("engine:string:enum=mysql, postgres")} }, `--field "engine": enum value " postgres" must not begin or end with a space`},
 		{"default outside range", func(a *API) { a.Fields = []Field{field("replicas:int32:min=1:max=5:default=9")} }, `--field "replicas": default 9 is outside min/max`},

@@ -119,6 +119,9 @@ type Template struct {
 	Path, Source string
 	Owner        Ownership
 	Mode         fs.FileMode
+	// Merge: the user's file that opctl brings up to date by a three-way
+	// merge (File.Merge).
+	Merge bool
 }
 
 // GeneratedFile is a file of a list that opctl generates.
@@ -129,6 +132,12 @@ func GeneratedFile(path, source string) Template {
 // UserFile is a file of a list that is the user's once written.
 func UserFile(path, source string) Template {
 	return Template{Path: path, Source: source, Owner: UserOwned}
+}
+
+// MergedFile is a file of a list that is the user's once written, and
+// that opctl brings up to date by a three-way merge (File.Merge).
+func MergedFile(path, source string) Template {
+	return Template{Path: path, Source: source, Owner: UserOwned, Merge: true}
 }
 
 // Executable is t with mode 0o755.
@@ -160,6 +169,11 @@ func (r *Renderer) Files(data any, list ...Template) {
 		if f.Mode != 0 {
 			r.Chmod(out, f.Mode)
 		}
+		if f.Merge && r.err == nil {
+			rendered, _ := r.tree.Get(out)
+			rendered.Merge = true
+			r.tree.files[out] = rendered
+		}
 	}
 }
 
@@ -174,6 +188,20 @@ func (r *Renderer) Chmod(out string, mode fs.FileMode) {
 		return
 	}
 	f.Mode = mode
+	r.tree.files[out] = f
+}
+
+// KeepWith sets the KeptWith of a file already rendered.
+func (r *Renderer) KeepWith(out string, with ...string) {
+	if r.err != nil {
+		return
+	}
+	f, ok := r.tree.Get(out)
+	if !ok {
+		r.err = fmt.Errorf("internal error: %s kept with %v, but not in the tree", out, with)
+		return
+	}
+	f.KeptWith = with
 	r.tree.files[out] = f
 }
 

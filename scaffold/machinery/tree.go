@@ -42,6 +42,20 @@ type File struct {
 	// Always is a file written whatever it holds now: opctl's own record
 	// of the project (its project and lock files), which no hash covers.
 	Always bool
+	// Merge is a file of the user's that a change to the project brings
+	// up to date by a three-way merge once the user changed it (the go
+	// style's types, which the team edits as in kubebuilder), where other
+	// files of the user's are kept.
+	Merge bool
+	// KeptWith are files of the user's that, once the user changed one,
+	// keep this file of the user's as it is too, changed or not: code
+	// opctl writes from the model that reads what those files declare (the
+	// go style's deep copies and builders read the types, which then are
+	// the team's, no longer the model's).
+	KeptWith []string
+	// Expects: the file says what that code does (a conformance case), so
+	// while one of KeptWith is kept it is not created either.
+	Expects bool
 }
 
 // Tree is a rendered project held in memory until it is fully valid.
@@ -71,6 +85,14 @@ func (t *Tree) Files() []File {
 		out = append(out, t.files[p])
 	}
 	return out
+}
+
+// Set replaces a file of the tree with f, of the same path.
+func (t *Tree) Set(f File) {
+	if _, ok := t.files[f.Path]; !ok {
+		panic("internal error: " + f.Path + " set, but never added")
+	}
+	t.files[f.Path] = f
 }
 
 // Get returns the file at path.
@@ -197,6 +219,7 @@ func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) 
 		}
 		changes = append(changes, c)
 	}
+	changes = keepWith(changes)
 	for _, path := range slices.Sorted(maps.Keys(recorded.Generated)) {
 		if _, ok := t.Get(path); ok {
 			continue
@@ -212,6 +235,29 @@ func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) 
 		}
 	}
 	return changes, nil
+}
+
+// keepWith keeps, of the files of the user's that follow the project, each
+// one whose KeptWith names a file kept (the user changed it, or it is kept
+// with one), and leaves out such a file opctl would create when it Expects;
+// the others are as Plan planned them.
+func keepWith(changes []Change) []Change {
+	kept := map[string]bool{}
+	for _, c := range changes {
+		kept[c.Path] = c.Action == ActionKeep
+	}
+	keeps := func(c Change) bool {
+		return c.File.Owner == UserOwned && slices.ContainsFunc(c.File.KeptWith, func(p string) bool { return kept[p] })
+	}
+	for more := true; more; {
+		more = false
+		for i, c := range changes {
+			if (c.Action == ActionUpdate || c.Action == ActionCreate && c.File.Expects) && keeps(c) {
+				changes[i].Action, kept[c.Path], more = ActionKeep, true, true
+			}
+		}
+	}
+	return slices.DeleteFunc(changes, func(c Change) bool { return c.Action == ActionKeep && c.Old == nil })
 }
 
 // dropped plans a file the tree no longer has: removed when unchanged says

@@ -371,12 +371,30 @@ func anyList(objs []map[string]any) []any {
 }
 
 // addConformanceCases adds each kind's starting cases, as starter files,
-// and those of its older versions (olderCases).
-func addConformanceCases(p scaffold.Project, kinds []contract, t *machinery.Tree) error {
+// and those of its older versions (olderCases). Where the kind's types are
+// the team's code (Style.TypesFile), a case its code reconciles is kept
+// with them, and with the code kept with them (its builders): opctl's
+// reference reconcile, which the case says, is no longer the team's.
+func addConformanceCases(p scaffold.Project, style scaffold.Style, kinds []contract, t *machinery.Tree) error {
 	for i, a := range p.APIs {
+		var code []string
+		if style.TypesFile != nil {
+			types := style.TypesFile(p, a)
+			code = append(code, types)
+			for _, f := range t.Files() {
+				if slices.Contains(f.KeptWith, types) {
+					code = append(code, f.Path)
+				}
+			}
+		}
 		for _, c := range conformanceCases(p, a, kinds[i]) {
 			if err := addCase(t, ConformancePath(a, c.Name), c.C, a, ConformanceFile); err != nil {
 				return err
+			}
+			if c.C.Rejected == "" && code != nil {
+				f, _ := t.Get(ConformancePath(a, c.Name))
+				f.KeptWith, f.Expects = code, true
+				t.Set(f)
 			}
 		}
 		for _, old := range a.OlderVersions() {

@@ -54,7 +54,7 @@ func Project(p scaffold.Project, style scaffold.Style) (*machinery.Tree, error) 
 	if err := t.Add(machinery.File{Path: DevContainerPath, Content: dev, Owner: machinery.UserOwned}); err != nil {
 		return nil, err
 	}
-	if err := addConformanceCases(p, kinds, t); err != nil {
+	if err := addConformanceCases(p, style, kinds, t); err != nil {
 		return nil, err
 	}
 	// The project file and the lock come last: the lock records the hash

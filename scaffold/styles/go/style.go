@@ -47,6 +47,7 @@ func Style() scaffold.Style {
 			MaintainerPoints: map[string]int{"go": 4},
 		},
 		ModulePath: true,
+		TypesFile:  goTypesFile,
 		// Quantities and durations are resource.Quantity and
 		// metav1.Duration fields.
 		CanonicalValues: true,
@@ -261,6 +262,11 @@ func goAPIDir(p scaffold.Project, a api.API) string {
 	return path.Join("api", a.Group, a.Version)
 }
 
+// goTypesFile is the file of a kind's types in its version.
+func goTypesFile(p scaffold.Project, a api.API) string {
+	return path.Join(goAPIDir(p, a), a.Singular()+"_types.go")
+}
+
 func newGoData(p scaffold.Project) goData {
 	d := goData{Project: p, Module: p.Repo, V: p.Versions, Lease: render.DefaultLease()}
 	gvIndex := map[string]int{}
@@ -461,7 +467,10 @@ var (
 	}
 	gvFiles = []machinery.Template{
 		machinery.GeneratedFile("{{.Dir}}/groupversion_info.go", "api/groupversion_info.go.tmpl"),
-		machinery.GeneratedFile("{{.Dir}}/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl"),
+		// The deep copies follow the types, which are the team's: opctl
+		// writes them for the project to build at once, and make generate
+		// (controller-gen) from then on.
+		machinery.UserFile("{{.Dir}}/zz_generated.deepcopy.go", "api/zz_generated.deepcopy.go.tmpl"),
 	}
 	watchFiles = []machinery.Template{
 		machinery.GeneratedFile("internal/controller/watch_{{.Ident}}.go", "controller/watch.go.tmpl"),
@@ -495,11 +504,19 @@ func goFiles(p scaffold.Project, t *machinery.Tree) error {
 	r.Copy("go.sum", "go.sum", machinery.UserOwned)
 	r.Files(d, projectFiles...)
 	addEnvtestTools(r, d)
+	// The types are the team's once it changes them; the code opctl writes
+	// from the model that reads them (deep copies, the builders of its
+	// children and pods, its status) is then kept as it is: the model's
+	// Go types would no longer be theirs.
 	for _, gv := range d.GVs {
 		r.Files(gv, gvFiles...)
+		var types []string
 		for _, a := range gv.APIs {
-			r.File(gv.Dir+"/"+a.Singular()+"_types.go", "api/types.go.tmpl", machinery.Generated, a)
+			path := goTypesFile(p, a.API)
+			r.Files(a, machinery.MergedFile(path, "api/types.go.tmpl"))
+			types = append(types, path)
 		}
+		r.KeepWith(gv.Dir+"/zz_generated.deepcopy.go", types...)
 		addConversions(r, gv)
 	}
 	const ctl = "internal/controller/"
@@ -517,12 +534,15 @@ func goFiles(p scaffold.Project, t *machinery.Tree) error {
 		r.Files(a, kindFiles...)
 		if a.Workloads {
 			r.Files(a, machinery.UserFile(ctl+"{{.Singular}}_pods.go", "controller/pods.go.tmpl"))
+			r.KeepWith(ctl+a.Singular()+"_pods.go", goTypesFile(p, a.API))
 		}
 		if len(a.Status) > 0 {
 			r.Files(a, machinery.UserFile(ctl+"{{.Singular}}_status.go", "controller/status.go.tmpl"))
+			r.KeepWith(ctl+a.Singular()+"_status.go", goTypesFile(p, a.API))
 		}
 		for _, c := range a.Children {
 			r.File(ctl+c.File, "controller/child_"+c.Shape()+".go.tmpl", machinery.UserOwned, goChildData{a, c})
+			r.KeepWith(ctl+c.File, goTypesFile(p, a.API))
 		}
 	}
 	addWebhooks(r, d)
