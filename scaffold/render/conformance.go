@@ -373,19 +373,15 @@ func anyList(objs []map[string]any) []any {
 // addConformanceCases adds each kind's starting cases, as starter files,
 // and those of its older versions (olderCases). Where the kind's types are
 // the team's code (Style.TypesFile), a case its code reconciles is kept
-// with them, and with the code kept with them (its builders): opctl's
-// reference reconcile, which the case says, is no longer the team's.
+// with them: opctl's reference reconcile, which the case says, no longer
+// reads the team's types. (A builder the team changed keeps the cases
+// following the project: the wiring opctl writes, an owned kind added,
+// reaches them.)
 func addConformanceCases(p scaffold.Project, style scaffold.Style, kinds []contract, t *machinery.Tree) error {
 	for i, a := range p.APIs {
 		var code []string
 		if style.TypesFile != nil {
-			types := style.TypesFile(p, a)
-			code = append(code, types)
-			for _, f := range t.Files() {
-				if slices.Contains(f.KeptWith, types) {
-					code = append(code, f.Path)
-				}
-			}
+			code = []string{style.TypesFile(p, a)}
 		}
 		for _, c := range conformanceCases(p, a, kinds[i]) {
 			if err := addCase(t, ConformancePath(a, c.Name), c.C, a, ConformanceFile); err != nil {
