@@ -130,9 +130,14 @@ func WriteChange(ctx context.Context, env Env, before, after scaffold.Project, w
 			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours, and you changed the lines opctl's change touches: it is kept; add this change by hand:\n%s", c.Path, diff); err != nil {
 				return err
 			}
-		} else if was, ok := previous.Get(c.Path); ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) && len(c.File.KeptWith) > 0 {
+			continue
+		}
+		was, ok := previous.Get(c.Path)
+		switch {
+		case !ok || c.Action != machinery.ActionKeep || bytes.Equal(was.Content, c.File.Content):
+		case len(c.File.KeptWith) > 0:
 			keptWith = append(keptWith, c.Path)
-		} else if ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) {
+		default:
 			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours and changed, so it is kept; opctl's version of it changed with the project (--dry-run -v shows it)\n", c.Path); err != nil {
 				return err
 			}
