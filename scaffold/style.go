@@ -36,9 +36,10 @@ type Style struct {
 	// code of the team's (go's api/<version>/<kind>_types.go, as in
 	// kubebuilder), from which the project's own tool writes the CRD (make
 	// manifests); opctl generate takes a kind back from its CRD when that
-	// tool wrote it again. Once the team changed the types, the code opctl
-	// wrote from them and the kind's conformance cases that code
-	// reconciles are kept as they are (machinery.File.KeptWith).
+	// tool wrote it again. Once the team changed the types' code (not only
+	// comments), the code opctl wrote from them and the kind's conformance
+	// cases that code reconciles are kept as they are
+	// (machinery.File.KeptWith).
 	TypesFile func(p Project, a api.API) string
 	// Resync: the runtime re-syncs every object periodically (init
 	// --resync-seconds).

@@ -174,7 +174,7 @@ func printPlan(out io.Writer, changes []machinery.Change, w WriteFlags) error {
 		case machinery.ActionKeep:
 			note = " (yours: opctl writes it only when it is missing)"
 			if len(c.File.KeptWith) > 0 {
-				note = " (yours: opctl writes it when it is missing, and follows the project only while the types it goes with are as opctl wrote them)"
+				note = " (yours: opctl writes it when it is missing, and follows the project only while the code of the types it goes with is as opctl writes it)"
 			}
 		case machinery.ActionUpdate:
 			if c.File.Owner == machinery.UserOwned {

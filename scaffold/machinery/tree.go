@@ -238,13 +238,15 @@ func Plan(dir string, t *Tree, recorded Recorded, force bool) ([]Change, error) 
 }
 
 // keepWith keeps, of the files of the user's that follow the project, each
-// one whose KeptWith names a file kept (the user changed it, or it is kept
-// with one), and leaves out such a file opctl would create when it Expects;
-// the others are as Plan planned them.
+// one whose KeptWith names a file kept (the user changed its code, or it is
+// kept with one), and leaves out such a file opctl would create when it
+// Expects; the others are as Plan planned them. A file whose code the user
+// left as opctl writes it now, changing only comments, keeps nothing: the
+// code and cases going with it follow the project.
 func keepWith(changes []Change) []Change {
 	kept := map[string]bool{}
 	for _, c := range changes {
-		kept[c.Path] = c.Action == ActionKeep
+		kept[c.Path] = c.Action == ActionKeep && !sameCode(c.Path, c.Old, c.File.Content)
 	}
 	keeps := func(c Change) bool {
 		return c.File.Owner == UserOwned && slices.ContainsFunc(c.File.KeptWith, func(p string) bool { return kept[p] })

@@ -15,6 +15,7 @@ import (
 // while code is.
 func TestPlanKeptWith(t *testing.T) {
 	const wrote, now = "as opctl wrote it\n", "as opctl writes it now\n"
+	const typesNow = "package v1\n\ntype T struct{ A int }\n"
 	for _, tc := range []struct {
 		name        string
 		typesOnDisk string
@@ -22,8 +23,10 @@ func TestPlanKeptWith(t *testing.T) {
 	}{
 		{"types as opctl wrote them: all follow", wrote,
 			map[string]Action{"types.go": ActionUpdate, "builder.go": ActionUpdate, "case.yaml": ActionUpdate, "new-case.yaml": ActionCreate, "new-code.go": ActionCreate}},
-		{"types changed by the team: the code and cases reading them are kept", "the team's types\n",
+		{"types changed by the team: the code and cases reading them are kept", "package v1\n\ntype T struct{ A, B int }\n",
 			map[string]Action{"types.go": ActionKeep, "builder.go": ActionKeep, "case.yaml": ActionKeep, "new-code.go": ActionCreate}},
+		{"only comments and layout of the types changed: all follow", "// Package v1 is ours.\npackage v1\n\n// T is ours.\ntype T struct {\n\tA int // a\n}\n",
+			map[string]Action{"types.go": ActionKeep, "builder.go": ActionUpdate, "case.yaml": ActionUpdate, "new-case.yaml": ActionCreate, "new-code.go": ActionCreate}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -42,6 +45,9 @@ func TestPlanKeptWith(t *testing.T) {
 				{Path: "new-code.go", KeptWith: []string{"types.go"}},
 			} {
 				f.Content, f.Owner = []byte(now), UserOwned
+				if f.Path == "types.go" {
+					f.Content = []byte(typesNow)
+				}
 				require.NoError(t, tree.Add(f))
 			}
 			changes, err := Plan(dir, tree, recorded, false)
@@ -51,6 +57,25 @@ func TestPlanKeptWith(t *testing.T) {
 				got[c.Path] = c.Action
 			}
 			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestSameCode(t *testing.T) {
+	const code = "package v1\n\n// T is a kind.\ntype T struct {\n\tA int `json:\"a\"`\n}\n"
+	for _, tc := range []struct {
+		name, path, a, b string
+		want             bool
+	}{
+		{"comments added", "t.go", code, "// Package v1 is ours.\npackage v1\n\n// T is ours.\ntype T struct {\n\tA int `json:\"a\"` // a\n}\n", true},
+		{"on one line", "t.go", code, "package v1\ntype T struct{ A int `json:\"a\"` }\n", true},
+		{"a field added", "t.go", code, "package v1\ntype T struct {\n\tA int `json:\"a\"`\n\tB int\n}\n", false},
+		{"a tag changed", "t.go", code, "package v1\ntype T struct {\n\tA int `json:\"b\"`\n}\n", false},
+		{"not Go", "t.go", code, "package v1\ntype T struct { \"\n", false},
+		{"other files: bytes", "t.yaml", "a: 1\n", "a: 1 # one\n", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, sameCode(tc.path, []byte(tc.a), []byte(tc.b)))
 		})
 	}
 }
