@@ -83,6 +83,9 @@ func runUpgrade(env cmdutil.Env, o upgradeOptions) error {
 	if len(plan.Guessed) > 0 {
 		fmt.Fprintf(out, "merged from the commit that added opctl.yaml (the opctl before recorded no hash of your files): %s; check that your changes are kept\n", strings.Join(plan.Guessed, ", "))
 	}
+	if len(plan.StillTheirs) > 0 {
+		fmt.Fprintf(out, "yours, changed, in the opctl that made the project, and written by opctl now: %s; they stay yours, opctl's changes merged into them\n", strings.Join(plan.StillTheirs, ", "))
+	}
 	if len(plan.Stale) > 0 {
 		fmt.Fprintf(out, "left as they were, in the commit that added opctl.yaml and unchanged since, but written by no opctl now (remove the earlier opctl's): %s\n", strings.Join(plan.Stale, ", "))
 	}

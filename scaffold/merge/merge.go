@@ -22,8 +22,9 @@ type Result struct {
 
 // ThreeWay merges ours and theirs, both changed from base: a region only
 // one side changed takes that side's lines, a region both changed alike
-// takes them once, and a region they changed differently is a conflict,
-// written with the base's lines between the sides (git's diff3 style).
+// takes them once, lines both only added at one place are all taken, and
+// a region they changed differently is a conflict, written with the base's
+// lines between the sides (git's diff3 style).
 func ThreeWay(base, ours, theirs []byte, l Labels) Result {
 	o, a, b := splitLines(base), splitLines(ours), splitLines(theirs)
 	ma, mb := matches(o, a), matches(o, b)
@@ -104,8 +105,36 @@ func (w *writer) chunk(o, a, b [][]byte, l Labels) {
 		w.lines(a)
 	case equal(o, a):
 		w.lines(b)
+	case len(o) == 0:
+		w.union(a, b)
 	default:
 		w.conflict(a, o, b, l, true)
+	}
+}
+
+// union writes the lines both sides only added at one place (a target
+// appended to a Makefile by the team and by opctl): theirs, then ours,
+// the lines they share once.
+func (w *writer) union(a, b [][]byte) {
+	m := matches(b, a)
+	ai := 0
+	for bi, line := range b {
+		if m[bi] >= 0 {
+			w.added(a[ai:m[bi]])
+			ai = m[bi] + 1
+		}
+		w.added([][]byte{line})
+	}
+	w.added(a[ai:])
+}
+
+// added writes lines after the last, on lines of their own.
+func (w *writer) added(ls [][]byte) {
+	for _, l := range ls {
+		if b := w.buf.Bytes(); len(b) > 0 && b[len(b)-1] != '\n' {
+			w.buf.WriteByte('\n')
+		}
+		w.buf.Write(l)
 	}
 }
 

@@ -57,6 +57,7 @@ func Project(p scaffold.Project, style scaffold.Style) (*machinery.Tree, error) 
 	if err := addConformanceCases(p, style, kinds, t); err != nil {
 		return nil, err
 	}
+	keepTeamsFiles(p, t)
 	// The project file and the lock come last: the lock records the hash
 	// of every other file as opctl writes it now. A starter the user
 	// changed keeps their content (Plan), which differs from the hash, so
@@ -85,6 +86,20 @@ func Project(p scaffold.Project, style scaffold.Style) (*machinery.Tree, error) 
 		return nil, err
 	}
 	return t, nil
+}
+
+// keepTeamsFiles: a file the project records as the team's stays the
+// team's, though this opctl generates it (an earlier opctl's starter that
+// is now a loop over the kinds, a team's file an upgrade merged): opctl
+// brings it up to date by a three-way merge (machinery.File.Merge), never
+// over the team's lines.
+func keepTeamsFiles(p scaffold.Project, t *machinery.Tree) {
+	for _, f := range t.Files() {
+		if f.Owner == machinery.Generated && p.Starters[f.Path] != "" {
+			f.Owner, f.Merge = machinery.UserOwned, true
+			t.Set(f)
+		}
+	}
 }
 
 // CRDPath is where the CRD of an API lives, named as controller-gen names it.

@@ -6,6 +6,8 @@ package upgrade
 import (
 	"bytes"
 	"maps"
+	"os"
+	"path/filepath"
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
@@ -35,6 +37,9 @@ type Plan struct {
 	// added opctl.yaml: an opctl of before 2026-12-01 recorded no hash of
 	// the user's files.
 	Guessed []string
+	// StillTheirs are the files of the user's in the project that this
+	// opctl generates, changed by the user: they stay the user's, merged.
+	StillTheirs []string
 	// Stale are the files of such a project, in that commit and unchanged
 	// since, that this opctl does not write: an earlier opctl's starters
 	// (or files of the user's committed with them), left for the user to
@@ -66,10 +71,29 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 			plan.Pins = append(plan.Pins, pin)
 		}
 	}
-	plan.Project.Versions = defaults
+	plan.Project.Versions, plan.Project.Starters = defaults, nil
 	tree, err := render.Project(plan.Project, style)
 	if err != nil {
 		return Plan{}, err
+	}
+	// A starter of the earlier opctl's that this one generates (a kind's
+	// code that is now a loop over the kinds) is the team's once they
+	// changed it: it stays theirs, merged now and by every change after
+	// (render keeps the project's starters so).
+	plan.Project.Starters = map[string]string{}
+	for _, f := range tree.Files() {
+		if h := p.Starters[f.Path]; h != "" && f.Owner == machinery.Generated {
+			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
+			if err == nil && machinery.ContentHash(b) != h {
+				plan.Project.Starters[f.Path] = h
+				plan.StillTheirs = append(plan.StillTheirs, f.Path)
+			}
+		}
+	}
+	if len(plan.StillTheirs) > 0 {
+		if tree, err = render.Project(plan.Project, style); err != nil {
+			return Plan{}, err
+		}
 	}
 	recorded := ownedAsNow(p.Recorded(), tree)
 	// An opctl of before 2026-12-01 recorded no hash of the user's files:

@@ -1,6 +1,7 @@
 package upgrade
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,4 +202,42 @@ func TestProjectBases(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, ok)
 	assert.Equal(t, "kept base\n", string(got), ".opctl/base comes first")
+}
+
+// TestPrepareKeepsTeamsFormerStarters: a file the project records as the
+// team's (an earlier opctl's starter) that this opctl generates, changed
+// by the team: merged and still the team's, with or without --force; one
+// the team never changed becomes opctl's.
+func TestPrepareKeepsTeamsFormerStarters(t *testing.T) {
+	const changed, unchanged = "db_operator/operator.py", "db_operator/reconcile.py"
+	for _, force := range []bool{false, true} {
+		t.Run(fmt.Sprintf("force=%v", force), func(t *testing.T) {
+			dir, p, style := kopfSeed(t)
+			bases := fakeBases{}
+			for _, path := range []string{changed, unchanged} {
+				delete(p.Generated, path)
+				older, _ := aged(t, dir, &p, path)
+				bases[path] = []byte(older)
+				write(t, dir, path, older)
+			}
+			b, err := os.ReadFile(filepath.Join(dir, changed))
+			require.NoError(t, err)
+			write(t, dir, changed, string(b)+"# the team's line\n")
+
+			plan, err := Prepare(dir, p, style, bases, force)
+			require.NoError(t, err)
+			c := change(t, plan, changed)
+			assert.Equal(t, machinery.ActionMerge, c.Action)
+			assert.Equal(t, machinery.UserOwned, c.File.Owner, "still the team's")
+			assert.True(t, strings.HasSuffix(string(c.File.Content), "# the team's line\n"), "the team's line kept:\n%s", c.File.Content)
+			assert.Equal(t, []string{changed}, plan.StillTheirs)
+			assert.Contains(t, string(change(t, plan, scaffold.LockFileName).File.Content), "starters:")
+			lock := string(change(t, plan, scaffold.LockFileName).File.Content)
+			assert.Less(t, strings.Index(lock, "starters:"), strings.Index(lock, changed), "the lock records it among the team's")
+
+			u := change(t, plan, unchanged)
+			assert.Equal(t, machinery.ActionUpdate, u.Action)
+			assert.Equal(t, machinery.Generated, u.File.Owner, "never changed: opctl's now")
+		})
+	}
 }
