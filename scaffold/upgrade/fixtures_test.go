@@ -29,30 +29,41 @@ import (
 )
 
 // TestUpgradeEarlierProjects: the seed project as earlier opctls wrote it
-// (testdata/upgrade/<commit>, from hack/upgrade-fixtures/make.sh: the
-// first that landed and a later one) in go, kopf and ansible, committed,
-// then changed by its team in the Makefile, the README, the workflow and
-// the kind's code, and committed again. opctl upgrade brings it to what
-// this opctl writes, with each of the team's lines where they put it and
-// no conflict; the upgraded project passes its own tests.
+// (testdata/upgrade/<commit>, from hack/upgrade-fixtures/make.sh: every
+// style of four opctls that landed), committed, then changed by its team
+// in the Makefile, the README, the workflow and the kind's code (a file of
+// the team's in that opctl, which this one may generate), and committed
+// again. opctl upgrade brings it to what this opctl writes, with each of
+// the team's lines where they put it or in a listed conflict; once the
+// conflicts are resolved, the upgraded project passes its own tests.
 func TestUpgradeEarlierProjects(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the upgraded projects' own tests")
 	}
 	tools.RequireTools(t, "git, whose history holds what the earlier opctl wrote", "git")
+	python := func(t *testing.T, dir string) {
+		assert.Regexp(t, `(?m)^\d+ passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
+	}
 	for _, c := range []struct {
-		style, code string
-		test        func(t *testing.T, dir string)
+		style string
+		// code are the kind's code files, the first the project has the
+		// team's.
+		code []string
+		test func(t *testing.T, dir string)
 	}{
-		{"go", "internal/controller/database_controller.go", func(t *testing.T, dir string) {
+		{"go", []string{"internal/controller/database_controller.go"}, func(t *testing.T, dir string) {
 			for _, args := range [][]string{{"build", "./..."}, {"vet", "./..."}, {"test", "./..."}} {
 				tools.ExecIn(t, dir, "go", args...)
 			}
 		}},
-		{"kopf", "db_operator/handlers_database.py", func(t *testing.T, dir string) {
-			assert.Regexp(t, `(?m)^\d+ passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
+		{"kopf", []string{"db_operator/handlers_database.py"}, python},
+		{"metacontroller", []string{"db_operator/sync.py", "db_operator/database_configmap.py"}, python},
+		{"metacontroller-decorator", []string{"db_operator/sync.py"}, python},
+		{"shell-operator", []string{"hooks/lib/reconcile.jq", "hooks/lib/databases/configmap.jq"}, func(t *testing.T, dir string) {
+			tools.RequireTools(t, "jq, bats and shellcheck (apt-get install jq bats shellcheck)", "jq", "shellcheck")
+			assert.Regexp(t, `\d+ passed, 0 failed`, tools.ExecIn(t, dir, "make", "test", "lint"))
 		}},
-		{"ansible", "roles/database/tasks/main.yml", func(t *testing.T, dir string) {
+		{"ansible", []string{"roles/database/tasks/main.yml"}, func(t *testing.T, dir string) {
 			tools.RequireTools(t, "ansible and ansible-lint (apt-get install ansible ansible-lint)", "ansible-playbook", "ansible-lint")
 			assert.Contains(t, tools.ExecIn(t, dir, "make", "test"), "All assertions passed")
 		}},
@@ -69,8 +80,22 @@ func TestUpgradeEarlierProjects(t *testing.T) {
 	}
 }
 
+// teamsCode is the first of code that the project in dir has as the
+// team's (teamsFiles).
+func teamsCode(t *testing.T, dir string, p scaffold.Project, code []string) string {
+	t.Helper()
+	theirs := teamsFiles(t, dir, p)
+	for _, path := range code {
+		if slices.Contains(theirs, path) {
+			return path
+		}
+	}
+	t.Fatalf("the project has none of %v as the team's", code)
+	return ""
+}
+
 // upgradeEarlier is TestUpgradeEarlierProjects for one fixture.
-func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir string)) {
+func upgradeEarlier(t *testing.T, path string, candidates []string, test func(t *testing.T, dir string)) {
 	dir := t.TempDir()
 	fixture(t, dir, path)
 	git := func(args ...string) {
@@ -84,6 +109,7 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 	// What this opctl writes for the project, pins and all.
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
+	code := teamsCode(t, dir, p, candidates)
 	style, err := styles.All().Lookup(p.Style)
 	require.NoError(t, err)
 	p.Versions = pins.DefaultVersions()
@@ -93,7 +119,8 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 	// The team's lines, each where the earlier file and this
 	// opctl's agree for a while around it; in a file this opctl
 	// rewrote whole, after its first line, where they conflict.
-	ours, conflicting := map[string]string{}, map[string]bool{}
+	// same: files the earlier opctl wrote as this one does (no merge).
+	ours, conflicting, same := map[string]string{}, map[string]bool{}, map[string]bool{}
 	for _, path := range []string{"Makefile", "README.md", ".github/workflows/test.yml", code} {
 		old, err := os.ReadFile(filepath.Join(dir, path))
 		if errors.Is(err, fs.ErrNotExist) && path == ".github/workflows/test.yml" {
@@ -103,6 +130,7 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 		f, ok := now.Get(path)
 		require.True(t, ok, "this opctl writes no %s", path)
 		line := teamLine(path)
+		same[path] = string(old) == string(f.Content)
 		lines := strings.SplitAfter(string(old), "\n")
 		at, shared := anchor(lines, strings.SplitAfter(string(f.Content), "\n"))
 		if shared < 3 {
@@ -124,6 +152,8 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 			assert.Contains(t, r.Stderr, path, "the upgrade names %s as in conflict", path)
 			resolve(t, dir, path)
 			conflicts++
+		case same[path]:
+			assert.NotContains(t, r.Stdout, "merge     "+path+" ", "%s: the earlier opctl wrote it as this one does: nothing to merge", path)
 		default:
 			assert.Contains(t, r.Stdout, "merge     "+path+" ", "the upgrade lists the merge of %s", path)
 		}
@@ -142,6 +172,14 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 		}
 	}
 
+	// What this opctl writes for the upgraded project (whose record of the
+	// team's files the upgrade wrote). The team's code stays theirs, though
+	// this opctl may generate it.
+	upgraded, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	assert.NotEmpty(t, upgraded.Starters[code], "%s is the team's", code)
+	now, err = render.Project(upgraded, style)
+	require.NoError(t, err)
 	for _, f := range now.Files() {
 		got, err := os.ReadFile(filepath.Join(dir, f.Path))
 		require.NoError(t, err)
@@ -152,9 +190,11 @@ func upgradeEarlier(t *testing.T, path, code string, test func(t *testing.T, dir
 		}
 		assert.Contains(t, string(got), line, "%s keeps the team's line", f.Path)
 		assert.Equal(t, string(f.Content), strings.Replace(string(got), line, "", 1), "%s is what this opctl writes, and the team's line", f.Path)
-		base, ok, err := machinery.ReadBase(dir, f.Path)
-		require.NoError(t, err)
-		assert.True(t, ok && string(base) == string(f.Content), "the next base of %s is what this opctl writes", f.Path)
+		if !same[f.Path] {
+			base, ok, err := machinery.ReadBase(dir, f.Path)
+			require.NoError(t, err)
+			assert.True(t, ok && string(base) == string(f.Content), "the next base of %s is what this opctl writes", f.Path)
+		}
 	}
 	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		rel, _ := filepath.Rel(dir, path)
@@ -255,66 +295,111 @@ func resolve(t *testing.T, dir, path string) {
 }
 
 // TestUpgradeKeepsRandomEdits: random lines of a team's, added to and
-// changed in random files of theirs of an earlier opctl's project, then
-// upgraded: each line is in the file, or in the team's side of a conflict
-// the upgrade lists.
+// changed in random files of theirs of every earlier opctl's project in
+// every style, then upgraded, with and without --force: each line is in
+// the file, or in the team's side of a conflict the upgrade lists.
 func TestUpgradeKeepsRandomEdits(t *testing.T) {
 	if testing.Short() {
-		t.Skip("upgrades a project many times")
+		t.Skip("upgrades projects many times")
 	}
 	tools.RequireTools(t, "git, whose history holds what the earlier opctl wrote", "git")
-	for seed := range uint64(40) {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			t.Parallel()
-			r := rand.New(rand.NewPCG(seed, 34))
-			dir := t.TempDir()
-			fixture(t, dir, filepath.Join("..", "..", "testdata", "upgrade", "a7e8292", "kopf.txtar"))
-			p, err := scaffold.LoadProject(dir, styles.All())
-			require.NoError(t, err)
-			git := func(args ...string) {
-				tools.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
+	fixtures, err := filepath.Glob(filepath.Join("..", "..", "testdata", "upgrade", "*", "*.txtar"))
+	require.NoError(t, err)
+	require.NotEmpty(t, fixtures)
+	for _, path := range fixtures {
+		for _, force := range []bool{false, true} {
+			for seed := range uint64(2) {
+				name := fmt.Sprintf("%s/%s/force=%v/%d", filepath.Base(filepath.Dir(path)), strings.TrimSuffix(filepath.Base(path), ".txtar"), force, seed)
+				t.Run(name, func(t *testing.T) {
+					t.Parallel()
+					randomEdits(t, path, force, rand.New(rand.NewPCG(seed, 34)))
+				})
 			}
-			git("init", "-q")
-			git("add", "-A")
-			git("commit", "-qm", "scaffolded by an earlier opctl")
-			starters := slices.Sorted(maps.Keys(p.Starters))
-			added := map[string][]string{}
-			for range 5 {
-				path := starters[r.IntN(len(starters))]
-				b, err := os.ReadFile(filepath.Join(dir, path))
-				require.NoError(t, err)
-				lines := strings.SplitAfter(string(b), "\n")
-				for range 1 + r.IntN(3) {
-					line := fmt.Sprintf("team line %d %d\n", seed, r.Int())
-					at := r.IntN(len(lines) + 1)
-					// A line of opctl's replaced, or a line added.
-					replace := at < len(lines) && r.IntN(2) == 0 && strings.HasSuffix(lines[at], "\n") && !strings.HasPrefix(lines[at], "team line")
-					if replace {
-						lines[at] = line
-					} else {
-						lines = append(lines[:at], append([]string{line}, lines[at:]...)...)
-					}
-					added[path] = append(added[path], line)
-				}
-				require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(strings.Join(lines, "")), 0o644))
-			}
-			git("commit", "-qam", "the team's changes")
-			res := styletest.Run(t, dir, "upgrade")
-			for path, lines := range added {
-				b, err := os.ReadFile(filepath.Join(dir, path))
-				if errors.Is(err, fs.ErrNotExist) {
-					t.Errorf("%s: the team's file is gone", path)
-					continue
-				}
-				require.NoError(t, err)
-				plain, yours := conflictSides(string(b))
-				for _, l := range lines {
-					inConflict := strings.Contains(yours, l) && strings.Contains(res.Stderr, path)
-					assert.True(t, strings.Contains(plain, l) || inConflict, "%s: the team's line %q is lost\n%s", path, l, res.Stdout)
-				}
-			}
-		})
+		}
 	}
+}
+
+// randomEdits is TestUpgradeKeepsRandomEdits for one fixture and seed.
+func randomEdits(t *testing.T, path string, force bool, r *rand.Rand) {
+	dir := t.TempDir()
+	fixture(t, dir, path)
+	p, err := scaffold.LoadProject(dir, styles.All())
+	require.NoError(t, err)
+	git := func(args ...string) {
+		tools.ExecIn(t, dir, "git", append([]string{"-c", "user.email=team@example.com", "-c", "user.name=team"}, args...)...)
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "scaffolded by an earlier opctl")
+	theirs := teamsFiles(t, dir, p)
+	added := map[string][]string{}
+	for range 5 {
+		path := theirs[r.IntN(len(theirs))]
+		b, err := os.ReadFile(filepath.Join(dir, path))
+		require.NoError(t, err)
+		lines := strings.SplitAfter(string(b), "\n")
+		for range 1 + r.IntN(3) {
+			line := fmt.Sprintf("team line %d\n", r.Int())
+			at := r.IntN(len(lines) + 1)
+			// A line of opctl's replaced, or a line added.
+			replace := at < len(lines) && r.IntN(2) == 0 && strings.HasSuffix(lines[at], "\n") && !strings.HasPrefix(lines[at], "team line")
+			if replace {
+				lines[at] = line
+			} else {
+				lines = append(lines[:at], append([]string{line}, lines[at:]...)...)
+			}
+			added[path] = append(added[path], line)
+		}
+		require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(strings.Join(lines, "")), 0o644))
+	}
+	git("commit", "-qam", "the team's changes")
+	args := []string{"upgrade"}
+	if force {
+		args = append(args, "--force")
+	}
+	res := styletest.Run(t, dir, args...)
+	for path, lines := range added {
+		b, err := os.ReadFile(filepath.Join(dir, path))
+		if errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: the team's file is gone", path)
+			continue
+		}
+		require.NoError(t, err)
+		plain, yours := conflictSides(string(b))
+		for _, l := range lines {
+			inConflict := strings.Contains(yours, l) && strings.Contains(res.Stderr, path)
+			assert.True(t, strings.Contains(plain, l) || inConflict, "%s: the team's line %q is lost\n%s\n%s", path, l, res.Stdout, res.Stderr)
+		}
+	}
+}
+
+// teamsFiles are the files of the project in dir that are the team's:
+// recorded among its starters, or, by an opctl that recorded none, those
+// it wrote unmarked as generated.
+func teamsFiles(t *testing.T, dir string, p scaffold.Project) []string {
+	t.Helper()
+	if len(p.Starters) > 0 {
+		return slices.Sorted(maps.Keys(p.Starters))
+	}
+	var out []string
+	require.NoError(t, filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, path)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && rel == ".git":
+			return filepath.SkipDir
+		case d.IsDir() || p.Generated[rel] != "" || rel == scaffold.ProjectFileName:
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err == nil && !strings.Contains(string(b), "DO NOT EDIT") {
+			out = append(out, rel)
+		}
+		return err
+	}))
+	return out
 }
 
 // conflictSides splits a merged file into its lines outside conflicts and

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/machinery"
@@ -76,13 +77,45 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 	if err != nil {
 		return Plan{}, err
 	}
-	// A starter of the earlier opctl's that this one generates (a kind's
-	// code that is now a loop over the kinds) is the team's once they
-	// changed it: it stays theirs, merged now and by every change after
-	// (render keeps the project's starters so).
+	// An opctl of before 2026-12-01 recorded no hash of the user's files:
+	// what it wrote is the file as committed with the first opctl.yaml,
+	// recorded here as if it had been, as the user's unless it says it is
+	// generated; the merges from those bases are named.
+	earlier := machinery.Recorded{Generated: maps.Clone(p.Generated), Starters: maps.Clone(p.Starters)}
+	if earlier.Generated == nil {
+		earlier.Generated = map[string]string{}
+	}
+	if earlier.Starters == nil {
+		earlier.Starters = map[string]string{}
+	}
+	guessed := map[string]bool{}
+	if len(p.Starters) == 0 {
+		for _, f := range tree.Files() {
+			if earlier.Generated[f.Path] != "" {
+				continue
+			}
+			base, ok, err := bases.Base(f.Path, "")
+			if err != nil {
+				return Plan{}, err
+			}
+			if !ok {
+				continue
+			}
+			if f.Owner == machinery.Generated && generatedMark.Match(base) {
+				earlier.Generated[f.Path] = machinery.ContentHash(base)
+			} else {
+				earlier.Starters[f.Path] = machinery.ContentHash(base)
+				guessed[f.Path] = true
+			}
+		}
+	}
+	// A file of the user's in the earlier opctl's project that this one
+	// generates (a kind's code that is now a loop over the kinds) is the
+	// user's once they changed it: it stays theirs, merged now and by every
+	// change after (render keeps the project's starters so).
 	plan.Project.Starters = map[string]string{}
 	for _, f := range tree.Files() {
-		if h := p.Starters[f.Path]; h != "" && f.Owner == machinery.Generated {
+		if h := earlier.Starters[f.Path]; h != "" && f.Owner == machinery.Generated {
 			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Path)))
 			if err == nil && machinery.ContentHash(b) != h {
 				plan.Project.Starters[f.Path] = h
@@ -95,31 +128,8 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 			return Plan{}, err
 		}
 	}
-	recorded := ownedAsNow(p.Recorded(), tree)
-	// An opctl of before 2026-12-01 recorded no hash of the user's files:
-	// what it wrote is the file as committed with the first opctl.yaml,
-	// recorded here as if it had been; the merges from those bases are
-	// named.
-	guessed := map[string]bool{}
+	recorded := ownedAsNow(earlier, tree)
 	if len(p.Starters) == 0 {
-		for _, f := range tree.Files() {
-			if recorded.Starters[f.Path] != "" || recorded.Generated[f.Path] != "" {
-				continue
-			}
-			base, ok, err := bases.Base(f.Path, "")
-			if err != nil {
-				return Plan{}, err
-			}
-			if !ok {
-				continue
-			}
-			if f.Owner == machinery.Generated {
-				recorded.Generated[f.Path] = machinery.ContentHash(base)
-			} else {
-				recorded.Starters[f.Path] = machinery.ContentHash(base)
-				guessed[f.Path] = true
-			}
-		}
 		scaffolded, err := bases.Scaffolded()
 		if err != nil {
 			return Plan{}, err
@@ -174,6 +184,10 @@ func Prepare(dir string, p scaffold.Project, style scaffold.Style, bases Bases, 
 	plan.Changes = append(changes, gone...)
 	return plan, nil
 }
+
+// generatedMark is the line that says a file is generated, in Go's
+// convention, after any comment leader.
+var generatedMark = regexp.MustCompile(`(?m)^\S* ?Code generated .* DO NOT EDIT\.$`)
 
 // ownedAsNow is what opctl recorded of the files it wrote, each under the
 // ownership this opctl gives it: an earlier starter this opctl generates
