@@ -166,3 +166,21 @@ func TestWithoutCRDOnlyStylesThatServeIt(t *testing.T) {
 		assert.Equal(t, []string{tt.style, tt.runnerUp}, []string{rec.Style, rec.RunnerUp}, "new-crd=%s", tt.newCRD)
 	}
 }
+
+// An answer that favours another style than the one recommended says so:
+// it does not read as a reason for the recommendation.
+func TestReasonFavouringTheRunnerUpSaysSo(t *testing.T) {
+	profiles := twoStyles()
+	profiles[0].Points = map[string]int{"logic=imperative": 2}
+	profiles[1].Points = map[string]int{"language=python": 5}
+	rec, err := Recommend(profiles, Answers{"existing": "no", "new-crd": "yes", "stage": "prototype",
+		"language": "python", "logic": "imperative", "maintainers": "no"})
+	require.NoError(t, err)
+	require.Equal(t, "b", rec.Style)
+	reasons := map[string]string{}
+	for _, r := range rec.Reasons {
+		reasons[r.Question] = r.Reason
+	}
+	assert.Contains(t, reasons["logic"], "; it favours a (+2), not b, which wins on the other answers")
+	assert.NotContains(t, reasons["language"], "favours")
+}

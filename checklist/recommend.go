@@ -131,8 +131,15 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 			continue
 		}
 		for i, r := range rec.Reasons {
-			if own := p.Reasons[r.Question+"="+r.Answer]; own != "" {
+			key := r.Question + "=" + r.Answer
+			if own := p.Reasons[key]; own != "" {
 				rec.Reasons[i].Reason = own
+				continue
+			}
+			// An answer that favours another style says so, rather than
+			// reading as a reason for the one recommended.
+			if best, n := favoured(profiles, key); n > p.Points[key] && r.Question != "maintainers" {
+				rec.Reasons[i].Reason += fmt.Sprintf("; it favours %s (+%d), not %s, which wins on the other answers", best, n, p.Style)
 			}
 		}
 	}
@@ -167,4 +174,16 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 	rec.Candidates = Lookup(a["software"])
 	rec.UseExisting = a["existing"] == "yes"
 	return rec, nil
+}
+
+// favoured is the style an answer (keyed like Profile.Points) gives the
+// most points, the earlier on a tie, and its points.
+func favoured(profiles []Profile, key string) (string, int) {
+	best, points := "", 0
+	for _, p := range profiles {
+		if n := p.Points[key]; n > points {
+			best, points = p.Style, n
+		}
+	}
+	return best, points
 }

@@ -28,7 +28,7 @@ func TestBadInputs(t *testing.T) {
 	}
 	tests := []struct {
 		name  string
-		setup string // empty, seed, corrupt, blank, newer, symlink, from
+		setup string // empty, makefile, seed, corrupt, blank, newer, symlink, from
 		args  []string
 		code  int
 		want  string
@@ -39,6 +39,7 @@ func TestBadInputs(t *testing.T) {
 		{"init domain upper case", "empty", []string{"init", "--style", example, "--domain", "Example.com"}, 2, `--domain "Example.com"`},
 		{"init domain underscore", "empty", []string{"init", "--style", example, "--domain", "my_domain.com"}, 2, `--domain "my_domain.com"`},
 		{"init name upper case", "empty", []string{"init", "--style", example, "--domain", "example.com", "--name", "DB"}, 2, `--name "DB"`},
+		{"init where a Makefile is", "makefile", []string{"init", "--style", example, "--domain", "example.com", "--name", "db", "--yes"}, 2, "already has a Makefile: the project's workflow and README run the targets opctl writes"},
 		{"init name too long", "empty", []string{"init", "--style", example, "--domain", "example.com", "--name", strings.Repeat("a", 64)}, 2, "--name"},
 		{"init resync zero", "empty", []string{"init", "--style", styleWith(t, func(s scaffold.Style) bool { return s.Resync }), "--domain", "example.com", "--resync-seconds", "0"}, 2, "--resync-seconds 0"},
 		{"init over a project", "seed", []string{"init", "--style", example, "--domain", "example.com", "--yes"}, 2, "already has opctl.yaml"},
@@ -93,6 +94,8 @@ func TestBadInputs(t *testing.T) {
 		{"output leaves the project", "symlink", create(), 1, "resolves outside"},
 		{"decide unknown language", "empty", []string{"decide", "--existing", "no", "--new-crd", "yes", "--stage", "prototype", "--language", "rust"}, 2, `--language "rust": want one of`},
 		{"decide missing answers", "empty", []string{"decide", "--existing", "no"}, 2, "--new-crd is required"},
+		{"decide with an operator the catalog lacks", "empty", []string{"decide", "--existing", "yes", "--software", "FooDB"}, 2,
+			`--software "FooDB" is not in opctl's catalog of operators, so the checklist goes on: --new-crd is required`},
 		{"decide unknown answer key", "from", []string{"decide", "--answers", "unknown.yaml"}, 2, `unknown question "colour"`},
 		{"decide bad output", "empty", []string{"decide", "-o", "xml"}, 2, `-o "xml": want text or json`},
 		{"kind reserved: List", "seed", create("--kind", "List"), 2, `--kind "List": Kubernetes has a kind of this name`},
@@ -277,6 +280,8 @@ func TestBadInputs(t *testing.T) {
 			case "corrupt", "blank", "newer":
 				content := map[string]string{"corrupt": "name: [unclosed\n", "blank": "\n", "newer": "format: 9\n"}[tt.setup]
 				require.NoError(t, os.WriteFile(filepath.Join(dir, "opctl.yaml"), []byte(content), 0o644))
+			case "makefile":
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "Makefile"), []byte("all:\n"), 0o644))
 			case "symlink":
 				dir = initSeed(t)
 				require.NoError(t, os.RemoveAll(filepath.Join(dir, "config")))

@@ -32,10 +32,12 @@ type fakePrompter struct {
 	t        *testing.T
 	answers  map[string][]string
 	rejected []string
+	// defaults are the defaults each Select and Input offered, by prompt.
+	defaults map[string][]string
 }
 
 func newFakePrompter(t *testing.T, answers map[string][]string) *fakePrompter {
-	f := &fakePrompter{t: t, answers: answers}
+	f := &fakePrompter{t: t, answers: answers, defaults: map[string][]string{}}
 	t.Cleanup(func() {
 		for message, left := range f.answers {
 			if len(left) > 0 {
@@ -60,6 +62,7 @@ func (f *fakePrompter) next(message string) (string, error) {
 }
 
 func (f *fakePrompter) Select(message, _ string, options []string, def string) (string, error) {
+	f.defaults[message] = append(f.defaults[message], def)
 	a, err := f.next(message)
 	if a == keepDefault {
 		a = def
@@ -91,6 +94,7 @@ func (f *fakePrompter) MultiSelect(message, _ string, _, defs []string, validate
 }
 
 func (f *fakePrompter) Input(message, _, def string, validate func(string) error) (string, error) {
+	f.defaults[message] = append(f.defaults[message], def)
 	for {
 		a, err := f.next(message)
 		if a == keepDefault {

@@ -158,17 +158,10 @@ func TestInteractiveInitGoesBack(t *testing.T) {
 	n := filesOf(t, seedInit, seedCreate)
 	answers[confirmWrite(n, dir)] = []string{"n", "y"}
 	answers[goBack] = []string{"y"}
-	// The second pass: the checklist is not asked again, the style is.
-	answers["Style to scaffold"] = append(answers["Style to scaffold"], keepDefault)
+	// The second pass: every question again, the checklist's too, each
+	// starting from the first pass's answer.
 	accepted := map[string]int{"Kind": 1, "Default of replicas": 1}
-	var checklistPrompts []string
-	for _, q := range checklist.Questions(toyStyles().Profiles()) {
-		checklistPrompts = append(checklistPrompts, q.Prompt)
-	}
 	for message, queue := range seedAnswers() {
-		if slices.Contains(checklistPrompts, message) || message == "Style to scaffold" {
-			continue
-		}
 		count := len(queue)
 		if c, ok := accepted[message]; ok {
 			count = c
@@ -183,6 +176,12 @@ func TestInteractiveInitGoesBack(t *testing.T) {
 	r := run(t, filepath.Dir(dir), pr, true, "init", "db-operator")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.NotContains(t, r.stdout, "To write this project later")
+	for _, q := range checklist.Questions(toyStyles().Profiles()) {
+		if first, ok := seedAnswers()[q.Prompt]; ok {
+			require.Len(t, pr.defaults[q.Prompt], 2, q.Prompt)
+			assert.Equal(t, first[0], pr.defaults[q.Prompt][1], "going back, %q starts from the answer given", q.Prompt)
+		}
+	}
 
 	viaFlags := initSeed(t)
 	create := slices.Clone(seedCreate)
@@ -319,7 +318,7 @@ func TestDecideConsultsTheCatalog(t *testing.T) {
 	// Unknown to the catalog, an existing operator settles nothing.
 	r = run(t, t.TempDir(), nil, false, "decide", "--existing", "yes", "--software", "our billing system")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "opctl: --new-crd is required (one of yes, no) when not prompting\n", r.stderr)
+	assert.Equal(t, "opctl: --software \"our billing system\" is not in opctl's catalog of operators, so the checklist goes on: --new-crd is required (one of yes, no) when not prompting\n", r.stderr)
 }
 
 func TestDecideNeverPromptsOffTerminal(t *testing.T) {

@@ -49,6 +49,12 @@ func (c *ChecklistFlags) Register(cmd *cobra.Command, styles scaffold.Styles) {
 // prompting) the user, asking only questions that apply. Without prompts a
 // missing answer is an error that names its flag.
 func (c *ChecklistFlags) Collect(env cmdutil.Env, given cmdutil.Given, prompt bool) (checklist.Answers, error) {
+	return c.CollectFrom(env, given, prompt, nil)
+}
+
+// CollectFrom is Collect, each question asked starting from its answer in
+// prev (the user went back to change their answers).
+func (c *ChecklistFlags) CollectFrom(env cmdutil.Env, given cmdutil.Given, prompt bool, prev checklist.Answers) (checklist.Answers, error) {
 	a := checklist.Answers{}
 	if c.answersFile != "" {
 		if err := loadAnswers(env, c.answersFile, a); err != nil {
@@ -88,9 +94,14 @@ func (c *ChecklistFlags) Collect(env cmdutil.Env, given cmdutil.Given, prompt bo
 			continue // the advice is to run the existing operator
 		}
 		if !prompt {
+			// An operator said to exist that the catalog does not know
+			// settles nothing: say why the checklist goes on.
+			if a["existing"] == "yes" && a["software"] != "" && !checklist.Settled(a) {
+				return nil, cmdutil.UsageErrorf("--software %q is not in opctl's catalog of operators, so the checklist goes on: %v when not prompting", a["software"], checklist.ValidateAnswer(q, ""))
+			}
 			return nil, cmdutil.Usage(fmt.Errorf("%v when not prompting", checklist.ValidateAnswer(q, "")))
 		}
-		v, err := askQuestion(env.Prompter, q)
+		v, err := askQuestion(env.Prompter, q, prev[q.ID])
 		if err != nil {
 			return nil, err
 		}
@@ -132,15 +143,20 @@ func loadAnswers(env cmdutil.Env, file string, into checklist.Answers) error {
 
 // askQuestion prompts one checklist question, showing labels and returning
 // the value.
-func askQuestion(pr cmdutil.Prompter, q checklist.Question) (string, error) {
+// askQuestion asks q, starting from the answer prev when it has one.
+func askQuestion(pr cmdutil.Prompter, q checklist.Question, prev string) (string, error) {
 	if len(q.Options) == 0 {
-		return pr.Input(q.Prompt, q.Help, "", nil)
+		return pr.Input(q.Prompt, q.Help, prev, nil)
 	}
 	var labels []string
+	def := q.Options[0].Label
 	for _, o := range q.Options {
 		labels = append(labels, o.Label)
+		if o.Value == prev {
+			def = o.Label
+		}
 	}
-	label, err := pr.Select(q.Prompt, q.Help, labels, labels[0])
+	label, err := pr.Select(q.Prompt, q.Help, labels, def)
 	if err != nil {
 		return "", err
 	}

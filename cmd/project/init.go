@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,6 +104,13 @@ func runInit(env cmdutil.Env, o initOptions) error {
 	// that no longer knows them, so init never replaces a project.
 	if _, err := os.Stat(filepath.Join(dir, scaffold.ProjectFileName)); err == nil {
 		return cmdutil.UsageErrorf("%s already has %s: add kinds with opctl create api, re-render with opctl generate, or remove %s to start over", dir, scaffold.ProjectFileName, scaffold.ProjectFileName)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	// A Makefile of the user's would be kept, and the project's workflow,
+	// README and own tests would call targets it lacks (make test).
+	if _, err := os.Stat(filepath.Join(dir, "Makefile")); err == nil {
+		return cmdutil.UsageErrorf("%s already has a Makefile: the project's workflow and README run the targets opctl writes into its own (make test); move yours aside (then add its targets to opctl's), or init in another directory", dir)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -275,10 +283,12 @@ func (o initOptions) project(styles scaffold.Styles) (scaffold.Project, error) {
 // API or decorator to add, and, when the user goes back, the defaults of
 // the next pass.
 type initAnswers struct {
-	style, domain, name, repo string
-	scope                     string
-	api                       *api.API
-	decorator                 *scaffold.Decorator
+	style              string
+	checklist          checklist.Answers
+	domain, name, repo string
+	scope              string
+	api                *api.API
+	decorator          *scaffold.Decorator
 }
 
 // addFirst adds the API or decorator answered to p.
@@ -298,13 +308,9 @@ func (a initAnswers) addFirst(p scaffold.Project) (scaffold.Project, error) {
 func askInit(env cmdutil.Env, o *initOptions, prev initAnswers) (initAnswers, error) {
 	pr := env.Prompter
 	var err error
+	var asked checklist.Answers
 	if o.style == "" {
-		if prev.style != "" {
-			o.style, err = pr.Select("Style to scaffold", "your answer is preselected; opctl styles describes each", env.Styles.Names(), prev.style)
-		} else {
-			o.style, err = chooseStyle(env, o)
-		}
-		if err != nil {
+		if o.style, asked, err = chooseStyle(env, o, prev); err != nil {
 			return prev, err
 		}
 	}
@@ -333,7 +339,7 @@ func askInit(env cmdutil.Env, o *initOptions, prev initAnswers) (initAnswers, er
 			return prev, err
 		}
 	}
-	answers := initAnswers{style: o.style, domain: o.domain, name: o.name, repo: o.repo, scope: o.scope}
+	answers := initAnswers{style: o.style, checklist: asked, domain: o.domain, name: o.name, repo: o.repo, scope: o.scope}
 	if style.ExistingKinds {
 		d, err := askDecorator(pr, prev.decorator)
 		answers.decorator = &d
@@ -350,15 +356,17 @@ func checkAnswer(check func(input.Source, string) error) func(string) error {
 }
 
 // chooseStyle walks the checklist, shows the recommendation and lets the
-// user accept it or pick another style.
-func chooseStyle(env cmdutil.Env, o *initOptions) (string, error) {
-	answers, err := o.answers.Collect(env, o.Given, true)
+// user accept it or pick another style. Going back, each question starts
+// from prev's answer, and the style from prev's pick while the answers
+// are the same.
+func chooseStyle(env cmdutil.Env, o *initOptions, prev initAnswers) (string, checklist.Answers, error) {
+	answers, err := o.answers.CollectFrom(env, o.Given, true, prev.checklist)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	rec, err := checklist.Recommend(env.Styles.Profiles(), answers)
 	if err != nil {
-		return "", cmdutil.Usage(err)
+		return "", nil, cmdutil.Usage(err)
 	}
 	w := env.IO.Out
 	fmt.Fprintf(w, "\nRecommended style: %s (runner-up: %s)\n", rec.Style, rec.RunnerUp)
@@ -376,5 +384,10 @@ func chooseStyle(env cmdutil.Env, o *initOptions) (string, error) {
 			def = s
 		}
 	}
-	return env.Prompter.Select("Style to scaffold", "the recommendation is preselected; opctl styles describes each", styles, def)
+	help := "the recommendation is preselected; opctl styles describes each"
+	if prev.style != "" && maps.Equal(prev.checklist, answers) {
+		def, help = prev.style, "your answer is preselected; opctl styles describes each"
+	}
+	style, err := env.Prompter.Select("Style to scaffold", help, styles, def)
+	return style, answers, err
 }

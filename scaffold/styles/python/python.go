@@ -37,11 +37,19 @@ func Package(p scaffold.Project) string {
 // project named json (or pytest) would break its own code and tests.
 func CheckName(name string) error {
 	pkg := Package(scaffold.Project{Name: name})
+	if slices.Contains(projectDirs, pkg) {
+		return fmt.Errorf("its Python package %s would be the project's own %s directory, and the image would hold what that directory holds; choose another name", pkg, pkg)
+	}
 	if slices.Contains(importedModules, pkg) {
 		return fmt.Errorf("its Python package %s would shadow the module %s the project imports; choose another name", pkg, pkg)
 	}
 	return nil
 }
+
+// projectDirs are the top-level directories a Python project of opctl's
+// has besides its package: the manifests, the chart, the conformance
+// cases and e2e test, the unit tests.
+var projectDirs = []string{"config", "dist", "test", "tests"}
 
 // importedModules are the top-level modules a Python project of opctl's
 // may import: Python's own (sys.stdlib_module_names, 3.11 to 3.13), those

@@ -11,7 +11,7 @@ import (
 func TestCheckName(t *testing.T) {
 	for name, ok := range map[string]bool{
 		"db-operator": true, "json": false, "logging": false, "kopf": false, "yaml": false, "pytest": false,
-		"http": false, "json-sync": true, "conftest": false, "2fa": true,
+		"http": false, "json-sync": true, "conftest": false, "2fa": true, "test-suite": true,
 	} {
 		err := CheckName(name)
 		if ok {
@@ -19,5 +19,13 @@ func TestCheckName(t *testing.T) {
 			continue
 		}
 		assert.ErrorContains(t, err, "would shadow the module", name)
+	}
+}
+
+// A project's package must not be one of its own directories: the
+// Dockerfile would copy that directory's files into the image.
+func TestCheckNameProjectDirs(t *testing.T) {
+	for _, name := range []string{"test", "tests", "config", "dist"} {
+		assert.ErrorContains(t, CheckName(name), "would be the project's own "+name+" directory", name)
 	}
 }
