@@ -900,3 +900,23 @@ func TestUpgradeMovesPinsAndHashes(t *testing.T) {
 	assert.Contains(t, r.stdout, "pins: already this opctl's")
 	assert.NotContains(t, r.stdout, "note")
 }
+
+// A watch whose code changes what it sees (a label on each Deployment)
+// gets the access it names with --rbac, beside reading its target.
+func TestCreateWatchWithAccess(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.Equal(t, 0, run(t, dir, nil, false, "init", "--style", "toy-python", "--domain", "example.com", "--name", "labeler", "--yes").code)
+	r := run(t, dir, nil, false, "create", "api", "--target", "apps/v1/Deployment", "--rbac", "deployments.apps:patch")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err := scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	require.Len(t, p.Watches, 1)
+	assert.Equal(t, []string{"deployments.apps:patch"}, p.Watches[0].RBAC)
+	role, err := os.ReadFile(filepath.Join(dir, "config/rbac/role.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(role), "- apiGroups:\n  - apps\n  resources:\n  - deployments\n  verbs:\n  - get\n  - list\n  - patch\n  - watch\n")
+	api, err := os.ReadFile(filepath.Join(dir, "API.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(api), "in every namespace: reads them, and your code may deployments.apps:patch, no CRD.")
+}

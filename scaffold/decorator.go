@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opctl/opctl/scaffold/api"
 	"github.com/opctl/opctl/scaffold/input"
 	"github.com/opctl/opctl/scaffold/naming"
 )
@@ -141,6 +142,9 @@ func (p Project) AddWatch(src input.Source, w Watch) (Project, error) {
 		}
 	}
 	if err := checkSelector(src, w.Selector); err != nil {
+		return p, err
+	}
+	if err := api.ValidateAccessRules(src, "the watch "+w.Name, w.RBAC); err != nil {
 		return p, err
 	}
 	for _, a := range p.APIs {

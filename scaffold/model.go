@@ -97,6 +97,9 @@ type Watch struct {
 	Namespace string `json:"namespace,omitempty"`
 	// Selector picks the objects by label; empty means every object.
 	Selector map[string]string `json:"selector,omitempty"`
+	// RBAC is access the watch's code needs beyond reading its target (a
+	// label it patches on the objects it sees), as --rbac gives it.
+	RBAC []string `json:"rbac,omitempty"`
 }
 
 // Ident is the watch's name as an identifier part in Go, Python and

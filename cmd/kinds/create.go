@@ -286,13 +286,16 @@ re-rendered; your files already there are left alone.
 --target GROUP/VERSION/KIND (or v1/KIND for the core group) reacts to an
   existing kind instead of adding one: no CRD, read-only access to it, and a
   handler that hands each matching object to a function of yours,
-  narrowed with --namespace and --selector.`,
+  narrowed with --namespace and --selector; --rbac gives your function the
+  access it needs beyond reading (--rbac deployments.apps:patch to label the
+  Deployments it sees).`,
 		Example: `  opctl create api --group myapp --version v1 --kind Database \
     --field engine:string:enum=mysql,postgres:required --field version:string \
     --field storage:quantity --field replicas:int32:min=1:max=5:default=1 --owns ConfigMap
   opctl create api --from database.yaml
   opctl create api --from-crd certificates.yaml --owns Secret
-  opctl create api --target v1/Secret --namespace payments --selector sync=vault`,
+  opctl create api --target v1/Secret --namespace payments --selector sync=vault
+  opctl create api --target apps/v1/Deployment --rbac deployments.apps:patch`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Given = cmdutil.GivenBy(cmd)
@@ -396,15 +399,15 @@ func runCreateAPI(env cmdutil.Env, o createAPIOptions) error {
 // hands each object to the user's code.
 func createWatch(env cmdutil.Env, p scaffold.Project, o createAPIOptions) error {
 	for _, name := range append([]string{"from"}, modelFlags...) {
-		if o.Set(name) {
-			return cmdutil.UsageErrorf("--%s does not apply with --target, which watches an existing kind: use --namespace, --selector, --name", name)
+		if o.Set(name) && name != "rbac" {
+			return cmdutil.UsageErrorf("--%s does not apply with --target, which watches an existing kind: use --namespace, --selector, --name, --rbac", name)
 		}
 	}
 	target, selector, name, err := o.existingKind()
 	if err != nil {
 		return err
 	}
-	if p, err = p.AddWatch(input.FlagSource, scaffold.Watch{Name: name, Target: target, Namespace: o.namespace, Selector: selector}); err != nil {
+	if p, err = p.AddWatch(input.FlagSource, scaffold.Watch{Name: name, Target: target, Namespace: o.namespace, Selector: selector, RBAC: o.rbac}); err != nil {
 		return err
 	}
 	return cmdutil.RenderAndWrite(o.Ctx, env, env.Dir, p, o.write, nil)

@@ -84,9 +84,13 @@ func (r AccessRule) target() string {
 func (r AccessRule) String() string { return r.target() + ":" + strings.Join(r.Verbs, ",") }
 
 // AccessRules are the kind's access rules (checked with the kind).
-func (a API) AccessRules() []AccessRule {
+func (a API) AccessRules() []AccessRule { return AccessRulesOf(a.RBAC) }
+
+// AccessRulesOf are the access rules rbac writes (checked with
+// ValidateAccessRules).
+func AccessRulesOf(rbac []string) []AccessRule {
 	var rules []AccessRule
-	for _, s := range a.RBAC {
+	for _, s := range rbac {
 		if r, err := parseAccessRule(s); err == nil {
 			rules = append(rules, r)
 		}
@@ -94,17 +98,20 @@ func (a API) AccessRules() []AccessRule {
 	return rules
 }
 
-// validateAccess checks the kind's access rules: each readable, and one
-// per resource.
-func validateAccess(src input.Source, a API) error {
+// validateAccess checks the kind's access rules.
+func validateAccess(src input.Source, a API) error { return ValidateAccessRules(src, a.Kind, a.RBAC) }
+
+// ValidateAccessRules checks the access rules of owner (a kind, a watch):
+// each readable, and one per resource.
+func ValidateAccessRules(src input.Source, owner string, rbac []string) error {
 	var seen []string
-	for _, s := range a.RBAC {
+	for _, s := range rbac {
 		r, err := parseAccessRule(s)
 		if err != nil {
 			return input.Invalid(src, "rbac", s, "%v", err)
 		}
 		if slices.Contains(seen, r.target()) {
-			return input.Invalid(src, "rbac", s, "%s has a rule for %s already: give its verbs in one rule", a.Kind, r.target())
+			return input.Invalid(src, "rbac", s, "%s has a rule for %s already: give its verbs in one rule", owner, r.target())
 		}
 		seen = append(seen, r.target())
 	}

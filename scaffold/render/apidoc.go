@@ -68,8 +68,12 @@ func apiDoc(p scaffold.Project) []byte {
 		fmt.Fprintf(&b, " and attaches: %s.\n\n", strings.Join(d.Owns, ", "))
 	}
 	for _, w := range p.Watches {
-		fmt.Fprintf(&b, "## Watch %s\n\nReacts to existing %s (%s) %s: read-only, no CRD. Each one, when it appears and when it changes, is handed to your code; an Event with reason `%s` and your code's message is recorded on it. When your code fails, the failure is logged and no Event is recorded.\n\n",
-			w.Name, w.Target.Kind, w.Target.APIVersion, p.WatchIn(w).Where, WatchHandledReason)
+		access := "read-only"
+		if len(w.RBAC) > 0 {
+			access = "reads them, and your code may " + strings.Join(w.RBAC, "; ")
+		}
+		fmt.Fprintf(&b, "## Watch %s\n\nReacts to existing %s (%s) %s: %s, no CRD. Each one, when it appears and when it changes, is handed to your code; an Event with reason `%s` and your code's message is recorded on it. When your code fails, the failure is logged and no Event is recorded.\n\n",
+			w.Name, w.Target.Kind, w.Target.APIVersion, p.WatchIn(w).Where, access, WatchHandledReason)
 	}
 	return []byte(strings.TrimRight(b.String(), "\n") + "\n")
 }

@@ -61,6 +61,9 @@ func ManagerRules(p scaffold.Project, acc scaffold.Access) []scaffold.ScopedRule
 			ns = w.Namespace
 		}
 		add(ns, w.Target.Group(), w.Target.Resource, scaffold.WatchVerbs)
+		for _, r := range api.AccessRulesOf(w.RBAC) {
+			add(ns, r.Group, r.Resource, r.Verbs)
+		}
 		add(ns, acc.EventsGroup, "events", acc.Events)
 	}
 	// A rule for named objects stays as it is, after the merged ones.
