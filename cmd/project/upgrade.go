@@ -35,6 +35,9 @@ to the same lines are a conflict, written between git's conflict markers
 listed: resolve them, then run make test. A file whose earlier version is
 nowhere to be found is merged two ways: every difference is a conflict.
 
+A file of yours that this opctl generates (an earlier opctl's starter) stays
+yours once you changed it: merged the same way, with or without --force.
+
 --dry-run prints each change as a diff and writes nothing. Generated files
 edited by hand stop the upgrade, as they stop opctl generate, unless
 --force. Conflicts exit 1 once everything is written.`,
