@@ -191,10 +191,10 @@ var generatedMark = regexp.MustCompile(`(?m)^\S* ?Code generated .* DO NOT EDIT\
 
 // ownedAsNow is what opctl recorded of the files it wrote, each under the
 // ownership this opctl gives it: an earlier starter this opctl generates
-// (ansible's status tasks) is updated when the user never changed it, and
-// stops the upgrade as a hand-edited generated file when they did; an
-// earlier generated file this opctl leaves to the user follows it until
-// the user changes it.
+// (ansible's status tasks) is updated when the user never changed it (one
+// they changed is the user's in tree: Prepare keeps it so); an earlier
+// generated file this opctl leaves to the user follows it until the user
+// changes it.
 func ownedAsNow(r machinery.Recorded, tree *machinery.Tree) machinery.Recorded {
 	out := machinery.Recorded{Generated: maps.Clone(r.Generated), Starters: maps.Clone(r.Starters)}
 	if out.Generated == nil {
