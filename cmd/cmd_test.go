@@ -790,9 +790,9 @@ func TestEditAPIRenameField(t *testing.T) {
 	t.Parallel()
 	dir := initSeed(t)
 	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
-	r := run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor", "--remove-field", "version")
-	assert.Equal(t, 2, r.code, "version, without a default, would be lost: a rename converts nothing else")
-	assert.Contains(t, r.stderr, `--remove-field "version": v2 of Database cannot be converted from v1`)
+	r := run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor", "--field", "tier:string")
+	assert.Equal(t, 2, r.code, "tier, without a default, would be lost going down: a rename converts nothing else")
+	assert.Contains(t, r.stderr, `--field "tier": v2 of Database cannot be converted from v1`)
 	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
 	require.Equal(t, 0, r.code, r.stderr)
 	p, err := scaffold.LoadProject(dir, toyStyles())
@@ -812,7 +812,44 @@ func TestEditAPIRenameField(t *testing.T) {
 	require.Equal(t, 0, run(t, python, nil, false, seedCreate...).code)
 	r = run(t, python, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "opctl: --rename-field: Database renames fields between versions, which takes a conversion webhook, and toy-python projects cannot serve one: its toy runtime serves no webhooks; without renames, a version may differ only by fields with defaults (None conversion), or opctl migrate --to toy-go makes a project that converts\n", r.stderr)
+	assert.Equal(t, "opctl: --rename-field: Database renames fields between v1 and v2, which takes a conversion webhook, and toy-python projects cannot serve one: its toy runtime serves no webhooks; without one, a version may differ only by fields with defaults (None conversion), or opctl migrate --to toy-go makes a project that converts\n", r.stderr)
+}
+
+// A stable version's field without a default goes in a new version, as
+// the refusal to remove it in place says: the conversion webhook keeps its
+// values for the older version, where the style serves one; where it
+// cannot, both messages say why.
+func TestEditAPIRemoveFieldInNewVersion(t *testing.T) {
+	t.Parallel()
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	r := run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--remove-field", "version")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, `opctl: --remove-field "version": breaks v1 of Database, which is served: removing a field drops what objects already stored hold in it; `+
+		"v1 is a stable version: remove it in a new version (opctl edit api --kind Database --new-version v2 --remove-field version), whose conversion webhook keeps its values in an annotation for v1 clients\n", r.stderr)
+	r = run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--remove-field", "version")
+	require.Equal(t, 0, r.code, r.stderr)
+	p, err := scaffold.LoadProject(dir, toyStyles())
+	require.NoError(t, err)
+	db := p.APIs[0]
+	assert.Equal(t, []string{"version"}, db.Served[0].Removed)
+	assert.True(t, slices.ContainsFunc(db.Served[0].Fields, func(f api.Field) bool { return f.Name == "version" }))
+	assert.False(t, slices.ContainsFunc(db.Fields, func(f api.Field) bool { return f.Name == "version" }))
+	assert.True(t, db.Converts())
+	assert.Equal(t, "myapp.example.com/removed-in-v2", db.RemovedAnnotation(p.Domain, 0))
+	crd, err := os.ReadFile(filepath.Join(dir, "config/crd/bases/myapp.example.com_databases.yaml"))
+	require.NoError(t, err)
+	assert.Contains(t, string(crd), "    strategy: Webhook\n")
+
+	python := t.TempDir()
+	require.Equal(t, 0, run(t, python, nil, false, "init", "--style", "toy-python", "--domain", "example.com", "--name", "db-operator", "--yes").code)
+	require.Equal(t, 0, run(t, python, nil, false, seedCreate...).code)
+	r = run(t, python, nil, false, "edit", "api", "--kind", "Database", "--remove-field", "version")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "v1 is a stable version, and a version without a field that has no default takes a conversion webhook to keep its values, which toy-python projects cannot serve: its toy runtime serves no webhooks\n")
+	r = run(t, python, nil, false, "edit", "api", "--kind", "Database", "--new-version", "v2", "--remove-field", "version")
+	assert.Equal(t, 2, r.code)
+	assert.Equal(t, "opctl: --remove-field: Database removes version in v2, which has no default: its values, kept in an annotation, come back in v1, which takes a conversion webhook, and toy-python projects cannot serve one: its toy runtime serves no webhooks; without one, a version may differ only by fields with defaults (None conversion), or opctl migrate --to toy-go makes a project that converts\n", r.stderr)
 }
 
 // An existing go.mod is kept, so its module path is the project's.

@@ -15,9 +15,16 @@ func (p Project) EditAPI(src input.Source, kind string, e api.APIEdit) (Project,
 }
 
 // AddVersion returns the project with a new version v of the kind
-// (API.WithVersion), changed by e, and the kind as it was.
+// (API.WithVersion), changed by e, keeping the values of the fields it
+// removed (API.KeepingRemoved), and the kind as it was.
 func (p Project) AddVersion(src input.Source, kind, v string, e api.APIEdit) (Project, api.API, error) {
-	return p.changeAPI(src, kind, e, func(a api.API) (api.API, error) { return a.WithVersion(src, v, e.Renames) })
+	p, old, err := p.changeAPI(src, kind, e, func(a api.API) (api.API, error) { return a.WithVersion(src, v, e.Renames) })
+	if err != nil {
+		return p, old, err
+	}
+	i := slices.IndexFunc(p.APIs, func(a api.API) bool { return a.Kind == kind })
+	p.APIs[i] = p.APIs[i].KeepingRemoved()
+	return p, old, nil
 }
 
 // TakeBackFrom returns the project with the kind taken back from from, the

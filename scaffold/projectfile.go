@@ -216,8 +216,9 @@ func (p Project) Validate(src input.Source, styles Styles) error {
 					can = append(can, s.Name)
 				}
 			}
-			return input.Errorf("%s: %s renames fields between versions, which takes a conversion webhook, and %s projects cannot serve one: %s; without renames, a version may differ only by fields with defaults (None conversion), or opctl migrate --to %s makes a project that converts",
-				src("rename-field"), a.Kind, style.Name, style.CannotConvert, strings.Join(can, " or "))
+			flag, asked := a.Conversion()
+			return input.Errorf("%s: %s %s, which takes a conversion webhook, and %s projects cannot serve one: %s; without one, a version may differ only by fields with defaults (None conversion), or opctl migrate --to %s makes a project that converts",
+				src(flag), a.Kind, asked, style.Name, style.CannotConvert, strings.Join(can, " or "))
 		}
 		if err := ValidateOptions(src, style, styles, a, nil); err != nil {
 			return fmt.Errorf("api %s: %w", a.Kind, err)

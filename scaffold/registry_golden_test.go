@@ -151,10 +151,11 @@ func goldenCases(t testing.TB) map[string]goldenCase {
 		require.NoError(t, err)
 		add("two-kinds", two)
 		if s.CannotConvert == "" {
-			// Three versions, v3 renaming a field: the conversion webhook,
-			// v1 converting through v2 to v3.
+			// Three versions, v2 removing a field without a default, v3
+			// renaming one: the conversion webhook, v1 converting through
+			// v2 (which keeps v1's version in an annotation) to v3.
 			versions, _, err := seedProject(t, s).AddVersion(input.FlagSource, "Database", "v2",
-				api.APIEdit{Fields: apitest.MustFields(t, "tier:string:default=standard")})
+				api.APIEdit{Fields: apitest.MustFields(t, "tier:string:default=standard"), RemoveFields: []string{"version"}})
 			require.NoError(t, err)
 			versions, _, err = versions.AddVersion(input.FlagSource, "Database", "v3",
 				api.APIEdit{Renames: []api.Rename{{From: "engine", To: "flavor"}}})

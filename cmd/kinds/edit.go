@@ -84,10 +84,15 @@ versions before it stay served as they are. The API server converts objects
 between them by their apiVersion alone (None conversion), so a new version
 may differ only by fields with defaults, added or removed; anything else is
 refused, naming the field. --rename-field OLD=NEW renames a field, an object
-or a list of objects in the new version (under the same parent): then the
-operator serves a conversion webhook that renames it both ways: the go
-style writes it (the conversion to the next version is yours to extend, in
-api/VERSION/KIND_conversion.go); the other styles refuse, saying why.
+or a list of objects in the new version (under the same parent), and
+--remove-field removes one that has no default: then the operator serves a
+conversion webhook that renames it both ways, and keeps a removed field's
+values in an annotation of the new version's objects (GROUP/removed-in-
+VERSION), giving them back to clients of the older version, as Kubernetes'
+own conversions do. The go and shell-operator styles write it (the
+conversion to the next version is yours to extend, in
+api/VERSION/KIND_conversion.go or hooks/lib/PLURAL/convert_*.jq); the other
+styles refuse, saying why.
 
 --from-crd FILE takes the kind back from a CRD of it, as create api
 --from-crd takes a new one: a CRD you changed, or one a tool wrote. Its
@@ -100,7 +105,8 @@ served version like any other change.`,
   opctl edit api --kind Database --rbac secrets:get,list,watch --rbac deployments.apps/scale:get,patch
   opctl edit api --kind Database --remove-field version --allow-breaking   # a v1alpha1 kind
   opctl edit api --kind Database --new-version v2 --field tier:string:default=standard
-  opctl edit api --kind Database --new-version v2 --rename-field engine=flavor   # go
+  opctl edit api --kind Database --new-version v2 --rename-field engine=flavor   # go, shell-operator
+  opctl edit api --kind Database --new-version v2 --remove-field version   # go, shell-operator
   opctl edit api --kind Database --from-crd config/crd/bases/myapp.example.com_databases.yaml`,
 		Args: cmdutil.MaxArgs(0),
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -203,7 +209,7 @@ func runEditAPI(env cmdutil.Env, o editAPIOptions) error {
 		return err
 	}
 	breaks := apicompat.Check(old, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })])
-	if err := refuseBreaks(old, breaks, o.allowBreaking); err != nil {
+	if err := refuseBreaks(old, style, o.removeFields, breaks, o.allowBreaking); err != nil {
 		return err
 	}
 	cmdutil.WarnUnguarded(env, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })], edit.Rules)
@@ -236,7 +242,7 @@ func takeBack(env cmdutil.Env, p scaffold.Project, o editAPIOptions) error {
 		return err
 	}
 	breaks := apicompat.Check(old, edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })])
-	if err := refuseBreaks(old, breaks, o.allowBreaking); err != nil {
+	if err := refuseBreaks(old, style, nil, breaks, o.allowBreaking); err != nil {
 		return err
 	}
 	return cmdutil.WriteChange(o.Ctx, env, p, edited, o.write)
@@ -256,9 +262,9 @@ func addVersion(env cmdutil.Env, p scaffold.Project, o editAPIOptions, edit api.
 		return err
 	}
 	a := edited.APIs[slices.IndexFunc(edited.APIs, func(a api.API) bool { return a.Kind == o.kind })]
-	if breaks := apicompat.NoneBreaks(old.Renamed(edit.Renames), a); len(breaks) > 0 {
+	if breaks := apicompat.NoneBreaks(a.Onward(a.Served[len(a.Served)-1]), a); len(breaks) > 0 {
 		b := breaks[0]
-		return cmdutil.UsageErrorf("--%s %q: %s of %s cannot be converted from %s by the API server alone (None conversion): %s; a new version may differ only by fields with defaults, and by fields renamed with --rename-field",
+		return cmdutil.UsageErrorf("--%s %q: %s of %s cannot be converted from %s by the API server alone (None conversion): %s; a new version may differ only by fields with defaults, and by fields renamed (--rename-field) or removed (--remove-field)",
 			b.Key, b.Value, a.Version, a.Kind, old.Version, b.Why)
 	}
 	cmdutil.WarnUnguarded(env, a, edit.Rules)
@@ -266,17 +272,45 @@ func addVersion(env cmdutil.Env, p scaffold.Project, o editAPIOptions, edit api.
 }
 
 // refuseBreaks refuses the first breaking change, unless the version is a
-// pre-release one and the user allowed it.
-func refuseBreaks(a api.API, breaks []apicompat.Break, allow bool) error {
+// pre-release one and the user allowed it. A stable version's fields are
+// removed in a new version: removed names the fields the user removed, for
+// the command that does it, in the style's projects.
+func refuseBreaks(a api.API, style scaffold.Style, removed []string, breaks []apicompat.Break, allow bool) error {
 	if len(breaks) == 0 || (allow && apicompat.Prerelease(a.Version)) {
 		return nil
 	}
 	b := breaks[0]
 	way := fmt.Sprintf("%s is a stable version: make the change in a new version of %s", a.Version, a.Kind)
-	if apicompat.Prerelease(a.Version) {
+	switch {
+	case apicompat.Prerelease(a.Version):
 		way = fmt.Sprintf("%s is a pre-release version: --allow-breaking makes the change anyway", a.Version)
-	} else if allow {
+	case b.Key == "remove-field" && len(removed) > 0:
+		way = removalWay(a, style, removed)
+	}
+	if allow && !apicompat.Prerelease(a.Version) {
 		way += " (--allow-breaking is for pre-release versions only)"
 	}
 	return cmdutil.UsageErrorf("--%s %q: breaks %s of %s, which is served: %s; %s", b.Key, b.Value, a.Version, a.Kind, b.Why, way)
+}
+
+// removalWay says how fields are removed from a stable version: in a new
+// version, whose conversion webhook keeps the values of those without a
+// default, where the style's runtime serves one.
+func removalWay(a api.API, style scaffold.Style, removed []string) string {
+	next := api.NextGA(a.Version)
+	noDefault := slices.ContainsFunc(a.Fields, func(f api.Field) bool {
+		return f.Default == nil && slices.ContainsFunc(removed, func(r string) bool { return api.Below(f.Name, r) })
+	})
+	if noDefault && style.CannotConvert != "" {
+		return fmt.Sprintf("%s is a stable version, and a version without a field that has no default takes a conversion webhook to keep its values, which %s projects cannot serve: %s",
+			a.Version, style.Name, style.CannotConvert)
+	}
+	command := "opctl edit api --kind " + a.Kind + " --new-version " + next
+	for _, r := range removed {
+		command += " --remove-field " + r
+	}
+	if noDefault {
+		return fmt.Sprintf("%s is a stable version: remove it in a new version (%s), whose conversion webhook keeps its values in an annotation for %s clients", a.Version, command, a.Version)
+	}
+	return fmt.Sprintf("%s is a stable version: remove it in a new version (%s)", a.Version, command)
 }

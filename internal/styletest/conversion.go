@@ -35,15 +35,16 @@ import (
 const ConversionPort = 443
 
 // CheckConversion gives the seed's Database a v2 renaming engine to flavor
-// and runs the project in its real runtime, serving the conversion webhook
-// on 127.0.0.1:443 behind the Service the CRD names (an ExternalName of
-// localhost, as the API server resolves one), with a certificate for the
-// Service's name: an object created as v1 reads back as v2 renamed, and as
-// v1 unchanged. A runtime that points the CRD at itself (shell-operator)
+// and removing version (which has no default), and runs the project in its
+// real runtime, serving the conversion webhook on 127.0.0.1:443 behind the
+// Service the CRD names (an ExternalName of localhost, as the API server
+// resolves one), with a certificate for the Service's name: an object
+// created as v1 reads back as v2 renamed, without version, which an
+// annotation keeps, and as v1 unchanged. A runtime that points the CRD at itself (shell-operator)
 // must set the CRD's CA itself; for any other the test sets it, as
 // cert-manager's CA injector would.
 func CheckConversion(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
-	suite.Check(t, "a v1 object reads back as v2 with its field renamed, through the runtime's conversion webhook, and as v1 unchanged", func(t *testing.T) {
+	suite.Check(t, "a v1 object reads back as v2 with its field renamed and a removed one in an annotation, through the runtime's conversion webhook, and as v1 unchanged", func(t *testing.T) {
 		if l, err := net.Listen("tcp", "127.0.0.1:443"); err != nil {
 			t.Fatalf("the conversion webhook is served on 127.0.0.1:443, where the API server calls the Service's ExternalName: %v (run as root, or let this user bind port 443)", err)
 		} else {
@@ -52,7 +53,7 @@ func CheckConversion(t *testing.T, cluster *Cluster, style scaffold.Style, start
 		ctx := context.Background()
 		c := cluster.Client
 		dir := Seed(t, style)
-		MustRun(t, dir, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
+		MustRun(t, dir, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor", "--remove-field", "version")
 		p, crdPath, kubeconfig := cluster.installProject(t, dir)
 		crd := ReadObjects(t, crdPath)[0]
 		service, _, _ := unstructured.NestedMap(crd.Object, "spec", "conversion", "webhook", "clientConfig", "service")
@@ -102,6 +103,11 @@ func CheckConversion(t *testing.T, cluster *Cluster, style scaffold.Style, start
 		assert.Equal(t, spec.(map[string]any)["engine"], flavor, "read as v2, spec.flavor holds v1's spec.engine")
 		_, hasEngine, _ := unstructured.NestedFieldNoCopy(v2.Object, "spec", "engine")
 		assert.False(t, hasEngine, "read as v2, the spec has no engine")
+		_, hasVersion, _ := unstructured.NestedFieldNoCopy(v2.Object, "spec", "version")
+		assert.False(t, hasVersion, "read as v2, the spec has no version")
+		kept, err := json.Marshal(map[string]any{"version": spec.(map[string]any)["version"]})
+		require.NoError(t, err)
+		assert.JSONEq(t, string(kept), v2.GetAnnotations()["myapp.example.com/removed-in-v2"], "read as v2, the annotation keeps v1's spec.version")
 		v1 := &unstructured.Unstructured{}
 		v1.SetAPIVersion("myapp.example.com/v1")
 		v1.SetKind("Database")

@@ -62,13 +62,44 @@ func (a API) WithVersion(src input.Source, v string, renames []Rename) (API, err
 		return a, input.Invalid(src, "new-version", v, "%s has this version already", a.Kind)
 	}
 	if version.CompareKubeAwareVersionStrings(v, a.Version) < 0 {
-		return a, input.Invalid(src, "new-version", v, "ranks below %s, %s's version (Kubernetes prefers GA, then beta, then alpha, then the higher number): a new version ranks above it, e.g. %s", a.Version, a.Kind, nextVersion(a.Version))
+		return a, input.Invalid(src, "new-version", v, "ranks below %s, %s's version (Kubernetes prefers GA, then beta, then alpha, then the higher number): a new version ranks above it, e.g. %s", a.Version, a.Kind, NextGA(a.Version))
 	}
 	old := a.versionOf()
 	old.Renames = renames
 	a.Served = append(slices.Clone(a.Served), old)
 	a.Version = v
 	return renameFields(src, a, renames)
+}
+
+// KeepingRemoved is the kind with its newest older version keeping the
+// fields the current version lacks that have no default
+// (ServedVersion.Removed): an object or list of objects the current
+// version has nothing of is kept whole, once.
+func (a API) KeepingRemoved() API {
+	a.Served = slices.Clone(a.Served)
+	v := &a.Served[len(a.Served)-1]
+	// gone reports whether the current version has nothing at or below
+	// the field named name of v.
+	gone := func(name string) bool {
+		for _, r := range v.Renames {
+			name = r.Of(name)
+		}
+		return !slices.ContainsFunc(a.Fields, func(g Field) bool { return Below(g.Name, name) })
+	}
+	v.Removed = nil
+	for _, f := range v.Fields {
+		if f.Default != nil || !gone(f.Name) || slices.ContainsFunc(v.Removed, func(r string) bool { return Below(f.Name, r) }) {
+			continue
+		}
+		name, path := f.Name, f.Path()
+		for k := len(path) - 1; k > 0; k-- {
+			if parent := strings.TrimSuffix(strings.Join(path[:k], "."), objpath.ListSuffix); gone(parent) {
+				name = parent
+			}
+		}
+		v.Removed = append(v.Removed, name)
+	}
+	return a
 }
 
 // renameFields gives a's spec fields their new names, each rename checked:
@@ -96,7 +127,7 @@ func renameFields(src input.Source, a API, renames []Rename) (API, error) {
 			return a, input.Invalid(src, "rename-field", flag, "%s has no such field, object or list of objects (fields: %s)", a.Kind, fieldNames(a.Fields))
 		}
 		for _, f := range a.Fields {
-			if f.Name == r.To || strings.HasPrefix(f.Name, r.To+".") || strings.HasPrefix(f.Name, r.To+objpath.ListSuffix+".") {
+			if Below(f.Name, r.To) {
 				return a, input.Invalid(src, "rename-field", flag, "%s has a field %s already", a.Kind, f.Name)
 			}
 		}
@@ -104,8 +135,8 @@ func renameFields(src input.Source, a API, renames []Rename) (API, error) {
 	return a.Renamed(renames), nil
 }
 
-// nextVersion is the GA version after v's major: v2 after v1 or v1beta1.
-func nextVersion(v string) string {
+// NextGA is the GA version after v's major: v2 after v1 or v1beta1.
+func NextGA(v string) string {
 	major, _, _ := strings.Cut(strings.TrimPrefix(v, "v"), "alpha")
 	major, _, _ = strings.Cut(major, "beta")
 	n, err := strconv.Atoi(major)
@@ -121,7 +152,7 @@ func (e APIEdit) Apply(src input.Source, a API) (API, error) {
 	a.Fields, a.Status, a.Owns, a.Rules = slices.Clone(a.Fields), slices.Clone(a.Status), slices.Clone(a.Owns), slices.Clone(a.Rules)
 	for _, name := range e.RemoveFields {
 		kept := slices.DeleteFunc(a.Fields, func(f Field) bool {
-			return f.Name == name || strings.HasPrefix(f.Name, name+".") || strings.HasPrefix(f.Name, name+objpath.ListSuffix+".")
+			return Below(f.Name, name)
 		})
 		if len(kept) == len(a.Fields) {
 			return a, input.Invalid(src, "remove-field", name, "%s has no such field or object (fields: %s)", a.Kind, fieldNames(a.Fields))

@@ -2,6 +2,7 @@ package api
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -217,6 +218,12 @@ type ServedVersion struct {
 	// Renames are the spec fields, objects or lists of objects this
 	// version calls otherwise than the next version does.
 	Renames []Rename `json:"renames,omitempty"`
+	// Removed are the spec fields, objects or lists of objects of this
+	// version, as it names them, that the next version lacks and that
+	// have no default: the conversion webhook keeps their values in an
+	// annotation of the next version's objects (RemovedAnnotation) and
+	// gives them back on the way down, as Kubernetes' own conversions do.
+	Removed []string `json:"removed,omitempty"`
 }
 
 // Rename is a spec field, object or list of objects whose name changes
@@ -257,29 +264,87 @@ func (a API) Renamed(renames []Rename) API {
 }
 
 // Converts reports whether the kind's versions need the operator's
-// conversion webhook: some older version renames a field. Once one does,
-// the webhook converts between every two versions.
+// conversion webhook: some older version renames a field, or removes one
+// whose values the webhook keeps. Once one does, the webhook converts
+// between every two versions.
 func (a API) Converts() bool {
-	return slices.ContainsFunc(a.Served, func(v ServedVersion) bool { return len(v.Renames) > 0 })
+	return slices.ContainsFunc(a.Served, ServedVersion.converts)
+}
+
+func (v ServedVersion) converts() bool { return len(v.Renames)+len(v.Removed) > 0 }
+
+// KeepsRemoved reports whether some older version's objects keep fields the
+// next version removed (ServedVersion.Removed).
+func (a API) KeepsRemoved() bool {
+	return slices.ContainsFunc(a.Served, func(v ServedVersion) bool { return len(v.Removed) > 0 })
+}
+
+// Conversion is the first flag (rename-field or remove-field) that made
+// the kind convert, and what it asked of the conversion, as a message
+// says it; "" if the kind does not convert.
+func (a API) Conversion() (flag, asked string) {
+	i := slices.IndexFunc(a.Served, ServedVersion.converts)
+	switch {
+	case i < 0:
+		return "", ""
+	case len(a.Served[i].Renames) > 0:
+		return "rename-field", fmt.Sprintf("renames fields between %s and %s", a.Served[i].Name, a.NextVersion(i))
+	}
+	return "remove-field", fmt.Sprintf("removes %s in %s, which has no default: its values, kept in an annotation, come back in %s",
+		a.Served[i].Removed[0], a.NextVersion(i), a.Served[i].Name)
+}
+
+// NextVersion is the version after older version i (an index of Served).
+func (a API) NextVersion(i int) string {
+	if i+1 < len(a.Served) {
+		return a.Served[i+1].Name
+	}
+	return a.Version
+}
+
+// RemovedAnnotation is the annotation in which the objects of the version
+// after older version i keep the values of the fields it removed
+// (ServedVersion.Removed): JSON in the shape of version i's spec.
+func (a API) RemovedAnnotation(domain string, i int) string {
+	return a.FullGroup(domain) + "/removed-in-" + a.NextVersion(i)
 }
 
 // Moved are the spec fields of older version i (an index of Served) that
 // the current version calls otherwise, each as a Rename from its name in
-// version i to its name now, in the order of version i's fields.
+// version i to its name now, in the order of version i's fields; a field
+// a later version removed is not among them.
 func (a API) Moved(i int) []Rename {
 	var out []Rename
 	for _, f := range a.Served[i].Fields {
-		name := f.Name
+		name, kept := f.Name, true
 		for _, v := range a.Served[i:] {
+			kept = kept && !slices.ContainsFunc(v.Removed, func(r string) bool { return Below(name, r) })
 			for _, r := range v.Renames {
 				name = r.Of(name)
 			}
 		}
-		if name != f.Name {
+		if kept && name != f.Name {
 			out = append(out, Rename{From: f.Name, To: name})
 		}
 	}
 	return out
+}
+
+// Onward is the kind as older version v hands its objects to the next
+// version through the conversion webhook: v's schema without the fields it
+// removed, renamed.
+func (a API) Onward(v ServedVersion) API {
+	a = a.At(v)
+	a.Fields = slices.DeleteFunc(slices.Clone(a.Fields), func(f Field) bool {
+		return slices.ContainsFunc(v.Removed, func(r string) bool { return Below(f.Name, r) })
+	})
+	return a.Renamed(v.Renames)
+}
+
+// Below reports whether the field named name is the field, object or list
+// of objects named parent, or below it.
+func Below(name, parent string) bool {
+	return name == parent || strings.HasPrefix(name, parent+".") || strings.HasPrefix(name, parent+objpath.ListSuffix+".")
 }
 
 // At is the kind as it is in its older version v: v's schema, and no

@@ -58,6 +58,44 @@ func TestMovedThroughVersions(t *testing.T) {
 	assert.ErrorContains(t, err, `--rename-field "members[].login=members[].user": it renames what --rename-field members=people renames`)
 }
 
+// A version keeps what it removes without a default, in the older
+// version's names: a field, or an object or list of objects the new
+// version has nothing of, whole; a removed field is moved no more.
+func TestRemovedThroughVersions(t *testing.T) {
+	p := seedProject(t)
+	p, _, err := p.EditAPI(input.FlagSource, "Database", api.APIEdit{Fields: apitest.MustFields(t,
+		"users[].name:string:required", "users[].role:string", "backup.schedule:string", "backup.target:string", "tier:string:default=gold")})
+	require.NoError(t, err)
+	p, _, err = p.AddVersion(input.FlagSource, "Database", "v2", api.APIEdit{Renames: []api.Rename{{From: "backup", To: "backups"}, {From: "engine", To: "flavor"}},
+		RemoveFields: []string{"version", "backups.schedule", "users[].role", "tier"}})
+	require.NoError(t, err)
+	a := p.APIs[0]
+	assert.Equal(t, []string{"version", "users[].role", "backup.schedule"}, a.Served[0].Removed, "tier has a default: None conversion prunes and fills it")
+	assert.True(t, a.Converts())
+	assert.True(t, a.KeepsRemoved())
+	assert.Equal(t, "myapp.example.com/removed-in-v2", a.RemovedAnnotation(p.Domain, 0))
+	assert.Equal(t, []string{"flavor", "storage", "replicas", "users[].name", "backups.target", "tier"}, fieldList(a.Onward(a.Served[0]).Fields), "tier, pruned by the API server, is None conversion's")
+
+	p, _, err = p.AddVersion(input.FlagSource, "Database", "v3", api.APIEdit{RemoveFields: []string{"users", "backups"}, Fields: apitest.MustFields(t, "storage:quantity:default=1Gi")})
+	require.NoError(t, err)
+	a = p.APIs[0]
+	assert.Equal(t, []string{"users", "backups"}, a.Served[1].Removed, "lists and objects v3 has nothing of, whole")
+	assert.Equal(t, "myapp.example.com/removed-in-v3", a.RemovedAnnotation(p.Domain, 1))
+	assert.Equal(t, []api.Rename{{From: "engine", To: "flavor"}}, a.Moved(0), "backup.target, moved in v2, is removed in v3")
+	flag, asked := a.Conversion()
+	assert.Equal(t, "rename-field", flag)
+	assert.Equal(t, "renames fields between v1 and v2", asked)
+
+	p, _, err = seedProject(t).AddVersion(input.FlagSource, "Database", "v2", api.APIEdit{RemoveFields: []string{"version"}, Fields: apitest.MustFields(t, "version:string:default=latest")})
+	require.NoError(t, err)
+	assert.Empty(t, p.APIs[0].Served[0].Removed, "version, defined again, stays")
+	p, _, err = seedProject(t).AddVersion(input.FlagSource, "Database", "v2", api.APIEdit{RemoveFields: []string{"version"}})
+	require.NoError(t, err)
+	flag, asked = p.APIs[0].Conversion()
+	assert.Equal(t, "remove-field", flag)
+	assert.Equal(t, "removes version in v2, which has no default: its values, kept in an annotation, come back in v1", asked)
+}
+
 func fieldList(fields []api.Field) []string {
 	var out []string
 	for _, f := range fields {

@@ -40,11 +40,13 @@ func TestE2E(t *testing.T) {
 			assert.Contains(t, out, "--- PASS: TestWebhooksAgainstAPIServer")
 		})
 		t.Run("generated project's conversion webhook", func(t *testing.T) {
-			// v2 renames engine: the API server calls the project's conversion
-			// webhook for every v1 object, the conformance cases of v1 among
-			// them, which read back unchanged as v1 and renamed as v2.
+			// v2 renames engine and removes version: the API server calls
+			// the project's conversion webhook for every v1 object, the
+			// conformance cases of v1 among them, which read back unchanged
+			// as v1 (version from the annotation v2 keeps it in) and renamed
+			// as v2.
 			dir := styletest.Seed(t, golang.Style())
-			styletest.MustRun(t, dir, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor")
+			styletest.MustRun(t, dir, "edit", "api", "--kind", "Database", "--new-version", "v2", "--rename-field", "engine=flavor", "--remove-field", "version")
 			out := tools.ExecIn(t, dir, "go", "test", "-v", "-count=1", "-run", "TestAgainstAPIServer", "./internal/controller/")
 			assert.Contains(t, out, "--- PASS: TestAgainstAPIServer/conversion/database/v1/sample.yaml")
 			assert.Contains(t, out, "--- PASS: TestAgainstAPIServer/conformance/database/v1/sample.yaml")

@@ -55,9 +55,10 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Tenant", "--validate")
 	// A watch of an existing kind beside them.
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
-	// A second version of Tenant renaming a field: its conversion webhook
-	// beside its admission webhook, v1 a spoke of the v2 hub.
-	styletest.MustRun(t, dir, "edit", "api", "--kind", "Tenant", "--new-version", "v2", "--rename-field", "tier=level")
+	// A second version of Tenant renaming a field and removing one: its
+	// conversion webhook beside its admission webhook, v1 a spoke of the
+	// v2 hub, keeping owner in an annotation.
+	styletest.MustRun(t, dir, "edit", "api", "--kind", "Tenant", "--new-version", "v2", "--rename-field", "tier=level", "--remove-field", "owner")
 	checkProject(t, dir, controllerGen)
 	// The project's own lint, with the golangci-lint it pins, is clean.
 	golangciLint := tools.GoInstall(t, "github.com/golangci/golangci-lint/v2/cmd/golangci-lint", pins.DefaultVersions().GolangciLint)

@@ -171,8 +171,9 @@ type goAPI struct {
 // the hub.
 type goNext struct {
 	Alias, Import, Version string
-	// RenamesVar names the renames of the older version.
-	RenamesVar string
+	// RenamesVar names the renames of the older version, RemovedVar the
+	// fields it keeps (Removed).
+	RenamesVar, RemovedVar string
 	// HubAlias is the hub's package, HubVersion its version; NextIsHub:
 	// the next version is it.
 	HubAlias, HubVersion string
@@ -183,6 +184,10 @@ type goNext struct {
 	// package.
 	Moved    []api.Rename
 	CasesDir string
+	// Removed are the fields the next version lacks (api.ServedVersion),
+	// whose values its objects keep in the annotation Annotation.
+	Removed    []string
+	Annotation string
 }
 
 // goImport is an import of a generated file.
@@ -226,9 +231,10 @@ type goGV struct {
 	WebhookRoot string
 	// Admits: some kind has admission webhooks. Conversions: some kind
 	// converts between its versions here (a hub or an older version);
-	// Spokes: some older version does, importing ConversionImports.
-	Admits, Conversions, Spokes bool
-	ConversionImports           []goImport
+	// Spokes: some older version does, importing ConversionImports; Keeps:
+	// some older version keeps the fields the next one removed.
+	Admits, Conversions, Spokes, Keeps bool
+	ConversionImports                  []goImport
 }
 
 type goData struct {
@@ -329,11 +335,12 @@ func addSpokes(p scaffold.Project, a api.API, hub goAPI, gv func(string, goAPI) 
 			next = newGoAPI(p, older[i+1])
 		}
 		dir := goAPIDir(p, old)
-		spoke.Next = &goNext{Alias: next.Alias, Import: next.Import, Version: next.Version, RenamesVar: goVar(a.Kind) + "Renames", HubAlias: hub.Alias, HubVersion: hub.Version, NextIsHub: i+1 == len(older),
-			Renames: a.Served[i].Renames, Moved: a.Moved(i),
+		spoke.Next = &goNext{Alias: next.Alias, Import: next.Import, Version: next.Version, RenamesVar: goVar(a.Kind) + "Renames", RemovedVar: goVar(a.Kind) + "Removed", HubAlias: hub.Alias, HubVersion: hub.Version, NextIsHub: i+1 == len(older),
+			Renames: a.Served[i].Renames, Moved: a.Moved(i), Removed: a.Served[i].Removed, Annotation: a.RemovedAnnotation(p.Domain, i),
 			CasesDir: path.Join(strings.Repeat("../", strings.Count(dir, "/")+1), render.ConformanceDir, a.Singular(), old.Version)}
 		j := gv(dir, spoke)
 		d.GVs[j].Spokes = true
+		d.GVs[j].Keeps = d.GVs[j].Keeps || len(a.Served[i].Removed) > 0
 		for _, imp := range []goImport{{next.Alias, next.Import}, {hub.Alias, hub.Import}} {
 			if !slices.Contains(d.GVs[j].ConversionImports, imp) {
 				d.GVs[j].ConversionImports = append(d.GVs[j].ConversionImports, imp)

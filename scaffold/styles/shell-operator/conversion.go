@@ -34,6 +34,8 @@ type shellConversion struct {
 	Older  []shellOlder
 	// Hub is the current version, which the API server stores.
 	Hub string
+	// Keeps: some step keeps the fields the next version removed.
+	Keeps bool
 }
 
 // shellStep converts between a version and the next: up and down are the
@@ -43,6 +45,9 @@ type shellStep struct {
 	// Up and Down are the renames of the step as jq, each an update of
 	// the objects holding the field.
 	Up, Down []string
+	// Removed are the paths of the fields To lacks (api.ServedVersion) as
+	// JSON, "" for none: their values stay in To's annotation Annotation.
+	Removed, Annotation string
 }
 
 // shellOlder is an older version as the conversion test takes it: its
@@ -62,7 +67,7 @@ func newShellConversion(p scaffold.Project, sa shellAPI) (shellConversion, error
 		versions = append(versions, v.Name)
 	}
 	versions = append(versions, a.Version)
-	c := shellConversion{shellAPI: sa, Hub: a.Version}
+	c := shellConversion{shellAPI: sa, Hub: a.Version, Keeps: a.KeepsRemoved()}
 	binding := conversionBinding{Name: a.Plural + "-conversion", CRDName: a.CRDName(p.Domain)}
 	for i, v := range a.Served {
 		from, to := v.Name, versions[i+1]
@@ -72,6 +77,17 @@ func newShellConversion(p scaffold.Project, sa shellAPI) (shellConversion, error
 		for _, r := range v.Renames {
 			step.Up = append(step.Up, jqRename(r.From, r.To))
 			step.Down = append([]string{jqRename(r.To, r.From)}, step.Down...)
+		}
+		if len(v.Removed) > 0 {
+			var paths [][]string
+			for _, name := range v.Removed {
+				paths = append(paths, api.Field{Name: name}.Path())
+			}
+			b, err := json.Marshal(paths)
+			if err != nil {
+				return c, err
+			}
+			step.Removed, step.Annotation = string(b), a.RemovedAnnotation(p.Domain, i)
 		}
 		c.Steps = append(c.Steps, step)
 		older := shellOlder{Version: from}

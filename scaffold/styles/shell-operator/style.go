@@ -6,6 +6,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	admissionv1 "k8s.io/api/admissionregistration/v1"
@@ -456,7 +457,9 @@ func shellOperatorFiles(p scaffold.Project, t *machinery.Tree) error {
 		Project scaffold.Project
 		V       pins.Versions
 		APIs    []shellAPI
-	}{Project: p, V: p.Versions}
+		// Keeps: some kind keeps the fields a version removed.
+		Keeps bool
+	}{Project: p, V: p.Versions, Keeps: slices.ContainsFunc(p.APIs, api.API.KeepsRemoved)}
 	for i, a := range p.APIs {
 		cfg := newHookConfig(p, a)
 		configJSON, err := json.MarshalIndent(cfg, "", "  ")
