@@ -167,20 +167,26 @@ func TestWithoutCRDOnlyStylesThatServeIt(t *testing.T) {
 	}
 }
 
-// An answer that favours another style than the one recommended says so:
-// it does not read as a reason for the recommendation.
+// An answer that favours another style than the one recommended is a
+// caveat that says so, not a reason for the recommendation; so is the
+// maintainers' weight given to another style.
 func TestReasonFavouringTheRunnerUpSaysSo(t *testing.T) {
 	profiles := twoStyles()
 	profiles[0].Points = map[string]int{"logic=imperative": 2}
+	profiles[0].MaintainerPoints = map[string]int{"python": 1}
 	profiles[1].Points = map[string]int{"language=python": 5}
 	rec, err := Recommend(profiles, Answers{"existing": "no", "new-crd": "yes", "stage": "prototype",
-		"language": "python", "logic": "imperative", "maintainers": "no"})
+		"language": "python", "logic": "imperative", "maintainers": "yes"})
 	require.NoError(t, err)
 	require.Equal(t, "b", rec.Style)
-	reasons := map[string]string{}
+	var reasons, caveats []string
 	for _, r := range rec.Reasons {
-		reasons[r.Question] = r.Reason
+		reasons = append(reasons, r.Question)
 	}
-	assert.Contains(t, reasons["logic"], "; it favours a (+2), not b, which wins on the other answers")
-	assert.NotContains(t, reasons["language"], "favours")
+	for _, r := range rec.Caveats {
+		caveats = append(caveats, r.Question+": "+r.Reason)
+	}
+	assert.Equal(t, []string{"existing", "new-crd", "stage", "language"}, reasons)
+	assert.Equal(t, []string{"logic: imperative steps, state machines and external calls need a general-purpose reconcile loop; it favours a (+2), not b, which wins on the other answers",
+		"maintainers: maintainers can fix python code, so a gets the largest weight (+1); b still scores higher on the other answers"}, caveats)
 }

@@ -32,6 +32,10 @@ type Profile struct {
 	// watches or decorates existing kinds). When no new CRD is wanted,
 	// only such styles are recommended.
 	WithoutCRD bool
+	// ScaleAdvice is what lets the style's runtime keep up with many
+	// objects (a flag that raises its rate), as a clause: decide says it
+	// where the style's measured figures fall short at large scale.
+	ScaleAdvice string
 }
 
 // CheckProfiles refuses a style registry Recommend could not serve: fewer

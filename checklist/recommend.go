@@ -2,6 +2,7 @@ package checklist
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -25,11 +26,17 @@ type Recommendation struct {
 	RunnerUp string `json:"runnerUp"`
 	// UseExisting is set when an operator already exists for the software:
 	// the advice is then to run it rather than build one.
-	UseExisting bool         `json:"useExisting"`
-	Candidates  []Candidate  `json:"candidates,omitempty"`
-	Ranking     []Score      `json:"ranking"`
-	Reasons     []Reason     `json:"reasons"`
-	Comparison  []Comparison `json:"comparison"`
+	UseExisting bool        `json:"useExisting"`
+	Candidates  []Candidate `json:"candidates,omitempty"`
+	Ranking     []Score     `json:"ranking"`
+	// Reasons are the answers that speak for the style recommended, or
+	// for none; Caveats what speaks against it: an answer that favours
+	// another style, the maintainers' weight given to another, and (Weigh)
+	// its measured figures at the scale asked for, with what the team can
+	// do.
+	Reasons    []Reason     `json:"reasons"`
+	Caveats    []Reason     `json:"caveats"`
+	Comparison []Comparison `json:"comparison"`
 }
 
 // Settled: the team says an operator exists for the software and the
@@ -86,7 +93,7 @@ func ValidateAnswer(q Question, value string) error {
 // there, the recommendation is to run it, with no style.
 func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 	if Settled(a) && !complete(profiles, a) {
-		return Recommendation{UseExisting: true, Candidates: Lookup(a["software"]), Ranking: []Score{}, Reasons: []Reason{}, Comparison: []Comparison{}}, nil
+		return Recommendation{UseExisting: true, Candidates: Lookup(a["software"]), Ranking: []Score{}, Reasons: []Reason{}, Caveats: []Reason{}, Comparison: []Comparison{}}, nil
 	}
 	scores := make([]int, len(profiles))
 	var reasons []Reason
@@ -107,7 +114,7 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 			scores[i] += p.MaintainerPoints[a["language"]]
 		}
 	}
-	rec := Recommendation{Reasons: reasons}
+	rec := Recommendation{Reasons: reasons, Caveats: []Reason{}}
 	for i, p := range profiles {
 		rec.Ranking = append(rec.Ranking, Score{p.Style, scores[i]})
 	}
@@ -125,22 +132,16 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 		return x.Score > y.Score
 	})
 	rec.Style, rec.RunnerUp = rec.Ranking[0].Style, rec.Ranking[1].Style
-	// The recommended style says in its own words why an answer favours it.
-	for _, p := range profiles {
-		if p.Style != rec.Style {
-			continue
-		}
-		for i, r := range rec.Reasons {
-			key := r.Question + "=" + r.Answer
-			if own := p.Reasons[key]; own != "" {
-				rec.Reasons[i].Reason = own
-				continue
-			}
-			// An answer that favours another style says so, rather than
-			// reading as a reason for the one recommended.
-			if best, n := favoured(profiles, key); n > p.Points[key] && r.Question != "maintainers" {
-				rec.Reasons[i].Reason += fmt.Sprintf("; it favours %s (+%d), not %s, which wins on the other answers", best, n, p.Style)
-			}
+	// The recommended style says in its own words why an answer favours
+	// it; an answer that favours another style is a caveat, not a reason.
+	chosen := profiles[slices.IndexFunc(profiles, func(p Profile) bool { return p.Style == rec.Style })]
+	for i, r := range rec.Reasons {
+		key := r.Question + "=" + r.Answer
+		if own := chosen.Reasons[key]; own != "" {
+			rec.Reasons[i].Reason = own
+		} else if best, n := favoured(profiles, serves, key); n > chosen.Points[key] && (r.Question != "maintainers" || a["maintainers"] != "yes") {
+			rec.Reasons[i].Reason += fmt.Sprintf("; it favours %s (+%d), not %s, which wins on the other answers", best, n, rec.Style)
+			rec.Caveats = append(rec.Caveats, rec.Reasons[i])
 		}
 	}
 	// The maintainers' weight goes to the style of the team's language;
@@ -159,9 +160,11 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 				rec.Reasons[i].Reason = fmt.Sprintf("maintainers can fix %s code, so %s gets the largest weight (+%d)", a["language"], best, bestPoints)
 			default:
 				rec.Reasons[i].Reason = fmt.Sprintf("maintainers can fix %s code, so %s gets the largest weight (+%d); %s still scores higher on the other answers", a["language"], best, bestPoints, rec.Style)
+				rec.Caveats = append(rec.Caveats, rec.Reasons[i])
 			}
 		}
 	}
+	rec.Reasons = slices.DeleteFunc(rec.Reasons, func(r Reason) bool { return slices.Contains(rec.Caveats, r) })
 	for _, name := range []string{rec.Style, rec.RunnerUp} {
 		for _, p := range profiles {
 			if p.Style == name {
@@ -176,12 +179,13 @@ func Recommend(profiles []Profile, a Answers) (Recommendation, error) {
 	return rec, nil
 }
 
-// favoured is the style an answer (keyed like Profile.Points) gives the
-// most points, the earlier on a tie, and its points.
-func favoured(profiles []Profile, key string) (string, int) {
+// favoured is the style, of those that serve the answers, an answer
+// (keyed like Profile.Points) gives the most points, the earlier on a tie,
+// and its points.
+func favoured(profiles []Profile, serves map[string]bool, key string) (string, int) {
 	best, points := "", 0
 	for _, p := range profiles {
-		if n := p.Points[key]; n > points {
+		if n := p.Points[key]; n > points && serves[p.Style] {
 			best, points = p.Style, n
 		}
 	}

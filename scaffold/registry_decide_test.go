@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/opctl/opctl/checklist"
+	"github.com/opctl/opctl/cmd/decide"
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/internal/styletest/tools"
 	"github.com/opctl/opctl/scaffold/styles"
@@ -94,4 +95,70 @@ func TestAllAnswersCoversTheChecklist(t *testing.T) {
 	// existing 3 × new-crd 2 × (production × scale 2 + prototype) 3 ×
 	// language 5 × logic 2 × maintainers 3.
 	assert.Len(t, all, 3*2*3*5*2*3)
+}
+
+// TestEveryReasonArguesForTheRecommendation answers the checklist every way
+// it can be answered: each reason decide gives speaks for the style it
+// recommends (no other style gains more from the answer, and the
+// maintainers' weight went to it); what speaks against it is a caveat.
+func TestEveryReasonArguesForTheRecommendation(t *testing.T) {
+	profiles := styles.All().Profiles()
+	for _, a := range allAnswers(checklist.Answers{}, checklist.Questions(profiles)) {
+		rec, err := checklist.Recommend(profiles, a)
+		require.NoError(t, err)
+		decide.Weigh(&rec, a, profiles)
+		if rec.Style == "" {
+			continue
+		}
+		chosen := profiles[slices.IndexFunc(profiles, func(p checklist.Profile) bool { return p.Style == rec.Style })]
+		for _, r := range rec.Reasons {
+			key := r.Question + "=" + r.Answer
+			for _, p := range profiles {
+				switch {
+				case a["new-crd"] == "no" && !p.WithoutCRD:
+					// It cannot serve the answers.
+				case r.Question == "maintainers" && a["maintainers"] == "yes":
+					assert.LessOrEqual(t, p.MaintainerPoints[a["language"]], chosen.MaintainerPoints[a["language"]], "%v: %q speaks for %s", a, r.Reason, p.Style)
+				default:
+					assert.LessOrEqual(t, p.Points[key], chosen.Points[key], "%v: %q speaks for %s, not %s", a, r.Reason, p.Style, rec.Style)
+				}
+			}
+		}
+	}
+}
+
+// An Ansible team in production at large scale hears how far the style's
+// measured figures fall short, and what it can do; a Go team does not.
+func TestDecideWeighsTheMeasuredFigures(t *testing.T) {
+	profiles := styles.All().Profiles()
+	a := checklist.Answers{"existing": "no", "new-crd": "yes", "stage": "production", "scale": "large", "language": "ansible", "logic": "declarative", "maintainers": "yes"}
+	rec, err := checklist.Recommend(profiles, a)
+	require.NoError(t, err)
+	decide.Weigh(&rec, a, profiles)
+	require.Equal(t, "ansible", rec.Style)
+	last := rec.Caveats[len(rec.Caveats)-1]
+	assert.Equal(t, "scale", last.Question)
+	assert.Contains(t, last.Reason, "ansible, measured in its real runtime (docs/runtime-costs.md): at N=1000, 80 objects Ready within 600.4 s")
+	assert.Contains(t, last.Reason, "--max-concurrent-reconciles")
+	r := styletest.Run(t, t.TempDir(), "decide", "-o", "json", "--existing", "no", "--new-crd", "yes", "--stage", "production", "--scale", "large",
+		"--language", "ansible", "--logic", "declarative", "--maintainers", "yes")
+	require.Equal(t, 0, r.Code, r.Stderr)
+	assert.Contains(t, r.Stdout, "80 objects Ready within 600.4 s", "the JSON output carries the caveat")
+
+	a["language"], a["scale"] = "go", "large"
+	rec, err = checklist.Recommend(profiles, a)
+	require.NoError(t, err)
+	decide.Weigh(&rec, a, profiles)
+	require.Equal(t, "go", rec.Style)
+	for _, c := range rec.Caveats {
+		assert.NotContains(t, c.Reason, "measured", "go converges 1000 objects fastest")
+	}
+	a["scale"] = "small"
+	a["language"] = "ansible"
+	rec, err = checklist.Recommend(profiles, a)
+	require.NoError(t, err)
+	decide.Weigh(&rec, a, profiles)
+	for _, c := range rec.Caveats {
+		assert.NotContains(t, c.Reason, "measured", "at small scale the figures at 1000 do not weigh")
+	}
 }

@@ -71,7 +71,7 @@ func TestRecommendScenarios(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.style, rec.Style, "ranking %v", rec.Ranking)
 			assert.Equal(t, tt.runnerUp, rec.RunnerUp, "ranking %v", rec.Ranking)
-			assert.Len(t, rec.Reasons, len(Asked(styles.All().Profiles(), tt.answers))-boolInt(tt.answers["existing"] != "no"), "one reason per answer")
+			assert.Len(t, append(rec.Reasons, rec.Caveats...), len(Asked(styles.All().Profiles(), tt.answers))-boolInt(tt.answers["existing"] != "no"), "one reason or caveat per answer")
 			require.Len(t, rec.Comparison, 2)
 			assert.Equal(t, tt.style, rec.Comparison[0].Style)
 			assert.Equal(t, tt.runnerUp, rec.Comparison[1].Style)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -220,6 +221,7 @@ func runDecide(env cmdutil.Env, o decideOptions) error {
 	if err != nil {
 		return cmdutil.Usage(err)
 	}
+	Weigh(&rec, a, env.Styles.Profiles())
 	var next []string
 	if rec.Style != "" {
 		next = nextCommands(env.Styles, a, rec.Style, o.domain, o.name)
@@ -229,6 +231,30 @@ func runDecide(env cmdutil.Env, o decideOptions) error {
 	}
 	printDecision(env.IO.Out, rec, next)
 	return nil
+}
+
+// Weigh adds to rec's caveats, for a team in production at large scale,
+// where the recommended style's figures in its real runtime fall short
+// (runtimecosts.ShortOf, docs/runtime-costs.md), and what the team can do:
+// the style's own advice, and the runner-up where its figures do not fall
+// short.
+func Weigh(rec *checklist.Recommendation, a checklist.Answers, profiles []checklist.Profile) {
+	if rec.Style == "" || a["stage"] != "production" || a["scale"] != "large" {
+		return
+	}
+	measured := runtimecosts.Measured()
+	short := runtimecosts.ShortOf(measured, rec.Style, rec.RunnerUp)
+	if short == "" {
+		return
+	}
+	caveat := fmt.Sprintf("%s, measured in its real runtime (docs/runtime-costs.md): %s", rec.Style, short)
+	if i := slices.IndexFunc(profiles, func(p checklist.Profile) bool { return p.Style == rec.Style }); i >= 0 && profiles[i].ScaleAdvice != "" {
+		caveat += "; " + profiles[i].ScaleAdvice
+	}
+	if summary := runtimecosts.Summary(measured, rec.RunnerUp); summary != "not measured" && runtimecosts.ShortOf(measured, rec.RunnerUp, rec.Style) == "" {
+		caveat += fmt.Sprintf("; or the runner-up, %s (%s)", rec.RunnerUp, summary)
+	}
+	rec.Caveats = append(rec.Caveats, checklist.Reason{Question: "scale", Answer: "large", Reason: caveat})
 }
 
 // nextCommands are the exact command lines that scaffold the recommendation:
@@ -308,6 +334,14 @@ func printDecision(w io.Writer, rec checklist.Recommendation, next []string) {
 		fmt.Fprintf(tw, "  %s=%s\t%s\n", r.Question, r.Answer, r.Reason)
 	}
 	tw.Flush()
+	if len(rec.Caveats) > 0 {
+		fmt.Fprintf(w, "\nAgainst it:\n")
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		for _, r := range rec.Caveats {
+			fmt.Fprintf(tw, "  %s=%s\t%s\n", r.Question, r.Answer, r.Reason)
+		}
+		tw.Flush()
+	}
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	a, b := rec.Comparison[0], rec.Comparison[1]

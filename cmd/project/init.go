@@ -368,10 +368,14 @@ func chooseStyle(env cmdutil.Env, o *initOptions, prev initAnswers) (string, che
 	if err != nil {
 		return "", nil, cmdutil.Usage(err)
 	}
+	decide.Weigh(&rec, answers, env.Styles.Profiles())
 	w := env.IO.Out
 	fmt.Fprintf(w, "\nRecommended style: %s (runner-up: %s)\n", rec.Style, rec.RunnerUp)
 	for _, r := range rec.Reasons {
 		fmt.Fprintf(w, "  - %s\n", r.Reason)
+	}
+	for _, r := range rec.Caveats {
+		fmt.Fprintf(w, "  - against it: %s\n", r.Reason)
 	}
 	for _, c := range rec.Candidates {
 		fmt.Fprintf(w, "  Consider running %s (%s) instead: %s\n", c.Project, c.Software, c.Site)

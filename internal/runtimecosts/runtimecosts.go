@@ -105,6 +105,44 @@ func Table(results []Result) string {
 // Summary is one style's figures in a line for `opctl decide`: at the
 // largest N measured, or "not measured".
 func Summary(results []Result, style string) string {
+	r, ok := largest(results, style)
+	if !ok {
+		return "not measured"
+	}
+	if r.Ready < r.N {
+		return fmt.Sprintf("N=%d: %d Ready within %s s", r.N, r.Ready, num(r.ReadySeconds))
+	}
+	return fmt.Sprintf("N=%d: all Ready in %s s, %s CPU-s, %s MiB, %s requests/object", r.N,
+		num(r.ReadySeconds), num(r.CPUSeconds), num(r.PeakRSSMiB), num(r.RequestsPerObject))
+}
+
+// Slower is the ratio of the times to Ready above which a style's figures
+// fall short of the runner-up's (ShortOf).
+const Slower = 3
+
+// ShortOf says where a style's figures at the largest N measured fall
+// short: not every object Ready (or following the change) within the
+// bench's limit, or all Ready but Slower times or more the runner-up's
+// time at that N; "" when they do not, or the style was not measured.
+func ShortOf(results []Result, style, runnerUp string) string {
+	r, ok := largest(results, style)
+	if !ok {
+		return ""
+	}
+	switch {
+	case r.Ready < r.N:
+		return fmt.Sprintf("at N=%d, %d objects Ready within %s s", r.N, r.Ready, num(r.ReadySeconds))
+	case r.Changed < r.N:
+		return fmt.Sprintf("at N=%d, all Ready in %s s, but %d followed a change within %s s", r.N, num(r.ReadySeconds), r.Changed, num(r.ChangeSeconds))
+	}
+	if other, ok := largest(results, runnerUp); ok && other.N == r.N && other.Converged() && r.ReadySeconds >= Slower*other.ReadySeconds {
+		return fmt.Sprintf("at N=%d, all Ready in %s s, %s's in %s s", r.N, num(r.ReadySeconds), runnerUp, num(other.ReadySeconds))
+	}
+	return ""
+}
+
+// largest is the style's result at the largest N measured.
+func largest(results []Result, style string) (Result, bool) {
 	var last *Result
 	for i := range results {
 		if results[i].Style == style && (last == nil || results[i].N > last.N) {
@@ -112,14 +150,9 @@ func Summary(results []Result, style string) string {
 		}
 	}
 	if last == nil {
-		return "not measured"
+		return Result{}, false
 	}
-	r := *last
-	if r.Ready < r.N {
-		return fmt.Sprintf("N=%d: %d Ready within %s s", r.N, r.Ready, num(r.ReadySeconds))
-	}
-	return fmt.Sprintf("N=%d: all Ready in %s s, %s CPU-s, %s MiB, %s requests/object", r.N,
-		num(r.ReadySeconds), num(r.CPUSeconds), num(r.PeakRSSMiB), num(r.RequestsPerObject))
+	return *last, true
 }
 
 func reached(done, n int, seconds float64) string {

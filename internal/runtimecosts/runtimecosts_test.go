@@ -44,6 +44,28 @@ func TestSummary(t *testing.T) {
 	}
 }
 
+func TestShortOf(t *testing.T) {
+	results := []Result{
+		{Style: "go", N: 100, Ready: 100, Changed: 100, ReadySeconds: 50},
+		{Style: "go", N: 1000, Ready: 1000, Changed: 1000, ReadySeconds: 15},
+		{Style: "kopf", N: 1000, Ready: 1000, Changed: 1000, ReadySeconds: 44.9},
+		{Style: "shell", N: 1000, Ready: 1000, Changed: 1000, ReadySeconds: 45},
+		{Style: "meta", N: 1000, Ready: 1000, Changed: 990, ReadySeconds: 500, ChangeSeconds: 600},
+		{Style: "ansible", N: 1000, Ready: 80, ReadySeconds: 600.4},
+	}
+	for _, tt := range []struct{ style, runnerUp, want string }{
+		{"go", "kopf", ""},
+		{"kopf", "go", ""},
+		{"shell", "go", "at N=1000, all Ready in 45 s, go's in 15 s"},
+		{"shell", "unmeasured", ""},
+		{"meta", "go", "at N=1000, all Ready in 500 s, but 990 followed a change within 600 s"},
+		{"ansible", "meta", "at N=1000, 80 objects Ready within 600.4 s"},
+		{"unmeasured", "go", ""},
+	} {
+		assert.Equal(t, tt.want, ShortOf(results, tt.style, tt.runnerUp), tt.style+" beside "+tt.runnerUp)
+	}
+}
+
 func TestTableSaysWhatDidNotConverge(t *testing.T) {
 	table := Table([]Result{{Style: "ansible", N: 1000, Date: "2026-12-05", Machine: "m", Ready: 612, ReadySeconds: 600}})
 	assert.Contains(t, table, "Measured on 2026-12-05, m: ansible.\n")

@@ -49,6 +49,7 @@ func Style() scaffold.Style {
 			Reasons: map[string]string{
 				"language=ansible": "an Ansible team: existing roles and playbooks run unchanged under the Ansible Operator",
 			},
+			ScaleAdvice: "each reconcile runs ansible-playbook, a core busy for seconds: give the operator cores and raise ansible-operator's --max-concurrent-reconciles (the manager's args) with them",
 		},
 		Resync:        true,
 		KindOptions:   []scaffold.KindOption{PlaybookOption()},

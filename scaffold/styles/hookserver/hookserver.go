@@ -31,6 +31,11 @@ func Command(p scaffold.Project) []string {
 	return []string{"python", "-m", python.Package(p) + ".server"}
 }
 
+// ScaleAdvice is what lets Metacontroller keep up with many objects, for
+// decide (checklist.Profile.ScaleAdvice): its own client's rate, which the
+// generated README raises.
+const ScaleAdvice = "raise the Metacontroller install's client rate, --client-go-qps and --client-go-burst (5 and 10 by default), as the generated README shows"
+
 // Partials are the templates both Metacontroller styles' READMEs share.
 func Partials() fs.FS { return machinery.TemplateDir(files, "templates/partials") }
 

@@ -31,7 +31,8 @@ func Style() scaffold.Style {
 		CannotScopeNamespace: hookserver.CannotScopeNamespace,
 		Summary:              "a sync hook behind a Metacontroller DecoratorController: attach children to existing resources, no CRD",
 		Checklist: checklist.Profile{
-			Languages: []checklist.Language{python.Language()},
+			Languages:   []checklist.Language{python.Language()},
+			ScaleAdvice: hookserver.ScaleAdvice,
 			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function",
 				Expressiveness: "adds children to existing resources", Performance: "good: Metacontroller does watches and applies",
 				Idempotency: "Metacontroller", Maturity: "stable, community-maintained",

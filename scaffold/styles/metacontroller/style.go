@@ -27,7 +27,8 @@ func Style() scaffold.Style {
 		Finalizers:      "Metacontroller adds one when the CompositeController has a finalize hook",
 		ConformanceTest: "$(PYTHON) -m pytest -q tests/test_conformance.py",
 		Checklist: checklist.Profile{
-			Languages: []checklist.Language{python.Language()},
+			Languages:   []checklist.Language{python.Language()},
+			ScaleAdvice: hookserver.ScaleAdvice,
 			Comparison: checklist.Comparison{Language: "any (HTTP webhook)", LearningCurve: "gentle: one pure function, JSON in and out",
 				Expressiveness: "declarative: desired children from the parent", Performance: "good: Metacontroller does watches and applies",
 				Idempotency: "Metacontroller: it diffs and applies what the hook returns",
