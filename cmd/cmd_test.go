@@ -747,6 +747,42 @@ func TestEditAPI(t *testing.T) {
 	assert.Equal(t, []string{"secrets:get,list,watch"}, p.APIs[0].RBAC)
 }
 
+// A file of the team's that opctl now writes otherwise gets opctl's change
+// merged into it; where the team changed the lines opctl's change touches,
+// the file is kept, the note shows the change, and the command fails.
+func TestEditAPIMergesIntoTheTeamsFiles(t *testing.T) {
+	t.Parallel()
+	dir := initSeed(t)
+	require.Equal(t, 0, run(t, dir, nil, false, seedCreate...).code)
+	sample, defaults := filepath.Join(dir, "test/conformance/database/sample.yaml"), filepath.Join(dir, "test/conformance/database/engine-postgres.yaml")
+	replace(t, sample, "description: The sample in config/samples.\n", "description: The sample, as the team describes it.\n")
+	replace(t, defaults, "    engine: postgres\n", "    engine: postgres # the team's engine\n")
+
+	r := run(t, dir, nil, false, "edit", "api", "--kind", "Database", "--field", "backup.schedule:string")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stdout, "merge     test/conformance/database/sample.yaml (yours, changed by you: merged with what opctl writes now)\n")
+	b, err := os.ReadFile(sample)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "description: The sample, as the team describes it.\n")
+	assert.Contains(t, string(b), "    backup:\n      schedule: example\n")
+	assert.Contains(t, r.stdout, "note: test/conformance/database/engine-postgres.yaml is yours, and you changed the lines opctl's change touches: it is kept; add this change by hand:\n")
+	assert.Contains(t, r.stdout, "+    backup:\n")
+	b, err = os.ReadFile(defaults)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), "    engine: postgres # the team's engine\n")
+	assert.NotContains(t, string(b), "backup")
+	assert.Equal(t, "opctl: opctl's change is not in test/conformance/database/engine-postgres.yaml: you changed the lines it touches; add it by hand as the notes above show\n", r.stderr)
+}
+
+// replace replaces old, which file must hold, with new.
+func replace(t *testing.T, file, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Contains(t, string(b), old)
+	require.NoError(t, os.WriteFile(file, []byte(strings.Replace(string(b), old, new, 1)), 0o644))
+}
+
 // A new version keeps the one before it served as it was, with its own
 // conformance cases; the new one is the storage version.
 func TestEditAPINewVersion(t *testing.T) {

@@ -96,19 +96,27 @@ func WriteChange(ctx context.Context, env Env, before, after scaffold.Project, w
 	if err != nil {
 		return err
 	}
-	// A file of the user's that opctl merges into (the go style's types)
-	// gets opctl's change where the user did not change the lines it
-	// touches; where they did, it is kept, and the note says what to add.
+	// A file of the user's that the user changed and opctl now writes
+	// otherwise (a builder reading a new field, a conformance case, the go
+	// style's types) gets opctl's change merged three ways, from what opctl
+	// wrote for the project before: the user's lines stay and the project's
+	// tests keep passing. Where the user changed the lines opctl's change
+	// touches, the file is kept, the note says what to add, and the command
+	// fails.
 	unmerged := map[string][]byte{}
 	for i, c := range changes {
 		was, ok := previous.Get(c.Path)
-		if !ok || !c.File.Merge || c.Action != machinery.ActionKeep || bytes.Equal(was.Content, c.File.Content) {
-			continue
+		if !ok || c.File.Owner != machinery.UserOwned || c.Action != machinery.ActionKeep ||
+			bytes.Equal(was.Content, c.File.Content) || bytes.Equal(was.Content, c.Old) {
+			continue // not the user's change, or no change of opctl's: kept as it is
 		}
 		res := merge.ThreeWay(was.Content, c.Old, c.File.Content, merge.Labels{})
 		if res.Conflicts > 0 {
 			unmerged[c.Path] = was.Content
 			continue
+		}
+		if bytes.Equal(res.Content, c.Old) {
+			continue // opctl's change is already there
 		}
 		c.Rendered, c.File.Content = c.File.Content, res.Content
 		c.Action = machinery.ActionMerge
@@ -118,9 +126,9 @@ func WriteChange(ctx context.Context, env Env, before, after scaffold.Project, w
 		return err
 	}
 	// A kept file of the user's that opctl would now write differently
-	// (a builder that does not use a new field) is the user's to bring up
-	// to date: say which.
-	var keptWith []string
+	// (types the user changed, that a builder reads) is the user's to bring
+	// up to date: say which.
+	var keptWith, notMerged []string
 	for _, c := range changes {
 		if was, ok := unmerged[c.Path]; ok {
 			diff, err := unifiedDiff(c.Path, was, c.File.Content)
@@ -130,23 +138,21 @@ func WriteChange(ctx context.Context, env Env, before, after scaffold.Project, w
 			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours, and you changed the lines opctl's change touches: it is kept; add this change by hand:\n%s", c.Path, diff); err != nil {
 				return err
 			}
+			notMerged = append(notMerged, c.Path)
 			continue
 		}
 		was, ok := previous.Get(c.Path)
-		switch {
-		case !ok || c.Action != machinery.ActionKeep || bytes.Equal(was.Content, c.File.Content):
-		case len(c.File.KeptWith) > 0:
+		if ok && c.Action == machinery.ActionKeep && !bytes.Equal(was.Content, c.File.Content) && len(c.File.KeptWith) > 0 {
 			keptWith = append(keptWith, c.Path)
-		default:
-			if _, err := fmt.Fprintf(env.IO.Out, "note: %s is yours and changed, so it is kept; opctl's version of it changed with the project (--dry-run -v shows it)\n", c.Path); err != nil {
-				return err
-			}
 		}
 	}
 	if keptWith != nil {
 		if _, err := fmt.Fprintf(env.IO.Out, "note: kept as they are, as the types they go with are yours; opctl's versions of them changed with the project (--dry-run -v shows them; make generate writes the deep copies again): %s\n", strings.Join(keptWith, ", ")); err != nil {
 			return err
 		}
+	}
+	if notMerged != nil {
+		return fmt.Errorf("opctl's change is not in %s: you changed the lines it touches; add it by hand as the notes above show", strings.Join(notMerged, ", "))
 	}
 	return nil
 }

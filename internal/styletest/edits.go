@@ -45,7 +45,7 @@ func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check stri
 		init = append(init, "--repo", "example.com/demo")
 	}
 	MustRun(t, dir, append(init, "--yes")...)
-	userEdits := map[string]string{} // path → what the user wrote
+	userEdits := map[string][]string{} // path → the lines the user added
 	editedGenerated := false
 	kinds := []string{}
 	owners := func() map[string]machinery.Ownership {
@@ -91,8 +91,9 @@ func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check stri
 			path := pick(machinery.UserOwned)
 			b, err := os.ReadFile(filepath.Join(dir, path))
 			require.NoError(t, err)
-			userEdits[path] = string(b) + fmt.Sprintf("\n# edited by the user at step %d\n", step)
-			require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(userEdits[path]), 0o644))
+			line := fmt.Sprintf("# edited by the user at step %d", step)
+			userEdits[path] = append(userEdits[path], line)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, path), []byte(string(b)+"\n"+line+"\n"), 0o644))
 			steps = append(steps, "edit "+path)
 			continue
 		default:
@@ -135,10 +136,14 @@ func editSequence(t *testing.T, rng *rand.Rand, style scaffold.Style, check stri
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "steps %v: %s fails:\n%s", steps, check, out)
 		}
-		for path, content := range userEdits {
+		// A file of the user's keeps every line they added (opctl's own
+		// change to it, a kind added or deleted, merged beside them).
+		for path, lines := range userEdits {
 			b, err := os.ReadFile(filepath.Join(dir, path))
 			if assert.NoError(t, err, "steps %v: the user's edited %s is gone", steps, path) {
-				assert.Equal(t, content, string(b), "steps %v: the user's edit of %s was lost", steps, path)
+				for _, line := range lines {
+					assert.Contains(t, string(b), line+"\n", "steps %v: the user's edit of %s was lost", steps, path)
+				}
 			}
 		}
 	}

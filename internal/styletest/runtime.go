@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	batchv1 "k8s.io/api/batch/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/yaml"
@@ -48,14 +49,15 @@ type RuntimeCheck func(t *testing.T, cluster *Cluster, suite *Conformance)
 
 // CheckRuntime runs the style's seed project in its real runtime, started
 // by start, against a new API server (make test-runtimes), and checks that
-// it behaves as every style must; then each of extra.
-func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime, extra ...RuntimeCheck) {
+// it behaves as every style must, its ConfigMap builder changed by omitting
+// to make nothing for OmittingVersion; then each of extra.
+func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime, omitting BuilderEdit, extra ...RuntimeCheck) {
 	cluster := StartAPIServer(t, "make test-runtimes")
 	suite := NewConformance(t, style.Name)
 	// Each project's runtime stops when its checks end: two ansible-operators
 	// cannot run side by side (the kubeconfig of its runs names the proxy at
 	// localhost:8888 whatever --proxy-port says).
-	t.Run("the seed project", func(t *testing.T) { checkSeed(t, cluster, style, start, suite) })
+	t.Run("the seed project", func(t *testing.T) { checkSeed(t, cluster, style, start, omitting, suite) })
 	if style.Watches {
 		suite.Check(t, "a watch of Secrets in one namespace: the handler's Event on the matching one, none elsewhere, read access there alone where the runtime watches it there alone", func(t *testing.T) {
 			CheckWatch(t, cluster, style, func(t *testing.T, dir, kubeconfig, admin string) *Process {
@@ -76,12 +78,14 @@ func CheckRuntime(t *testing.T, style scaffold.Style, start RealRuntime, extra .
 }
 
 // checkSeed runs the checks of the style's seed project (with a kind of
-// another group) in its real runtime.
-func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, suite *Conformance) {
+// another group), its ConfigMap builder changed by omitting, in its real
+// runtime.
+func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealRuntime, omitting BuilderEdit, suite *Conformance) {
 	c := cluster.Client
 	ctx := context.Background()
 	dir := seedWithOther(t, style)
 	AddCluster(t, dir)
+	omitting.Apply(t, dir)
 	p, _, kubeconfig := cluster.installProject(t, dir)
 	ns := "rt-" + style.Name
 	cluster.CreateNamespace(t, ns, false)
@@ -152,6 +156,17 @@ func checkSeed(t *testing.T, cluster *Cluster, style scaffold.Style, start RealR
 			}
 			return child.GetUID() != old, nil
 		})
+	})
+	suite.Check(t, "a builder that makes nothing: no child, the one made before deleted, Ready; made again once it builds one", func(t *testing.T) {
+		updateSpec(t, c, cr, func(spec map[string]any) { spec["version"] = OmittingVersion })
+		WaitFor(t, "the child to be deleted, and Ready", func() (bool, error) {
+			if err := c.Get(ctx, key, child); !apierrors.IsNotFound(err) {
+				return false, client.IgnoreNotFound(err)
+			}
+			return ready(ctx, c, cr)
+		})
+		updateSpec(t, c, cr, func(spec map[string]any) { spec["version"] = "8.0" })
+		WaitFor(t, "the child to be made again", converged("8.0"))
 	})
 	suite.Check(t, "the conformance cases: invalid resources rejected, the others stored as given", func(t *testing.T) {
 		assert.Empty(t, conformanceCasesFailing(ctx, t, c, dir, ns))

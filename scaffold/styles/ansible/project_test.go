@@ -87,7 +87,13 @@ func TestEditedAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Ansible tests")
 	}
-	assert.Contains(t, styletest.CheckEditKeepsUserCode(t, ansible.Style(), "make", "test"), "All assertions passed")
+	assert.Contains(t, styletest.CheckEditKeepsUserCode(t, ansible.Style(), styletest.BuilderEdit{
+		Path: "roles/database/templates/configmap.yaml.j2",
+		Edits: [][2]string{
+			{"  engine: {{ spec.engine | to_json }}\n", "  engine: {{ spec.engine | to_json }}\n  team: payments\n"},
+			{"labels: {{ child_labels | to_json }}", "labels: {{ child_labels | combine({'team': 'payments'}) | to_json }}"},
+		},
+	}, "make", "test"), "All assertions passed")
 }
 
 // TestImportedCRDs: kinds taken from three real operators' CRDs

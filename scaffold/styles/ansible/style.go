@@ -63,7 +63,7 @@ func Style() scaffold.Style {
 			// kubernetes.core.k8s gets, then server-side applies (a patch,
 			// which creates a missing child); the operator lists and
 			// watches what the role reads.
-			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Child: func(api.ChildKind) []string { return []string{"create", "delete", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create", "patch"}}},
 			// A watch's role reads its Event (past the operator's cache),
 			// then creates it.

@@ -44,8 +44,9 @@ type goChild struct {
 	Scaled bool
 	// Target is the workload an autoscaler scales.
 	Target api.ChildKind
-	// New is a Go expression of an empty object of the kind.
-	New string
+	// New is a Go expression of an empty object of the kind, List of an
+	// empty list of it.
+	New, List string
 }
 
 // goReserved are names a kind's variable must not take in the controller
@@ -156,9 +157,10 @@ func goChildren(a api.API) []goChild {
 			File: a.Singular() + "_" + c.Suffix() + ".go", GoPkg: goPackage(c), CreateOnce: !c.Mutable,
 			Scaled: c.Kind == a.ScaledKind()}
 		g.Unstructured = g.GoPkg == ""
-		g.New = "&" + g.GoPkg + "." + c.Kind + "{}"
+		g.New, g.List = "&"+g.GoPkg+"."+c.Kind+"{}", "&"+g.GoPkg+"."+c.Kind+"List{}"
 		if g.Unstructured {
 			g.New = fmt.Sprintf(`&unstructured.Unstructured{Object: map[string]any{"apiVersion": %q, "kind": %q}}`, c.APIVersion(), c.Kind)
+			g.List = fmt.Sprintf(`&unstructured.UnstructuredList{Object: map[string]any{"apiVersion": %q, "kind": %q}}`, c.APIVersion(), c.Kind+"List")
 		}
 		if c.Kind == "HorizontalPodAutoscaler" {
 			g.Target, _ = api.LookupChildKind(a.ScaledKind())
@@ -250,4 +252,16 @@ func (a *goAPI) setChildren() {
 			a.Resources = append(a.Resources, r)
 		}
 	}
+}
+
+// TypedChild is the first of the kind's builders whose child is of a
+// client-go type, which a fake client holds without a scheme of the
+// test's own, or nil.
+func (a goAPI) TypedChild() *goChild {
+	for i, c := range a.Children {
+		if !c.Unstructured {
+			return &a.Children[i]
+		}
+	}
+	return nil
 }

@@ -122,7 +122,13 @@ func TestEditedAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a generated Go project; run without -short (make test does)")
 	}
-	assert.Contains(t, styletest.CheckEditKeepsUserCode(t, golang.Style(), "sh", "-c", "go build ./... && go test ./internal/controller/"), "ok")
+	assert.Contains(t, styletest.CheckEditKeepsUserCode(t, golang.Style(), styletest.BuilderEdit{
+		Path: "internal/controller/database_configmap.go",
+		Edits: [][2]string{
+			{`"engine": database.Spec.Engine,`, "\"engine\": database.Spec.Engine,\n\t\t\"team\":   \"payments\","},
+			{"WithLabels(databaseChildLabels(database)).", "WithLabels(databaseChildLabels(database)).\n\t\tWithLabels(map[string]string{\"team\": \"payments\"})."},
+		},
+	}, "sh", "-c", "go build ./... && go test ./internal/controller/"), "ok")
 }
 
 // TestUserEditsSurviveAnySequence: after random sequences of commands and

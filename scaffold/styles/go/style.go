@@ -62,7 +62,7 @@ func Style() scaffold.Style {
 			// Children are server-side applied: a patch, which creates a
 			// missing child (the API server asks for create then); the
 			// controller caches them.
-			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Child: func(api.ChildKind) []string { return []string{"create", "delete", "get", "list", "patch", "watch"} },
 			// A watch's handler records Events with the events.k8s.io API.
 			Events: []string{"create", "patch"}, EventsGroup: "events.k8s.io",
 			// A watch lists its target through a cache of its own, narrowed

@@ -20,7 +20,7 @@ func TestGeneratedProject(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	styletest.CheckPythonProject(t, kopf.Style(), 9, 27)
+	styletest.CheckPythonProject(t, kopf.Style(), 10, 30)
 }
 
 // TestGeneratedProjectWithWebhooks: admission handlers added to the seed
@@ -32,7 +32,7 @@ func TestGeneratedProjectWithWebhooks(t *testing.T) {
 	dir := styletest.Seed(t, kopf.Style())
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--validate")
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
-	assert.Regexp(t, `(?m)^12 passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
+	assert.Regexp(t, `(?m)^13 passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }
 
 // TestGeneratedProjectWithWatch: the article's Secret sync as a watch, added
@@ -44,7 +44,7 @@ func TestGeneratedProjectWithWatch(t *testing.T) {
 	}
 	dir := styletest.Seed(t, kopf.Style())
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--namespace", "payments", "--selector", "sync=vault")
-	assert.Regexp(t, `(?m)^10 passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
+	assert.Regexp(t, `(?m)^11 passed`, tools.ExecIn(t, dir, "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }
 
 // TestUserEditsSurviveAnySequence: after random sequences of commands and
@@ -63,7 +63,7 @@ func TestEditedAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, kopf.Style(), "make", "test", "lint", "PYTHON="+tools.Python(t)))
+	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, kopf.Style(), styletest.PythonTeamsBuilder, "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }
 
 // TestImportedCRDs: kinds taken from thirteen real operators' CRDs

@@ -23,7 +23,7 @@ import (
 // OPCTL_KOPF_PYTHONPATH (make test-runtimes).
 func TestRuntime(t *testing.T) {
 	styletest.RequireEnv(t, "OPCTL_KOPF_PYTHONPATH")
-	styletest.CheckRuntime(t, kopf.Style(), runKopf, styletest.Faults(kopf.Style(), runKopf), projectTestsWithKopf)
+	styletest.CheckRuntime(t, kopf.Style(), runKopf, styletest.PythonOmittingBuilder, styletest.Faults(kopf.Style(), runKopf), projectTestsWithKopf)
 }
 
 // TestBenchRuntime measures the seed in Kopf (make bench-runtimes).

@@ -107,7 +107,7 @@ func Style() scaffold.Style {
 			// reconcile.py server-side applies (a patch, which creates a
 			// missing child: the API server asks for create then) and gets
 			// a child created once; its child handlers watch them.
-			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "patch", "watch"} },
+			Child: func(api.ChildKind) []string { return []string{"create", "delete", "get", "list", "patch", "watch"} },
 			Extra: []rbacv1.PolicyRule{
 				{APIGroups: []string{""}, Resources: []string{"events"}, Verbs: []string{"create"}},
 				// Cluster-wide Kopf observes CRDs and namespaces.
@@ -147,7 +147,7 @@ func Style() scaffold.Style {
 func addFiles(p scaffold.Project, t *machinery.Tree) error {
 	d := python.NewData(p, imageCommand(p), "reconcile")
 	d.KopfStandIn = true
-	if err := python.AddPackage(t, d, "tests/observed.py"); err != nil {
+	if err := python.AddPackage(t, d, d.Package+"/observed.py"); err != nil {
 		return err
 	}
 	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"))

@@ -107,7 +107,7 @@ func addFiles(p scaffold.Project, t *machinery.Tree) error {
 		return err
 	}
 	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"), hookserver.Partials())
-	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", machinery.UserOwned, hookserver.Data{Data: d, Decorator: true})
 	r.File(d.Package+"/decorators.py", "pkg/decorators.py.tmpl", machinery.Generated, d)
 	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", machinery.UserOwned, d)
 	for _, dec := range p.Decorators {

@@ -29,7 +29,7 @@ func TestEditedAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's Python tests")
 	}
-	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, metacontroller.Style(), "make", "test", "lint", "PYTHON="+tools.Python(t)))
+	assert.Regexp(t, `(?m)^\d+ passed`, styletest.CheckEditKeepsUserCode(t, metacontroller.Style(), styletest.PythonTeamsBuilder, "make", "test", "lint", "PYTHON="+tools.Python(t)))
 }
 
 // TestImportedCRDs: kinds taken from thirteen real operators' CRDs

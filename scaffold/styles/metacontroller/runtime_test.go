@@ -14,7 +14,7 @@ import (
 // test-runtimes).
 func TestRuntime(t *testing.T) {
 	metacontrollertest.RequireReal(t)
-	styletest.CheckRuntime(t, metacontroller.Style(), metacontrollertest.StartReal, styletest.Faults(metacontroller.Style(), metacontrollertest.StartReal))
+	styletest.CheckRuntime(t, metacontroller.Style(), metacontrollertest.StartReal, styletest.PythonOmittingBuilder, styletest.Faults(metacontroller.Style(), metacontrollertest.StartReal))
 }
 
 // TestBenchRuntime measures the seed in Metacontroller (make bench-runtimes).

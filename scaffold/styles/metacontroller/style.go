@@ -114,7 +114,7 @@ func addFiles(p scaffold.Project, t *machinery.Tree) error {
 		return err
 	}
 	r := render.NewRenderer(t, machinery.TemplateDir(files, "templates"), hookserver.Partials())
-	r.File("README.md", "README.md.tmpl", machinery.UserOwned, d)
+	r.File("README.md", "README.md.tmpl", machinery.UserOwned, hookserver.Data{Data: d})
 	r.File(d.Package+"/sync.py", "pkg/sync.py.tmpl", machinery.Generated, d)
 	for _, a := range d.APIs {
 		r.File("tests/test_"+a.Singular()+".py", "tests/test_kind.py.tmpl", machinery.UserOwned, a)

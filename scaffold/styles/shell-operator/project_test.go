@@ -29,12 +29,12 @@ func TestGeneratedProject(t *testing.T) {
 	}
 	tools.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
 	dir := styletest.Seed(t, shelloperator.Style())
-	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "7 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "8 passed, 0 failed")
 	assert.Contains(t, styletest.CheckHandAddedCase(t, dir, "make", "test"), "ok   database/hand-added.yaml")
 
 	styletest.AddCache(t, dir, styletest.CacheFields("enabled:bool")...)
 	styletest.AddCluster(t, dir)
-	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "21 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "24 passed, 0 failed")
 	// A hook that is not executable is skipped by shell-operator.
 	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
 	require.NoError(t, err)
@@ -46,7 +46,7 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
 	out := tools.ExecIn(t, dir, "make", "test", "lint")
 	assert.Contains(t, out, "4 passed, 0 failed")
-	assert.Contains(t, out, "21 passed, 0 failed")
+	assert.Contains(t, out, "24 passed, 0 failed")
 }
 
 // TestGeneratedNamespaceScopedProject: in the seed made namespace-scoped,
@@ -136,7 +136,13 @@ func TestEditedAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generated project's hook tests")
 	}
-	assert.Regexp(t, `[1-9][0-9]* passed, 0 failed`, styletest.CheckEditKeepsUserCode(t, shelloperator.Style(), "make", "test", "lint"))
+	assert.Regexp(t, `[1-9][0-9]* passed, 0 failed`, styletest.CheckEditKeepsUserCode(t, shelloperator.Style(), styletest.BuilderEdit{
+		Path: "hooks/lib/databases/configmap.jq",
+		Edits: [][2]string{
+			{`"engine": .spec.engine,`, "\"engine\": .spec.engine,\n      \"team\": \"payments\","},
+			{`metadata: {name: (.metadata.name + "-configmap")},`, `metadata: {name: (.metadata.name + "-configmap"), labels: {team: "payments"}},`},
+		},
+	}, "make", "test", "lint"))
 }
 
 // TestImportedCRDs: kinds taken from three real operators' CRDs

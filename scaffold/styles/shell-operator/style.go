@@ -56,7 +56,7 @@ func Style() scaffold.Style {
 			// The hooks watch the children (snapshots); shell-operator's
 			// CreateOrUpdate creates, and on AlreadyExists gets and updates
 			// (pkg/kube/object_patch/patch.go).
-			Child: func(api.ChildKind) []string { return []string{"create", "get", "list", "update", "watch"} },
+			Child: func(api.ChildKind) []string { return []string{"create", "delete", "get", "list", "update", "watch"} },
 			// A watch hook's Events are Create operations.
 			Events: []string{"create"},
 			// A binding's namespace.nameSelector.matchNames makes an

@@ -17,6 +17,7 @@ import (
 	"github.com/opctl/opctl/internal/styletest"
 	"github.com/opctl/opctl/scaffold"
 	"github.com/opctl/opctl/scaffold/styles"
+	"github.com/opctl/opctl/scaffold/styles/hookserver"
 )
 
 // RequireReal fails the test unless the real Metacontroller is given:
@@ -51,7 +52,10 @@ func StartReal(t *testing.T, dir, _, admin string, cluster *styletest.Cluster) *
 		require.NoError(t, cluster.Client.Create(context.Background(), cc))
 		t.Cleanup(func() { _ = cluster.Client.Delete(context.Background(), cc) })
 	}
-	cmd := exec.Command(os.Getenv("OPCTL_METACONTROLLER"), "-kubeconfig", admin, "-discovery-interval=5s",
-		fmt.Sprintf("-health-probe-bind-address=127.0.0.1:%d", styletest.FreePort(t)), fmt.Sprintf("-metrics-address=127.0.0.1:%d", styletest.FreePort(t)))
+	// Metacontroller as the project installs it: at its client rate.
+	args := append([]string{"-kubeconfig", admin, "-discovery-interval=5s",
+		fmt.Sprintf("-health-probe-bind-address=127.0.0.1:%d", styletest.FreePort(t)), fmt.Sprintf("-metrics-address=127.0.0.1:%d", styletest.FreePort(t))},
+		hookserver.ClientRate()...)
+	cmd := exec.Command(os.Getenv("OPCTL_METACONTROLLER"), args...)
 	return styletest.StartProcess(t, cmd)
 }
