@@ -60,7 +60,7 @@ func TestGeneratedNamespaceScopedProject(t *testing.T) {
 	tools.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
 	dir := styletest.SeedScoped(t, shelloperator.Style())
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--selector", "sync=vault")
-	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "11 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "12 passed, 0 failed")
 	for _, hook := range []string{"hooks/10-databases.sh", "hooks/watch-secrets.sh"} {
 		cmd := exec.Command(hook, "--config")
 		cmd.Dir = dir
