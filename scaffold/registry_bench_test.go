@@ -110,7 +110,13 @@ func BenchmarkCRD(b *testing.B) {
 // the chart's renaming of strings no longer allocate): go 28,790, kopf
 // 20,410, metacontroller 19,826, the decorator 10,239, shell-operator
 // 17,646 and ansible 23,124; their budgets are those figures and about 5%
-// more (go: issue 38's 30,000).
+// more (go: issue 38's 30,000). 2026-12-08: every seed grew by the
+// chart's platform values (a PodDisruptionBudget and a spread of the
+// replicas, extra arguments and volumes, security contexts, the
+// ServiceAccount's annotations, the image digest) and the README's table of
+// what uninstalling leaves: go 29,643, kopf 21,020, metacontroller 20,626,
+// the decorator 10,945, shell-operator 17,975, ansible 24,241; their
+// budgets are those figures and about 5% more (go: still issue 38's 30,000).
 var renderBudget = struct {
 	seed map[string]float64 // per style
 	// goFiftyKinds is benchProject's 50 kinds in the go style, which may
@@ -118,8 +124,8 @@ var renderBudget = struct {
 	goFiftyKinds float64
 }{
 	seed: map[string]float64{
-		"go": 30_000, "kopf": 21_400, "metacontroller": 20_800, "metacontroller-decorator": 10_750,
-		"shell-operator": 18_500, "ansible": 24_300,
+		"go": 30_000, "kopf": 22_100, "metacontroller": 21_700, "metacontroller-decorator": 11_500,
+		"shell-operator": 18_900, "ansible": 25_500,
 	},
 	goFiftyKinds: 1_500_000,
 }

@@ -140,6 +140,14 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 	c := pod["containers"].([]any)[0].(map[string]any)
 	assert.Equal(t, "registry.example.com/op:v9.9.9", c["image"])
 	assert.Equal(t, "Always", c["imagePullPolicy"])
+	digest := "sha256:" + strings.Repeat("0a", 32)
+	values["image"].(map[string]any)["digest"] = digest
+	for _, o := range styletest.RenderChart(t, dir, "other", "elsewhere", values) {
+		if o.GetKind() == "Deployment" {
+			containers, _, _ := unstructured.NestedSlice(o.Object, "spec", "template", "spec", "containers")
+			assert.Equal(t, "registry.example.com/op@"+digest, containers[0].(map[string]any)["image"], "image.digest pins the image in place of the tag")
+		}
+	}
 	assert.Equal(t, map[string]any{"limits": map[string]any{"cpu": "2", "memory": "256Mi", "ephemeral-storage": "1Gi"},
 		"requests": map[string]any{"cpu": "10m", "memory": "64Mi", "ephemeral-storage": "64Mi"}},
 		c["resources"], "resources merge with the defaults")
@@ -150,6 +158,67 @@ func checkChangedValues(t *testing.T, gc goldenCase, dir string) {
 		assert.NotContains(t, args, arg, "leaderElection.enabled=false takes the style's arguments away")
 	}
 	assert.Len(t, args, len(rt.Args))
+	checkPlatformValues(t, gc, dir)
+}
+
+// checkPlatformValues renders the chart with the values a platform team
+// sets (a cloud identity, more arguments and volumes, its own security
+// contexts, two replicas where the runtime runs them) and finds each where
+// it belongs: two replicas get a PodDisruptionBudget and a preference for
+// different nodes, by the Deployment's own selector.
+func checkPlatformValues(t *testing.T, gc goldenCase, dir string) {
+	rt := gc.style.Runtime(gc.project)
+	values := map[string]any{
+		"serviceAccount":     map[string]any{"annotations": map[string]any{"eks.amazonaws.com/role-arn": "arn:aws:iam::1:role/op"}},
+		"extraArgs":          []any{"--extra"},
+		"extraVolumes":       []any{map[string]any{"name": "ca", "configMap": map[string]any{"name": "ca"}}},
+		"extraVolumeMounts":  []any{map[string]any{"name": "ca", "mountPath": "/etc/ca", "readOnly": true}},
+		"podSecurityContext": map[string]any{"runAsNonRoot": true, "runAsUser": 1000, "seccompProfile": map[string]any{"type": "RuntimeDefault"}},
+		"securityContext":    map[string]any{"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true, "runAsUser": 1000},
+	}
+	if rt.Replicable() {
+		values["replicaCount"] = 2
+	}
+	byKind := map[string]*unstructured.Unstructured{}
+	for _, o := range styletest.RenderChart(t, dir, "platform", "ops", values) {
+		if o.GetKind() == "Deployment" || o.GetKind() == "ServiceAccount" || o.GetKind() == "PodDisruptionBudget" {
+			byKind[o.GetKind()] = o
+		}
+	}
+	require.NotNil(t, byKind["Deployment"])
+	require.NotNil(t, byKind["ServiceAccount"])
+	assert.Equal(t, "arn:aws:iam::1:role/op", byKind["ServiceAccount"].GetAnnotations()["eks.amazonaws.com/role-arn"])
+	pod := byKind["Deployment"].Object["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+	c := pod["containers"].([]any)[0].(map[string]any)
+	args, _ := c["args"].([]any)
+	require.NotEmpty(t, args)
+	assert.Equal(t, "--extra", args[len(args)-1], "extraArgs come last")
+	assert.Contains(t, pod["volumes"], map[string]any{"name": "ca", "configMap": map[string]any{"name": "ca"}})
+	assert.Contains(t, c["volumeMounts"], map[string]any{"name": "ca", "mountPath": "/etc/ca", "readOnly": true})
+	assert.EqualValues(t, 1000, pod["securityContext"].(map[string]any)["runAsUser"])
+	assert.EqualValues(t, 1000, c["securityContext"].(map[string]any)["runAsUser"])
+	selector := byKind["Deployment"].Object["spec"].(map[string]any)["selector"]
+	if !rt.Replicable() {
+		assert.Nil(t, byKind["PodDisruptionBudget"], "one replica: no PodDisruptionBudget")
+		assert.Nil(t, pod["affinity"])
+		return
+	}
+	require.NotNil(t, byKind["PodDisruptionBudget"], "two replicas: a PodDisruptionBudget")
+	pdb := byKind["PodDisruptionBudget"].Object["spec"].(map[string]any)
+	assert.Equal(t, selector, pdb["selector"], "the PodDisruptionBudget selects the Deployment's pods")
+	assert.EqualValues(t, 1, pdb["minAvailable"])
+	spread := pod["affinity"].(map[string]any)["podAntiAffinity"].(map[string]any)["preferredDuringSchedulingIgnoredDuringExecution"].([]any)[0].(map[string]any)
+	assert.Equal(t, selector, spread["podAffinityTerm"].(map[string]any)["labelSelector"], "the replicas prefer nodes without another")
+	assert.Equal(t, "kubernetes.io/hostname", spread["podAffinityTerm"].(map[string]any)["topologyKey"])
+
+	// An affinity of the team's replaces the preference.
+	values["affinity"] = map[string]any{"nodeAffinity": map[string]any{"preferredDuringSchedulingIgnoredDuringExecution": []any{}}}
+	for _, o := range styletest.RenderChart(t, dir, "platform", "ops", values) {
+		if o.GetKind() == "Deployment" {
+			pod := o.Object["spec"].(map[string]any)["template"].(map[string]any)["spec"].(map[string]any)
+			assert.Equal(t, values["affinity"], pod["affinity"])
+		}
+	}
 }
 
 // TestChartValuesSchema: each golden chart's values.schema.json refuses
@@ -171,6 +240,12 @@ func TestChartValuesSchema(t *testing.T) {
 				{"replicaCount": -1},
 				{"replicas": 1},
 				{"image": map[string]any{"tag": 1}},
+				{"image": map[string]any{"tag": "@sha256:" + strings.Repeat("0a", 32)}},
+				{"image": map[string]any{"digest": "sha256:0a"}},
+				{"serviceAccount": map[string]any{"annotations": map[string]any{"a": 1}}},
+				{"extraArgs": "--one"},
+				{"extraVolumeMounts": []any{map[string]any{"name": "no-path"}}},
+				{"podSecurityContext": "restricted"},
 				{"image": map[string]any{"pullPolicy": "Sometimes"}},
 				{"env": []any{map[string]any{"value": "no name"}}},
 				{"nodeSelector": map[string]any{"disk": 1}},

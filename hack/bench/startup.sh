@@ -7,8 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 RUNS=${RUNS:-20}
 bin=$(mktemp -d)/opctl
-go build -o "$bin" ./cmd/opctl
 project=$(mktemp -d)
+# Whatever ends the script, nothing of it stays behind.
+trap 'rm -rf "$project" "$(dirname "$bin")"' EXIT
+go build -o "$bin" ./cmd/opctl
 "$bin" init --style go --domain example.com --name db-operator --repo example.com/db-operator --yes "$project" >/dev/null
 
 median_ms() { # command... -> median wall time in ms over RUNS runs
@@ -46,5 +48,6 @@ echo "opctl create api --dry-run: $(cd "$project" && median_ms "$bin" create api
 echo "seed, init + create api: $(seed_median_ms) ms (median of $RUNS, files under ${TMPDIR:-/tmp})"
 GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | awk '/^init/ {ms += $5; n++} END {printf "package init: %d packages, %.1f ms in total\n", n, ms}'
 echo "largest package inits:"
-GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | sort -k5 -n -r | head -5 | awk '{printf "  %s %s ms\n", $2, $5}'
-rm -rf "$project" "$(dirname "$bin")"
+# awk, not head: it reads all of sort's output, so sort never dies of
+# SIGPIPE under pipefail.
+GODEBUG=inittrace=1 "$bin" version 2>&1 >/dev/null | sort -k5 -n -r | awk 'NR <= 5 {printf "  %s %s ms\n", $2, $5}'

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,6 +96,14 @@ func E2E(t *testing.T, style scaffold.Style, run Runner, extra ...Check) {
 
 	t.Run("make build-installer's dist/install.yaml passes restricted Pod Security with zero warnings", func(t *testing.T) {
 		assert.Empty(t, cluster.DryRunInstaller(t, dir, restricted))
+	})
+
+	t.Run("make deploy IMG=... applies config/ with that image, tag or digest, accepted by the API server", func(t *testing.T) {
+		for _, img := range []string{"registry.example/x:1", "registry.example/x@sha256:" + strings.Repeat("0a", 32)} {
+			warnings, images := cluster.DryRunDeploy(t, dir, restricted, img)
+			assert.Empty(t, warnings)
+			assert.Equal(t, []string{img}, images, "the images of the Deployments make deploy applies")
+		}
 	})
 
 	if style.Runtime(p).Metrics != nil {

@@ -5,6 +5,7 @@ package styletest
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,6 +140,35 @@ func (c *Cluster) DryRunChart(t *testing.T, dir, ns string, values map[string]an
 	p, err := scaffold.LoadProject(dir, styles.All())
 	require.NoError(t, err)
 	return c.dryRunServed(t, ns, "the chart", RenderChart(t, dir, p.Name, ns, values))
+}
+
+// DryRunDeploy runs the project's make deploy with IMG=img and a kubectl
+// that hands the test what `kubectl apply` is given instead of applying
+// it, dry-runs those objects in namespace ns as DryRunInstaller does, and
+// returns the API server's warnings and the images of their Deployments'
+// containers.
+func (c *Cluster) DryRunDeploy(t *testing.T, dir, ns, img string) (warnings, images []string) {
+	tools.RequireTools(t, "make and kubectl, whose kustomize builds config/", "make", "kubectl")
+	bin := t.TempDir()
+	applied, kubectl := filepath.Join(bin, "applied.yaml"), filepath.Join(bin, "kubectl")
+	script := "#!/bin/sh\nif [ \"$1\" = apply ]; then cat >'" + applied + "'; else exec kubectl \"$@\"; fi\n"
+	require.NoError(t, os.WriteFile(kubectl, []byte(script), 0o755))
+	tools.ExecIn(t, dir, "make", "deploy", "IMG="+img, "KUBECTL="+kubectl)
+	data, err := os.ReadFile(applied)
+	require.NoError(t, err, "make deploy applied nothing")
+	var objs []*unstructured.Unstructured
+	for _, o := range DecodeObjects(t, data) {
+		if o.GetKind() == "Deployment" {
+			containers, _, _ := unstructured.NestedSlice(o.Object, "spec", "template", "spec", "containers")
+			for _, ctr := range containers {
+				images = append(images, fmt.Sprint(ctr.(map[string]any)["image"]))
+			}
+		}
+		if o.GetKind() != "Namespace" { // ns stands for it
+			objs = append(objs, o)
+		}
+	}
+	return c.dryRunServed(t, ns, "make deploy", objs), images
 }
 
 // DryRunInstaller writes dist/install.yaml with the project's make

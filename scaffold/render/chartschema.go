@@ -20,6 +20,7 @@ type jsonSchema struct {
 	Minimum              *int                   `json:"minimum,omitempty"`
 	Maximum              *int                   `json:"maximum,omitempty"`
 	MinLength            *int                   `json:"minLength,omitempty"`
+	Pattern              string                 `json:"pattern,omitempty"`
 	AnyOf                []*jsonSchema          `json:"anyOf,omitempty"`
 	If                   *jsonSchema            `json:"if,omitempty"`
 	Then                 *jsonSchema            `json:"then,omitempty"`
@@ -49,7 +50,12 @@ func valuesSchema(v chartValues, rt scaffold.Runtime) *jsonSchema {
 		"global": typed("object", "values shared with a parent chart"),
 		"image": closed("the operator image", map[string]*jsonSchema{
 			"repository": {Type: "string", MinLength: &one},
-			"tag":        typed("string", "default: the chart's appVersion"),
+			// A tag as OCI distribution defines it: a digest has a value
+			// of its own, so "@sha256:..." is refused here, not rendered
+			// as "repository:@sha256:...".
+			"tag": {Type: "string", Description: "default: the chart's appVersion", Pattern: `^([A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?$`},
+			"digest": {Type: "string", Description: "pins the image (sha256:...), in place of the tag",
+				Pattern: `^(sha256:[a-f0-9]{64})?$`},
 			"pullPolicy": {Type: "string", Enum: []string{"Always", "IfNotPresent", "Never"}},
 		}),
 		"nameOverride":     typed("string", "the app.kubernetes.io/name label (default: the chart's name)"),
@@ -66,12 +72,22 @@ func valuesSchema(v chartValues, rt scaffold.Runtime) *jsonSchema {
 		}),
 		"env": {Type: "array", Description: "extra environment variables of the operator container",
 			Items: &jsonSchema{Type: "object", Required: []string{"name"}, Properties: map[string]*jsonSchema{"name": {Type: "string", MinLength: &one}}}},
-		"nodeSelector":   {Type: "object", AdditionalProperties: typed("string", "")},
-		"tolerations":    {Type: "array", Items: typed("object", "")},
-		"affinity":       typed("object", ""),
-		"namespace":      closed("", map[string]*jsonSchema{"create": typed("boolean", "create the release namespace")}),
-		"rbac":           closed("", map[string]*jsonSchema{"create": typed("boolean", "create the operator's roles and bindings")}),
-		"serviceAccount": closed("", map[string]*jsonSchema{"create": typed("boolean", ""), "name": typed("string", "default: <release>-controller-manager")}),
+		"extraArgs": {Type: "array", Description: "more arguments of the operator container", Items: typed("string", "")},
+		"extraVolumes": {Type: "array", Description: "more volumes of the pod",
+			Items: &jsonSchema{Type: "object", Required: []string{"name"}, Properties: map[string]*jsonSchema{"name": {Type: "string", MinLength: &one}}}},
+		"extraVolumeMounts": {Type: "array", Description: "more volume mounts of the operator container",
+			Items: &jsonSchema{Type: "object", Required: []string{"name", "mountPath"}, Properties: map[string]*jsonSchema{
+				"name": {Type: "string", MinLength: &one}, "mountPath": {Type: "string", MinLength: &one}}}},
+		"podSecurityContext": typed("object", "the pod's securityContext (default: restricted Pod Security)"),
+		"securityContext":    typed("object", "the operator container's securityContext (default: restricted Pod Security, read-only root)"),
+		"nodeSelector":       {Type: "object", AdditionalProperties: typed("string", "")},
+		"tolerations":        {Type: "array", Items: typed("object", "")},
+		"affinity":           typed("object", ""),
+		"namespace":          closed("", map[string]*jsonSchema{"create": typed("boolean", "create the release namespace")}),
+		"rbac":               closed("", map[string]*jsonSchema{"create": typed("boolean", "create the operator's roles and bindings")}),
+		"serviceAccount": closed("", map[string]*jsonSchema{"create": typed("boolean", ""), "name": typed("string", "default: <release>-controller-manager"),
+			"annotations": {Type: "object", Description: "on the ServiceAccount: a cloud identity (eks.amazonaws.com/role-arn, iam.gke.io/gcp-service-account)",
+				AdditionalProperties: typed("string", "")}}),
 	}
 	s := &jsonSchema{Schema: "http://json-schema.org/draft-07/schema#", Type: "object", Properties: props, AdditionalProperties: false}
 	if v.LeaderElection != nil {

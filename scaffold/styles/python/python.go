@@ -7,7 +7,6 @@ package python
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 
@@ -177,10 +176,6 @@ func AddPackage(t *machinery.Tree, d Data, compare string) error {
 	}
 	return r.Err()
 }
-
-// Templates are the base's templates, for a style's own files that use
-// its partials.
-func Templates() fs.FS { return machinery.TemplateDir(files, "templates/partials") }
 
 // Language is the team language of the Python styles, for the checklist.
 func Language() checklist.Language {

@@ -37,7 +37,7 @@ func runHooks(t *testing.T, dir, kubeconfig, _ string) *styletest.Process {
 	require.NotEmpty(t, hooks)
 	return styletest.Repeat(t, func(ctx context.Context) error {
 		for _, hook := range hooks {
-			if err := runHookOnce(ctx, c, hook, t.Logf); err != nil {
+			if err := runHookOnce(ctx, c, kubeconfig, hook, t.Logf); err != nil {
 				return err
 			}
 		}
@@ -71,8 +71,9 @@ type hookBinding struct {
 // patches status, and with ignoreMissingObject takes a missing object as
 // done; all operations are applied and their errors collected. A run whose
 // operations failed is retried (the hooks' bindings have no allowFailure);
-// a hook that fails to run fails the suite.
-func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(string, ...any)) error {
+// a hook that fails to run fails the suite. The hook's kubectl (its dry
+// runs) reaches the API server as shell-operator's does.
+func runHookOnce(ctx context.Context, c client.Client, kubeconfig, hook string, logf func(string, ...any)) error {
 	out, err := styletest.GroupCommand(ctx, hook, "--config").Output()
 	if err != nil {
 		return fmt.Errorf("%s --config: %w", hook, err)
@@ -142,7 +143,7 @@ func runHookOnce(ctx context.Context, c client.Client, hook string, logf func(st
 		return err
 	}
 	cmd := styletest.GroupCommand(ctx, hook)
-	cmd.Env = append(os.Environ(), "BINDING_CONTEXT_PATH="+contextPath, "KUBERNETES_PATCH_PATH="+patchPath)
+	cmd.Env = append(os.Environ(), "BINDING_CONTEXT_PATH="+contextPath, "KUBERNETES_PATCH_PATH="+patchPath, "KUBECONFIG="+kubeconfig)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%s: %v\n%s", hook, err, out)
 	}

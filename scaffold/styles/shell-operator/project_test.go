@@ -29,12 +29,12 @@ func TestGeneratedProject(t *testing.T) {
 	}
 	tools.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
 	dir := styletest.Seed(t, shelloperator.Style())
-	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "8 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "10 passed, 0 failed")
 	assert.Contains(t, styletest.CheckHandAddedCase(t, dir, "make", "test"), "ok   database/hand-added.yaml")
 
 	styletest.AddCache(t, dir, styletest.CacheFields("enabled:bool")...)
 	styletest.AddCluster(t, dir)
-	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "24 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "30 passed, 0 failed")
 	// A hook that is not executable is skipped by shell-operator.
 	info, err := os.Stat(filepath.Join(dir, "hooks/20-caches.sh"))
 	require.NoError(t, err)
@@ -46,7 +46,7 @@ func TestGeneratedProject(t *testing.T) {
 	styletest.MustRun(t, dir, "create", "webhook", "--kind", "Database", "--default")
 	out := tools.ExecIn(t, dir, "make", "test", "lint")
 	assert.Contains(t, out, "4 passed, 0 failed")
-	assert.Contains(t, out, "24 passed, 0 failed")
+	assert.Contains(t, out, "30 passed, 0 failed")
 }
 
 // TestGeneratedNamespaceScopedProject: in the seed made namespace-scoped,
@@ -60,7 +60,7 @@ func TestGeneratedNamespaceScopedProject(t *testing.T) {
 	tools.RequireTools(t, "bash, jq, yq and shellcheck (Debian packages)", "bash", "jq", "yq", "shellcheck")
 	dir := styletest.SeedScoped(t, shelloperator.Style())
 	styletest.MustRun(t, dir, "create", "api", "--target", "v1/Secret", "--selector", "sync=vault")
-	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "12 passed, 0 failed")
+	assert.Contains(t, tools.ExecIn(t, dir, "make", "test", "lint"), "14 passed, 0 failed")
 	for _, hook := range []string{"hooks/10-databases.sh", "hooks/watch-secrets.sh"} {
 		cmd := exec.Command(hook, "--config")
 		cmd.Dir = dir

@@ -52,7 +52,8 @@ func runShellOperator(t *testing.T, dir, kubeconfig, _ string, cluster *styletes
 		"SHELL_OPERATOR_LISTEN_ADDRESS=127.0.0.1", fmt.Sprintf("SHELL_OPERATOR_LISTEN_PORT=%d", styletest.FreePort(t)),
 		"VALIDATING_WEBHOOK_LISTEN_ADDRESS=127.0.0.1", "CONVERSION_WEBHOOK_LISTEN_ADDRESS=127.0.0.1",
 		"DEBUG_UNIX_SOCKET="+filepath.Join(tmp, "debug.socket"),
-		"KUBE_CONFIG="+kubeconfig)
+		// shell-operator's client, and the hooks' kubectl (their dry runs).
+		"KUBE_CONFIG="+kubeconfig, "KUBECONFIG="+kubeconfig)
 	// The Deployment's environment (its log format, its object patcher's
 	// rate), but what it takes from the pod.
 	for _, e := range shelloperator.Style().Runtime(p).Env {
